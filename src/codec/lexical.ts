@@ -1,0 +1,240 @@
+// Lexical rules shared by the encoder and the decoder: quoting (§7.2), key syntax (§7.3),
+// escapes (§7.1), canonical numbers (§2) and scalar typing (§4). Both directions call the same
+// functions, so "what the encoder quotes" and "what the decoder reads back as a string" cannot
+// drift apart.
+
+import type { Delimiter, JsonPrimitive } from './types.js';
+
+const CHAR_TAB = 0x09;
+const CHAR_SPACE = 0x20;
+const CHAR_QUOTE = 0x22;
+const CHAR_HASH = 0x23;
+const CHAR_PLUS = 0x2b;
+const CHAR_MINUS = 0x2d;
+const CHAR_ZERO = 0x30;
+const CHAR_NINE = 0x39;
+const CHAR_BACKSLASH = 0x5c;
+
+/** §7.2: numeric-like strings (including `+1`, `05`) must be quoted by encoders. */
+const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
+/** §4: the only tokens a decoder may type as numbers (before the leading-zero rule). */
+const NUMBER_TOKEN = /^-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
+/** §7.3: keys that may stand unquoted. */
+const UNQUOTED_KEY = /^[A-Za-z_][A-Za-z0-9_.]*$/;
+
+/**
+ * Characters that force quotes anywhere in a string (§7.2): controls (tab included), colon,
+ * quote, backslash, brackets and braces, plus the relevant delimiter. One regular expression per
+ * delimiter: the engine's compiled scan beats a character loop in JavaScript.
+ */
+const FORCES_QUOTES_COMMA = /[\x00-\x1f:"\\[\]{},]/;
+const FORCES_QUOTES_PIPE = /[\x00-\x1f:"\\[\]{}|]/;
+const FORCES_QUOTES_TAB = /[\x00-\x1f:"\\[\]{}]/;
+
+/**
+ * Does `value` need quotes when it stands as a string value (§7.2)? `delimiter` is the character
+ * relevant at that position (§11.1).
+ */
+export function needsQuotes(value: string, delimiter: Delimiter): boolean {
+  const length = value.length;
+  if (length === 0) return true;
+  const first = value.charCodeAt(0);
+  if (first === CHAR_MINUS || first === CHAR_HASH || first === CHAR_SPACE) return true;
+  if (value.charCodeAt(length - 1) === CHAR_SPACE) return true;
+  const forcesQuotes =
+    delimiter === ',' ? FORCES_QUOTES_COMMA : delimiter === '|' ? FORCES_QUOTES_PIPE : FORCES_QUOTES_TAB;
+  if (forcesQuotes.test(value)) return true;
+  if (first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) return NUMERIC_LIKE.test(value);
+  return value === 'true' || value === 'false' || value === 'null';
+}
+
+/** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
+export function isUnquotedKey(key: string): boolean {
+  return UNQUOTED_KEY.test(key);
+}
+
+/** Escapes for the control characters (§7.1): the short forms where they exist, else `\u00xx`. */
+const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, code) => {
+  if (code === 0x0a) return '\\n';
+  if (code === 0x0d) return '\\r';
+  if (code === CHAR_TAB) return '\\t';
+  return `\\u${code.toString(16).padStart(4, '0')}`;
+});
+
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+
+/** Wraps `value` in double quotes with the §7.1 escapes. */
+export function quote(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return '"' + value + '"';
+  let out = '"';
+  let runStart = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    let escape: string | undefined;
+    if (c < CHAR_SPACE) escape = CONTROL_ESCAPES[c];
+    else if (c === CHAR_QUOTE) escape = '\\"';
+    else if (c === CHAR_BACKSLASH) escape = '\\\\';
+    if (escape === undefined) continue;
+    out += value.slice(runStart, i) + escape;
+    runStart = i + 1;
+  }
+  return out + (runStart === 0 ? value : value.slice(runStart)) + '"';
+}
+
+/** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
+export function encodeKey(key: string): string {
+  return UNQUOTED_KEY.test(key) ? key : quote(key);
+}
+
+/** A string value as the encoder writes it, quoted only when §7.2 requires. */
+export function encodeString(value: string, delimiter: Delimiter): string {
+  return needsQuotes(value, delimiter) ? quote(value) : value;
+}
+
+/**
+ * A finite number in canonical form (§2). JavaScript's own shortest round-trip formatting already
+ * avoids exponents exactly on the canonical range [1e-6, 1e21) and writes `e-7` / `e+21` with an
+ * explicit sign outside it, so only -0 and non-finite values need care.
+ */
+export function formatNumber(value: number): string {
+  if (value === 0) return '0'; // also -0
+  return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/** Encodes any primitive for a position whose relevant delimiter is `delimiter`. */
+export function encodePrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
+  switch (typeof value) {
+    case 'string':
+      return encodeString(value, delimiter);
+    case 'number':
+      return formatNumber(value);
+    case 'boolean':
+      return value ? 'true' : 'false';
+    default:
+      return 'null';
+  }
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding
+
+/** Why a quoted token could not be read; the decoder turns this into a ToonDecodeError. */
+export class QuotedTokenError extends Error {
+  /** Offset in the scanned text where the problem is. */
+  readonly offset: number;
+  constructor(message: string, offset: number) {
+    super(message);
+    this.offset = offset;
+  }
+}
+
+function hexValue(c: number): number {
+  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= 0x61 && c <= 0x66) return c - 0x57;
+  if (c >= 0x41 && c <= 0x46) return c - 0x37;
+  return -1;
+}
+
+/** The result of {@link readQuoted}: the unescaped text and the offset just past the closing quote. */
+export interface QuotedToken {
+  value: string;
+  end: number;
+}
+
+/**
+ * Reads the quoted string that opens at `text[start]` (a `"`), unescaping per §7.1. Throws
+ * {@link QuotedTokenError} on an unknown escape, a short or surrogate `\u` escape, or a missing
+ * closing quote before `end` (the decoder passes the end of the current line, so an unterminated
+ * string can never swallow the lines after it).
+ */
+export function readQuoted(text: string, start: number, end: number = text.length): QuotedToken {
+  let value = '';
+  let runStart = start + 1;
+  for (let i = start + 1; i < end; i++) {
+    const c = text.charCodeAt(i);
+    if (c === CHAR_QUOTE) return { value: value + text.slice(runStart, i), end: i + 1 };
+    if (c !== CHAR_BACKSLASH) continue;
+    value += text.slice(runStart, i);
+    const next = i + 1 < end ? text.charCodeAt(i + 1) : Number.NaN;
+    switch (next) {
+      case CHAR_BACKSLASH:
+        value += '\\';
+        break;
+      case CHAR_QUOTE:
+        value += '"';
+        break;
+      case 0x6e: // n
+        value += '\n';
+        break;
+      case 0x72: // r
+        value += '\r';
+        break;
+      case 0x74: // t
+        value += '\t';
+        break;
+      case 0x75: {
+        // u
+        let code = 0;
+        for (let k = 2; k <= 5; k++) {
+          const digit = i + k < end ? hexValue(text.charCodeAt(i + k)) : -1;
+          if (digit < 0) {
+            throw new QuotedTokenError('a \\u escape needs exactly four hex digits', i);
+          }
+          code = code * 16 + digit;
+        }
+        if (code >= 0xd800 && code <= 0xdfff) {
+          throw new QuotedTokenError(
+            `\\u${text.slice(i + 2, i + 6)} is a lone surrogate; write the character itself instead`,
+            i,
+          );
+        }
+        value += String.fromCharCode(code);
+        i += 4;
+        break;
+      }
+      default:
+        if (Number.isNaN(next)) throw new QuotedTokenError('unterminated string: add the closing "', start);
+        throw new QuotedTokenError(
+          `invalid escape \\${text[i + 1]}; only \\\\ \\" \\n \\r \\t and \\uXXXX are allowed`,
+          i,
+        );
+    }
+    i += 1;
+    runStart = i + 1;
+  }
+  throw new QuotedTokenError('unterminated string: add the closing "', start);
+}
+
+/** Does an unquoted token type as a number under §4 (grammar plus the leading-zero rule)? */
+export function isNumberToken(token: string): boolean {
+  const first = token.charCodeAt(0);
+  if (first !== CHAR_MINUS && (first < CHAR_ZERO || first > CHAR_NINE)) return false;
+  if (!NUMBER_TOKEN.test(token)) return false;
+  const digitsStart = first === CHAR_MINUS ? 1 : 0;
+  // "05", "-0001": a leading zero followed by another digit makes the token a string.
+  const second = token.charCodeAt(digitsStart + 1);
+  return !(token.charCodeAt(digitsStart) === CHAR_ZERO && second >= CHAR_ZERO && second <= CHAR_NINE);
+}
+
+/**
+ * Types an unquoted, already trimmed token (§4): literals, numbers, else the token as a string.
+ * The empty token is the empty string (§11.2).
+ */
+export function parseUnquoted(token: string): JsonPrimitive {
+  switch (token) {
+    case 'true':
+      return true;
+    case 'false':
+      return false;
+    case 'null':
+      return null;
+  }
+  if (isNumberToken(token)) {
+    const number = Number(token);
+    if (number === 0) return 0; // -0 decodes to 0
+    // Out of the float64 domain (1e400): the JSON model has no Infinity, so the token stays
+    // its own lossless decimal string rather than silently becoming null.
+    return Number.isFinite(number) ? number : token;
+  }
+  return token;
+}

@@ -1,0 +1,189 @@
+// Host values to the JSON data model (spec §3), the way JSON.stringify sees them, plus Map, Set
+// and a lossless BigInt policy. Copy-on-write: plain JSON data comes back as the very same
+// object, so the common case costs one read-only walk and no allocation.
+
+import type { BigIntPolicy, JsonArray, JsonObject, JsonValue } from './types.js';
+
+/** Options of {@link normalize}. */
+export interface NormalizeOptions {
+  /** How a BigInt becomes JSON (default `'auto'`: number when safe, else decimal string). */
+  bigint?: BigIntPolicy;
+}
+
+/** Deeper than this, the fast walk restarts in a mode that tracks ancestors to name a cycle. */
+const UNCHECKED_DEPTH = 256;
+
+class TooDeepForFastWalk extends Error {}
+
+/**
+ * Converts any JavaScript value to the JSON data model exactly as `JSON.stringify` would, with
+ * three additions: a `Map` becomes an object (keys through `String`), a `Set` becomes an array,
+ * and a BigInt follows a lossless policy instead of throwing. `toJSON()` is honoured (so a Date
+ * becomes its ISO string); `undefined`, functions and symbols are dropped from objects and become
+ * `null` in arrays; `NaN` and `±Infinity` become `null`; boxed primitives are unwrapped. Values
+ * that need no change are returned as is (same object). A circular structure throws a
+ * `TypeError` that names the path of the cycle.
+ *
+ * @example
+ * normalize({ at: new Date(0), tags: new Set(['a']), n: NaN, skip: undefined });
+ * // { at: '1970-01-01T00:00:00.000Z', tags: ['a'], n: null }
+ * normalize(2n ** 64n); // '18446744073709551616'
+ */
+export function normalize(value: unknown, options?: NormalizeOptions): JsonValue {
+  const policy = options?.bigint ?? 'auto';
+  try {
+    return new Normalizer(policy, false).root(value);
+  } catch (error) {
+    if (!(error instanceof TooDeepForFastWalk)) throw error;
+    // Deep input is rare; walk again, this time keeping the ancestor chain to detect cycles.
+    return new Normalizer(policy, true).root(value);
+  }
+}
+
+class Normalizer {
+  private readonly ancestors: object[] = [];
+  private readonly path: string[] = [];
+
+  constructor(
+    private readonly bigintPolicy: BigIntPolicy,
+    private readonly trackCycles: boolean,
+  ) {}
+
+  root(value: unknown): JsonValue {
+    return this.value(value, '', 0) ?? null;
+  }
+
+  /** Returns `undefined` for values JSON drops (undefined, functions, symbols). */
+  private value(value: unknown, key: string, depth: number): JsonValue | undefined {
+    switch (typeof value) {
+      case 'string':
+      case 'boolean':
+        return value;
+      case 'number':
+        return Number.isFinite(value) ? value : null;
+      case 'bigint':
+        return this.bigint(value, key, depth);
+      case 'object':
+        return value === null ? null : this.object(value, key, depth);
+      default:
+        return undefined;
+    }
+  }
+
+  private bigint(value: bigint, key: string, depth: number): JsonValue | undefined {
+    const custom = (value as unknown as { toJSON?: unknown }).toJSON;
+    if (typeof custom === 'function') return this.value(custom.call(value, key), key, depth);
+    if (this.bigintPolicy === 'throw') {
+      throw new TypeError(
+        `cannot encode the BigInt ${value}${key === '' ? '' : ` under key ${JSON.stringify(key)}`}: bigint is set to 'throw'; use 'auto' or 'string' to encode it losslessly`,
+      );
+    }
+    if (
+      this.bigintPolicy === 'auto' &&
+      value >= BigInt(Number.MIN_SAFE_INTEGER) &&
+      value <= BigInt(Number.MAX_SAFE_INTEGER)
+    ) {
+      return Number(value);
+    }
+    return value.toString();
+  }
+
+  private object(value: object, key: string, depth: number): JsonValue | undefined {
+    if (depth > UNCHECKED_DEPTH && !this.trackCycles) throw new TooDeepForFastWalk();
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') return this.value(toJSON.call(value, key), key, depth);
+    const prototype: unknown = Object.getPrototypeOf(value);
+    const plain = prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+    if (!plain && (value instanceof Number || value instanceof String || value instanceof Boolean)) {
+      return this.value(value.valueOf(), key, depth);
+    }
+    if (this.trackCycles) this.enter(value, key);
+    let result: JsonValue;
+    if (Array.isArray(value)) result = this.array(value, depth);
+    else if (plain) result = this.record(value as Record<string, unknown>, depth);
+    else if (value instanceof Map) result = this.map(value, depth);
+    else if (value instanceof Set) result = this.array([...value], depth);
+    else result = this.record(value as Record<string, unknown>, depth);
+    // No try/finally: an exception abandons the whole walk, so the stacks need no unwinding.
+    if (this.trackCycles) this.leave();
+    return result;
+  }
+
+  private enter(value: object, key: string): void {
+    const start = this.ancestors.indexOf(value);
+    if (start >= 0) {
+      const target = `$${this.path.slice(1, start + 1).join('')}`;
+      throw new TypeError(
+        `cannot encode a circular structure: ${this.describePath(key)} points back to ${target}; remove the back-reference or give the object a toJSON() that breaks the cycle`,
+      );
+    }
+    this.ancestors.push(value);
+    this.path.push(pathSegment(key));
+  }
+
+  private leave(): void {
+    this.ancestors.pop();
+    this.path.pop();
+  }
+
+  private describePath(key: string): string {
+    return `$${this.path.slice(1).join('')}${this.path.length > 0 ? pathSegment(key) : ''}`;
+  }
+
+  private array(source: readonly unknown[], depth: number): JsonArray {
+    let copy: JsonArray | undefined;
+    for (let i = 0; i < source.length; i++) {
+      const item = source[i];
+      const normalized = this.value(item, String(i), depth + 1) ?? null;
+      if (copy === undefined) {
+        if (normalized === item) continue;
+        copy = source.slice(0, i) as JsonArray;
+      }
+      copy.push(normalized);
+    }
+    return copy ?? (source as JsonArray);
+  }
+
+  private record(source: Record<string, unknown>, depth: number): JsonObject {
+    const keys = Object.keys(source);
+    let copy: JsonObject | undefined;
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      const item = source[key];
+      const normalized = this.value(item, key, depth + 1);
+      if (copy === undefined) {
+        if (normalized === item) continue;
+        copy = {};
+        for (let k = 0; k < i; k++) setOwn(copy, keys[k]!, source[keys[k]!] as JsonValue);
+      }
+      if (normalized !== undefined) setOwn(copy, key, normalized);
+    }
+    return copy ?? (source as JsonObject);
+  }
+
+  private map(source: Map<unknown, unknown>, depth: number): JsonObject {
+    const out: JsonObject = {};
+    for (const [rawKey, item] of source) {
+      const key = String(rawKey);
+      const normalized = this.value(item, key, depth + 1);
+      if (normalized !== undefined) setOwn(out, key, normalized);
+    }
+    return out;
+  }
+}
+
+function pathSegment(key: string): string {
+  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : /^\d+$/.test(key) ? `[${key}]` : `[${JSON.stringify(key)}]`;
+}
+
+/**
+ * Sets an own data property even for `__proto__`, which plain assignment would route to the
+ * prototype setter (spec §15: prototype keys are ordinary data).
+ */
+export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
+  if (key === '__proto__') {
+    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+  } else {
+    target[key] = value;
+  }
+}

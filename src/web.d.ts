@@ -1,0 +1,6 @@
+// The few web-standard globals the portable core uses. Declared here (instead of pulling in the
+// DOM or Node libraries) so that tsconfig.portable.json proves the core needs nothing else.
+declare class TextEncoder {
+  encode(input?: string): Uint8Array;
+  encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
+}
