@@ -152,7 +152,7 @@ class Normalizer {
       const item = source[key];
       const normalized = this.value(item, key, depth + 1);
       if (copy === undefined) {
-        if (normalized === item) continue;
+        if (normalized === item && normalized !== undefined) continue;
         copy = {};
         for (let k = 0; k < i; k++) setOwn(copy, keys[k]!, source[keys[k]!] as JsonValue);
       }

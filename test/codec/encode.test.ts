@@ -1,0 +1,271 @@
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { encode, encodeWithin } from '../../src/codec/encode.js';
+
+const lines = (...text: string[]) => text.join('\n');
+
+describe('§2 numbers are canonical', () => {
+  it('writes integers and decimals without exponents inside [1e-6, 1e21)', () => {
+    assert.equal(encode({ a: 1e6, b: 0.000001, c: 1.5, d: 123456789012345680000 }), lines('a: 1000000', 'b: 0.000001', 'c: 1.5', 'd: 123456789012345680000'));
+  });
+  it('normalizes -0 to 0', () => {
+    assert.equal(encode(-0), '0');
+    assert.equal(encode([-0, 0]), '[2]: 0,0');
+  });
+  it('uses a lowercase exponent with an explicit sign outside the canonical range', () => {
+    assert.equal(encode([1e-7, 1e21, -2.5e-8]), '[3]: 1e-7,1e+21,-2.5e-8');
+  });
+  it('keeps every digit needed to round-trip', () => {
+    assert.equal(encode(0.1 + 0.2), '0.30000000000000004');
+    assert.equal(encode(Number.MAX_SAFE_INTEGER), '9007199254740991');
+  });
+  it('writes booleans and null as lowercase literals', () => {
+    assert.equal(encode([true, false, null]), '[3]: true,false,null');
+  });
+});
+
+describe('§3 host values are normalized like JSON.stringify', () => {
+  it('turns NaN and ±Infinity into null', () => {
+    assert.equal(encode({ a: NaN, b: Infinity, c: -Infinity }), lines('a: null', 'b: null', 'c: null'));
+  });
+  it('calls toJSON, so a Date becomes its ISO string (quoted: it contains colons)', () => {
+    assert.equal(encode({ at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }), 'at: "2026-01-02T03:04:05.000Z"');
+    assert.equal(encode({ x: { toJSON: () => ({ replaced: true }) } }), lines('x:', '  replaced: true'));
+  });
+  it('passes the property name to toJSON, as JSON.stringify does', () => {
+    const seen: string[] = [];
+    encode({ outer: { toJSON: (key: string) => (seen.push(key), 1) } });
+    assert.deepEqual(seen, ['outer']);
+  });
+  it('drops undefined, functions and symbols from objects and writes null for them in arrays', () => {
+    assert.equal(encode({ a: undefined, b: () => 1, c: Symbol('s'), d: 1 }), 'd: 1');
+    assert.equal(encode([undefined, () => 1, Symbol('s')]), '[3]: null,null,null');
+  });
+  it('turns a Map into an object with string keys and a Set into an array', () => {
+    assert.equal(encode(new Map<unknown, unknown>([[1, 'a'], ['b', new Set([1, 2])]])), lines('"1": a', 'b[2]: 1,2'));
+  });
+  it('unwraps boxed primitives', () => {
+    assert.equal(encode([Object(1), Object('x'), Object(true)]), '[3]: 1,x,true');
+  });
+  it('writes safe BigInts as numbers and larger ones as quoted decimal strings, losing no digit', () => {
+    assert.equal(encode({ small: 42n, big: 2n ** 64n }), lines('small: 42', 'big: "18446744073709551616"'));
+  });
+  it('follows the bigint option: string always, or throw like JSON.stringify', () => {
+    assert.equal(encode(42n, { bigint: 'string' }), '"42"');
+    assert.throws(() => encode({ n: 1n }, { bigint: 'throw' }), /BigInt 1 under key "n".*'auto' or 'string'/);
+  });
+  it('throws a TypeError naming the path of a cycle instead of overflowing the stack', () => {
+    const root: Record<string, unknown> = { list: [{ name: 'a' }] };
+    (root.list as Record<string, unknown>[])[0]!.back = root;
+    assert.throws(() => encode(root), { name: 'TypeError', message: /circular structure: \$\.list\[0\]\.back points back to \$/ });
+  });
+  it('names a cycle that starts below the root', () => {
+    const child: Record<string, unknown> = { id: 1 };
+    child.self = child;
+    assert.throws(() => encode({ wrapper: { child } }), /\$\.wrapper\.child\.self points back to \$\.wrapper\.child/);
+  });
+  it('encodes deep acyclic nesting beyond the fast walk without calling it a cycle', () => {
+    let value: unknown = 'leaf';
+    for (let i = 0; i < 400; i++) value = { n: value };
+    assert.match(encode(value), /^n:\n {2}n:/);
+  });
+  it('keeps the same object reused in two places (a DAG is not a cycle)', () => {
+    const shared = { id: 1 };
+    assert.equal(encode({ a: shared, n: 0, b: shared }), lines('a:', '  id: 1', 'n: 0', 'b:', '  id: 1'));
+  });
+});
+
+describe('§7.2 strings are quoted only when needed', () => {
+  const cases: [string, string][] = [
+    ['plain words', 'plain words'],
+    ['héllo 世界 👋', 'héllo 世界 👋'],
+    ['', '""'],
+    [' padded', '" padded"'],
+    ['padded ', '"padded "'],
+    ['true', '"true"'],
+    ['null', '"null"'],
+    ['42', '"42"'],
+    ['-3.14', '"-3.14"'],
+    ['1e-6', '"1e-6"'],
+    ['05', '"05"'],
+    ['+1', '"+1"'],
+    ['1.5.2', '1.5.2'],
+    ['a:b', '"a:b"'],
+    ['say "hi"', '"say \\"hi\\""'],
+    ['back\\slash', '"back\\\\slash"'],
+    ['[1]', '"[1]"'],
+    ['{x}', '"{x}"'],
+    ['-', '"-"'],
+    ['- item', '"- item"'],
+    ['#', '"#"'],
+    ['#tag', '"#tag"'],
+    ['a#b', 'a#b'],
+    ['line\nbreak', '"line\\nbreak"'],
+    ['tab\there', '"tab\\there"'],
+    ['cr\r', '"cr\\r"'],
+    ['bell\u0007', '"bell\\u0007"'],
+    ['\u001f', '"\\u001f"'],
+  ];
+  for (const [value, expected] of cases) {
+    it(`writes ${JSON.stringify(value)} as ${expected}`, () => {
+      assert.equal(encode({ v: value }), `v: ${expected}`);
+    });
+  }
+  it('quotes the document delimiter wherever it appears, and only that delimiter (§11.1)', () => {
+    assert.equal(encode({ v: 'a,b', list: ['a,b', 'c'] }), lines('v: "a,b"', 'list[2]: "a,b",c'));
+    assert.equal(encode({ v: 'a,b', list: ['a|b', 'a,b'] }, { delimiter: '|' }), lines('v: a,b', 'list[2|]: "a|b"|a,b'));
+  });
+});
+
+describe('§7.3 keys', () => {
+  it('leaves identifier-like keys (dots included) bare and quotes the rest', () => {
+    assert.equal(encode({ user_name: 1, 'a.b': 2, '2x': 3, 'my-key': 4, '': 5, 'a b': 6 }), lines('user_name: 1', 'a.b: 2', '"2x": 3', '"my-key": 4', '"": 5', '"a b": 6'));
+  });
+  it('escapes control characters in keys', () => {
+    assert.equal(encode({ 'a\nb': 1, 'c\u0004': 2 }), lines('"a\\nb": 1', '"c\\u0004": 2'));
+  });
+  it('writes prototype-ish own keys as ordinary keys (§15)', () => {
+    const value = JSON.parse('{"__proto__": {"x": 1}, "constructor": 2, "prototype": 3}');
+    assert.equal(encode(value), lines('__proto__:', '  x: 1', 'constructor: 2', 'prototype: 3'));
+  });
+});
+
+describe('§8 objects', () => {
+  it('nests objects by indentation and keeps key order', () => {
+    assert.equal(encode({ z: 1, a: { y: true, b: null } }), lines('z: 1', 'a:', '  y: true', '  b: null'));
+  });
+  it('writes an empty nested object as a bare key and an empty root object as nothing', () => {
+    assert.equal(encode({ empty: {} }), 'empty:');
+    assert.equal(encode({}), '');
+  });
+  it('honours indentSize', () => {
+    assert.equal(encode({ a: { b: { c: 1 } } }, { indentSize: 4 }), lines('a:', '    b:', '        c: 1'));
+  });
+});
+
+describe('§9.1 primitive arrays', () => {
+  it('writes primitive arrays inline with their length', () => {
+    assert.equal(encode({ tags: ['a', 1, true, null] }), 'tags[4]: a,1,true,null');
+  });
+  it('writes empty arrays as key: [] and a root empty array as []', () => {
+    assert.equal(encode({ none: [] }), 'none: []');
+    assert.equal(encode([]), '[]');
+  });
+  it('writes a root primitive array without a key', () => {
+    assert.equal(encode(['x', 'y']), '[2]: x,y');
+  });
+});
+
+describe('§9.2 arrays of arrays', () => {
+  it('writes inner arrays as list items with their own headers, [0] for empty ones', () => {
+    assert.equal(encode({ m: [[1, 2], [], ['a', 'b,c']] }), lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - [2]: a,"b,c"'));
+  });
+  it('writes numeric rows with the document delimiter', () => {
+    assert.equal(encode({ m: [[1.5, -2], [3, null]] }, { delimiter: '\t' }), lines('m[2\t]:', '  - [2\t]: 1.5\t-2', '  - [2\t]: 3\tnull'));
+    assert.equal(encode([[1, true], []], { delimiter: '|' }), lines('[2|]:', '  - [2|]: 1|true', '  - [0|]:'));
+  });
+});
+
+describe('§9.3 tabular arrays', () => {
+  it('writes uniform objects of primitives as a table in the first row’s key order', () => {
+    assert.equal(
+      encode({ users: [{ id: 1, name: 'Ada' }, { name: 'Bob', id: 2 }] }),
+      lines('users[2]{id,name}:', '  1,Ada', '  2,Bob'),
+    );
+  });
+  it('collapses uniform nested objects into nested field groups, rows depth-first', () => {
+    const orders = [
+      { id: 1, customer: { name: 'Ada', country: 'DK' }, total: 99 },
+      { id: 2, customer: { country: 'UK', name: 'Bob' }, total: 149 },
+    ];
+    assert.equal(encode({ orders }), lines('orders[2]{id,customer{name,country},total}:', '  1,Ada,DK,99', '  2,Bob,UK,149'));
+  });
+  it('writes a root table without a key and quotes header names per §7.3', () => {
+    assert.equal(encode([{ 'a b': 1, c: 'x,y' }, { 'a b': 2, c: '' }]), lines('[2]{"a b",c}:', '  1,"x,y"', '  2,""'));
+  });
+  it('uses the active delimiter in headers and rows', () => {
+    assert.equal(encode({ t: [{ a: 1, b: 'x|y' }, { a: 2, b: 'p,q' }] }, { delimiter: '|' }), lines('t[2|]{a|b}:', '  1|"x|y"', '  2|p,q'));
+  });
+  const listFallbacks: [string, unknown[]][] = [
+    ['key sets differ', [{ a: 1 }, { b: 1 }]],
+    ['a column mixes null and objects', [{ a: { x: 1 } }, { a: null }]],
+    ['a value is an array', [{ a: [1] }, { a: [2] }]],
+    ['an element is an empty object', [{}, {}]],
+    ['a nested column holds an empty object', [{ a: {} }, { a: {} }]],
+    ['nested key sets differ', [{ a: { x: 1 } }, { a: { y: 1 } }]],
+    ['an element is not an object', [{ a: 1 }, 2]],
+  ];
+  for (const [why, rows] of listFallbacks) {
+    it(`falls back to a - list when ${why}`, () => {
+      assert.match(encode({ rows }), /^rows\[\d+\]:\n {2}-/);
+    });
+  }
+});
+
+describe('§9.5 keyed tabular objects', () => {
+  it('writes an object of uniform objects as entry rows', () => {
+    assert.equal(
+      encode({ users: { alice: { age: 30, city: 'Berlin' }, 'bob smith': { city: 'Oslo', age: 25 } } }),
+      lines('users[2:]{age,city}:', '  alice: 30,Berlin', '  "bob smith": 25,Oslo'),
+    );
+  });
+  it('uses the keyless form at the root', () => {
+    assert.equal(encode({ a: { x: 1 }, b: { x: 2 } }), lines('[2:]{x}:', '  a: 1', '  b: 2'));
+  });
+  it('keeps a single-entry object, or one with a primitive value, nested', () => {
+    assert.equal(encode({ m: { only: { x: 1 } } }), lines('m:', '  only:', '    x: 1'));
+    assert.equal(encode({ m: { a: { x: 1 }, b: 2 } }), lines('m:', '  a:', '    x: 1', '  b: 2'));
+  });
+  it('writes the keyed marker with the delimiter symbol after the colon', () => {
+    assert.equal(encode({ m: { a: { x: 1, y: 2 }, b: { x: 3, y: 4 } } }, { delimiter: '\t' }), lines('m[2:\t]{x\ty}:', '  a: 1\t2', '  b: 3\t4'));
+  });
+});
+
+describe('§10 objects as list items', () => {
+  it('puts the first field on the hyphen line and the rest one level deeper', () => {
+    assert.equal(encode({ items: [{ id: 1, tags: ['a'] }, 'text'] }), lines('items[2]:', '  - id: 1', '    tags[1]: a', '  - text'));
+  });
+  it('writes an empty object item as a bare hyphen', () => {
+    assert.equal(encode({ items: [{}, 1] }), lines('items[2]:', '  -', '  - 1'));
+  });
+  it('puts a first-field table on the hyphen line with rows two levels deeper', () => {
+    assert.equal(
+      encode({ items: [{ users: [{ id: 1 }, { id: 2 }], status: 'ok' }, 1] }),
+      lines('items[2]:', '  - users[2]{id}:', '      1', '      2', '    status: ok', '  - 1'),
+    );
+  });
+  it('nests a first-field object two levels deeper', () => {
+    assert.equal(encode([{ meta: { a: 1 }, b: 2 }, 3]), lines('[2]:', '  - meta:', '      a: 1', '    b: 2', '  - 3'));
+  });
+  it('never writes a list-item array as a table or as - []', () => {
+    assert.equal(encode({ x: [[{ a: 1 }, { a: 2 }], []] }), lines('x[2]:', '  - [2]:', '    - a: 1', '    - a: 2', '  - [0]:'));
+  });
+});
+
+describe('§12 whitespace', () => {
+  it('emits no trailing spaces and no trailing newline', () => {
+    const text = encode({ a: { b: [1, { c: '' }], d: [] }, e: [{ f: 1 }, { f: 2 }] });
+    for (const line of text.split('\n')) assert.doesNotMatch(line, / $/);
+    assert.doesNotMatch(text, /\n$/);
+  });
+});
+
+describe('options', () => {
+  it('rejects an unknown delimiter and a bad indentSize with a TypeError that says what is allowed', () => {
+    assert.throws(() => encode({}, { delimiter: ';' as ',' }), { name: 'TypeError', message: /delimiter must be ',', '\|' or '\\t'/ });
+    assert.throws(() => encode({}, { indentSize: 0 }), /indentSize must be a positive integer/);
+  });
+});
+
+describe('encodeWithin (the picker’s budgeted encode)', () => {
+  const value = { rows: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Bob' }], note: 'x'.repeat(50) };
+  const full = encode(value);
+  it('returns exactly encode() when the output fits the budget', () => {
+    assert.equal(encodeWithin(value, undefined, full.length), full);
+  });
+  it('gives up with undefined as soon as the output exceeds the budget', () => {
+    assert.equal(encodeWithin(value, undefined, full.length - 1), undefined);
+    assert.equal(encodeWithin(value, undefined, 5), undefined);
+    assert.equal(encodeWithin('a primitive root', undefined, 3), undefined);
+  });
+});
