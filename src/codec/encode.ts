@@ -26,7 +26,15 @@ import type { Delimiter, EncodeOptions, JsonArray, JsonObject, JsonPrimitive, Js
  */
 export function encode(value: unknown, options?: EncodeOptions): string {
   const settings = resolveOptions(options);
-  return new Writer(settings, Number.POSITIVE_INFINITY).document(normalize(value, options));
+  try {
+    // Most values are plain JSON data already: encode them as they are, checking as we go.
+    return new Writer(settings, Number.POSITIVE_INFINITY, true).document(value as JsonValue);
+  } catch (error) {
+    // NOT_JSON: a Date, Map, undefined, toJSON... RangeError: a cycle ran the stack out.
+    // Either way normalize() knows what to do (or how to explain the cycle).
+    if (error !== NOT_JSON && !(error instanceof RangeError)) throw error;
+  }
+  return new Writer(settings, Number.POSITIVE_INFINITY, false).document(normalize(value, options));
 }
 
 /**
@@ -44,7 +52,7 @@ export function encodeWithin(
   maxLength: number,
 ): string | undefined {
   try {
-    return new Writer(resolveOptions(options), maxLength).document(value);
+    return new Writer(resolveOptions(options), maxLength, false).document(value);
   } catch (error) {
     if (error === OVER_BUDGET) return undefined;
     throw error;
@@ -72,6 +80,12 @@ function resolveOptions(options: EncodeOptions | undefined): Settings {
   return { delimiter, indentSize };
 }
 
+/**
+ * Thrown by the first, optimistic pass of encode() when it meets a value outside the JSON data
+ * model; encode() then normalizes and starts again. Plain data never pays for normalization.
+ */
+const NOT_JSON: unique symbol = Symbol('toonwire.notJson');
+
 /** Thrown (and caught inside encodeWithin) when a budgeted encode runs over its budget. */
 const OVER_BUDGET: unique symbol = Symbol('toonwire.overBudget');
 
@@ -88,8 +102,30 @@ function isObject(value: JsonValue): value is JsonObject {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
+/**
+ * Is `value` a JSON primitive? undefined, functions, symbols and BigInts are none of JSON's
+ * types: they send encode() back through normalize() (normalized values never contain them).
+ */
 function isPrimitive(value: JsonValue): value is JsonPrimitive {
-  return typeof value !== 'object' || value === null;
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return true;
+    case 'object':
+      return value === null;
+    default:
+      throw NOT_JSON;
+  }
+}
+
+/** Is `value` a plain object or array, which JSON.stringify would write as it is? */
+function isPlain(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (
+    (prototype === Object.prototype || prototype === Array.prototype || prototype === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
 }
 
 /**
@@ -158,13 +194,14 @@ function keyedLayout(object: JsonObject): Field[] | undefined {
   return sharedLayout(values);
 }
 
+/** Are all `values` plain arrays of numbers, booleans and null only? */
 function allArraysOfNonStrings(values: readonly JsonValue[]): boolean {
   for (let i = 0; i < values.length; i++) {
     const value = values[i]!;
-    if (!Array.isArray(value)) return false;
+    if (!Array.isArray(value) || !isPlain(value)) return false;
     for (let k = 0; k < value.length; k++) {
-      const item = value[k]!;
-      if (typeof item === 'object' ? item !== null : typeof item === 'string') return false;
+      const item = value[k];
+      if (item !== null && typeof item !== 'number' && typeof item !== 'boolean') return false;
     }
   }
   return true;
@@ -195,8 +232,11 @@ class Writer {
   private readonly itemStarts: string[] = [];
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
+  /** Check each object and array for host values on the way (the optimistic pass). */
+  private readonly verify: boolean;
 
-  constructor(settings: Settings, maxLength: number) {
+  constructor(settings: Settings, maxLength: number, verify: boolean) {
+    this.verify = verify;
     this.delimiter = settings.delimiter;
     this.bracketSymbol = settings.delimiter === ',' ? '' : settings.delimiter;
     this.indentUnit = ' '.repeat(settings.indentSize);
@@ -256,7 +296,13 @@ class Writer {
     return start;
   }
 
+  /** In the optimistic pass, stops at anything JSON.stringify would not write as it is. */
+  private check(value: object): void {
+    if (this.verify && !isPlain(value)) throw NOT_JSON;
+  }
+
   private fields(object: JsonObject, depth: number): void {
+    this.check(object);
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
@@ -288,6 +334,7 @@ class Writer {
   }
 
   private keyed(object: JsonObject, layout: readonly Field[], childDepth: number): void {
+    this.check(object);
     const keys = Object.keys(object);
     this.write(`[${keys.length}:${this.bracketSymbol}]${this.fieldList(layout)}:`);
     for (let i = 0; i < keys.length; i++) {
@@ -300,6 +347,7 @@ class Writer {
   }
 
   private array(array: JsonArray, childDepth: number, position: Position): void {
+    this.check(array);
     const length = array.length;
     if (length === 0) {
       // §9.1: `key: []` and a root `[]`; §9.2: list items keep the `[0]:` header.
@@ -359,6 +407,7 @@ class Writer {
       this.startItem(depth);
       this.array(value, depth + 1, 'item');
     } else {
+      this.check(value);
       const keys = Object.keys(value);
       if (keys.length === 0) {
         this.startLine(depth);
@@ -408,6 +457,7 @@ class Writer {
 
   /** A row's cells: its leaf values in depth-first order of the layout (§9.3). */
   private cells(row: JsonObject, fields: readonly Field[]): void {
+    this.check(row);
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
       if (i > 0) this.write(this.delimiter);

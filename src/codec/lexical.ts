@@ -19,8 +19,6 @@ const CHAR_BACKSLASH = 0x5c;
 const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
 /** §4: the only tokens a decoder may type as numbers (before the leading-zero rule). */
 const NUMBER_TOKEN = /^-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
-/** §7.3: keys that may stand unquoted. */
-const UNQUOTED_KEY = /^[A-Za-z_][A-Za-z0-9_.]*$/;
 
 /**
  * Characters that force quotes anywhere in a string (§7.2): controls (tab included), colon,
@@ -50,7 +48,17 @@ export function needsQuotes(value: string, delimiter: Delimiter): boolean {
 
 /** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
 export function isUnquotedKey(key: string): boolean {
-  return UNQUOTED_KEY.test(key);
+  // /^[A-Za-z_][A-Za-z0-9_.]*$/ as a loop: keys are short, and for short strings the call into
+  // the regular expression engine costs more than the scan itself.
+  if (key.length === 0) return false;
+  for (let i = 0; i < key.length; i++) {
+    const code = key.charCodeAt(i);
+    const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
+    if ((folded >= 0x61 && folded <= 0x7a) || code === 0x5f) continue;
+    if (i > 0 && ((code >= 0x30 && code <= 0x39) || code === 0x2e)) continue;
+    return false;
+  }
+  return true;
 }
 
 /** Escapes for the control characters (§7.1): the short forms where they exist, else `\u00xx`. */
@@ -83,7 +91,7 @@ export function quote(value: string): string {
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
 export function encodeKey(key: string): string {
-  return UNQUOTED_KEY.test(key) ? key : quote(key);
+  return isUnquotedKey(key) ? key : quote(key);
 }
 
 /** A string value as the encoder writes it, quoted only when §7.2 requires. */
@@ -237,4 +245,91 @@ export function parseUnquoted(token: string): JsonPrimitive {
     return Number.isFinite(number) ? number : token;
   }
   return token;
+}
+
+// ---------------------------------------------------------------------------------------------
+// Decoding, range-based (appended for the decoder's hot path)
+
+/** Exact powers of ten: every 10^k with k <= 22 is representable in a float64. */
+const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
+/** 2^53: integers below it are exact in a float64. */
+const EXACT_INTEGER_LIMIT = 2 ** 53;
+
+/**
+ * {@link parseUnquoted} for the already trimmed token `text[start, end)`, without slicing it
+ * first. Same §4 rules and the same results (a property test pins the two together); the number
+ * grammar is checked by char codes and the value is computed exactly when the digits fit in
+ * 2^53 and the decimal exponent in ±22 (one IEEE multiplication or division of two exact values
+ * is correctly rounded), falling back to `Number()` for everything else.
+ */
+export function parseUnquotedRange(text: string, start: number, end: number): JsonPrimitive {
+  const length = end - start;
+  if (length === 0) return '';
+  const first = text.charCodeAt(start);
+  if (first === CHAR_MINUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) return parseNumberRange(text, start, end);
+  if (length === 4) {
+    if (first === 0x74 && text.startsWith('true', start)) return true;
+    if (first === 0x6e && text.startsWith('null', start)) return null;
+  } else if (length === 5 && first === 0x66 && text.startsWith('false', start)) {
+    return false;
+  }
+  return text.slice(start, end);
+}
+
+/** A token starting with `-` or a digit: its number when it fits the §4 grammar, else the text. */
+function parseNumberRange(text: string, start: number, end: number): JsonPrimitive {
+  let p = start;
+  const negative = text.charCodeAt(p) === CHAR_MINUS;
+  if (negative) p++;
+  const integerStart = p;
+  let mantissa = 0;
+  let c = text.charCodeAt(p);
+  while (p < end && c >= CHAR_ZERO && c <= CHAR_NINE) {
+    mantissa = mantissa * 10 + (c - CHAR_ZERO);
+    c = text.charCodeAt(++p);
+  }
+  const integerDigits = p - integerStart;
+  if (integerDigits === 0) return text.slice(start, end);
+  // "05", "-0001": a leading zero followed by another digit makes the token a string.
+  if (integerDigits > 1 && text.charCodeAt(integerStart) === CHAR_ZERO) return text.slice(start, end);
+  let fractionDigits = 0;
+  if (p < end && c === 0x2e) {
+    const fractionStart = ++p;
+    c = text.charCodeAt(p);
+    while (p < end && c >= CHAR_ZERO && c <= CHAR_NINE) {
+      mantissa = mantissa * 10 + (c - CHAR_ZERO);
+      c = text.charCodeAt(++p);
+    }
+    fractionDigits = p - fractionStart;
+    if (fractionDigits === 0) return text.slice(start, end);
+  }
+  let exponent = 0;
+  if (p < end && (c === 0x65 || c === 0x45)) {
+    c = text.charCodeAt(++p);
+    let exponentNegative = false;
+    if (c === CHAR_PLUS || c === CHAR_MINUS) {
+      exponentNegative = c === CHAR_MINUS;
+      c = text.charCodeAt(++p);
+    }
+    const exponentStart = p;
+    while (p < end && c >= CHAR_ZERO && c <= CHAR_NINE) {
+      if (exponent < 100_000) exponent = exponent * 10 + (c - CHAR_ZERO);
+      c = text.charCodeAt(++p);
+    }
+    if (p === exponentStart) return text.slice(start, end);
+    if (exponentNegative) exponent = -exponent;
+  }
+  if (p !== end) return text.slice(start, end);
+
+  const scale = exponent - fractionDigits;
+  if (mantissa < EXACT_INTEGER_LIMIT && scale >= -22 && scale <= 22) {
+    let value = scale >= 0 ? mantissa * EXACT_POWERS_OF_TEN[scale]! : mantissa / EXACT_POWERS_OF_TEN[-scale]!;
+    if (value === 0) return 0; // -0 decodes to 0
+    return negative ? -value : value;
+  }
+  const token = text.slice(start, end);
+  const value = Number(token);
+  if (value === 0) return 0;
+  // Out of the float64 domain (1e400): the token stays its own lossless decimal string.
+  return Number.isFinite(value) ? value : token;
 }
