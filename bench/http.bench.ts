@@ -1,0 +1,165 @@
+// Load benchmark of the Fastify orders example: GET /orders?limit=100 (100 orders) with
+// Accept: text/toon against Accept: application/json, side by side. The server runs in a child
+// process on 127.0.0.1 so the load generator does not share its event loop; runs alternate
+// between the two sides (and swap which goes first each round) so drift hits both equally.
+//
+//   npm run bench:http                       # 3 rounds x 5 s per side
+//   npm run bench:http -- --duration 3 --rounds 2 --connections 10
+import { type ChildProcess, spawn } from 'node:child_process';
+import { once } from 'node:events';
+import { createRequire } from 'node:module';
+import { fileURLToPath } from 'node:url';
+import { parseArgs } from 'node:util';
+import { measure } from 'mitata';
+import { decode } from '../src/codec/decode.js';
+import { orderPage } from '../examples/http/fastify.js';
+import { OrderStore } from '../examples/http/orders.js';
+import { renderBody } from '../src/http/render.js';
+import { compileProjection } from '../src/http/schema-projection.js';
+
+interface AutocannonResult {
+  requests: { average: number; total: number };
+  latency: { p50: number; p99: number };
+  throughput: { average: number };
+  errors: number;
+  timeouts: number;
+  non2xx: number;
+}
+type Autocannon = (options: {
+  url: string;
+  connections: number;
+  duration: number;
+  headers: Record<string, string>;
+}) => Promise<AutocannonResult>;
+
+// autocannon ships no type declarations; this is the slice of its API used here.
+const autocannon = createRequire(import.meta.url)('autocannon') as Autocannon;
+
+const { values } = parseArgs({
+  options: {
+    duration: { type: 'string', default: '5' },
+    rounds: { type: 'string', default: '3' },
+    connections: { type: 'string', default: '10' },
+    warmup: { type: 'string', default: '1' },
+  },
+});
+const duration = Number(values.duration);
+const rounds = Number(values.rounds);
+const connections = Number(values.connections);
+const warmup = Number(values.warmup);
+const TARGET = 0.8;
+const PATH = '/orders?limit=100';
+
+const SIDES = {
+  json: { accept: 'application/json' },
+  toon: { accept: 'text/toon' },
+} as const;
+type Side = keyof typeof SIDES;
+
+async function startExample(): Promise<{ child: ChildProcess; url: string }> {
+  const example = fileURLToPath(new URL('../examples/http/fastify.ts', import.meta.url));
+  const child = spawn(process.execPath, ['--import', 'tsx', example], {
+    env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+    stdio: ['ignore', 'pipe', 'inherit'],
+  });
+  let output = '';
+  child.stdout!.setEncoding('utf8');
+  const url = await new Promise<string>((resolve, reject) => {
+    const timer = setTimeout(() => reject(new Error(`example did not start within 20 s; output: ${output}`)), 20_000);
+    child.stdout!.on('data', (chunk: string) => {
+      output += chunk;
+      const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
+      if (match) {
+        clearTimeout(timer);
+        resolve(match[1]!);
+      }
+    });
+    child.once('exit', (code) => reject(new Error(`example exited with code ${code}; output: ${output}`)));
+  });
+  return { child, url };
+}
+
+// Both sides must carry the same 100 orders, or the comparison means nothing.
+async function checkResponses(url: string): Promise<Record<Side, number>> {
+  const json = await fetch(url + PATH, { headers: SIDES.json });
+  const toon = await fetch(url + PATH, { headers: SIDES.toon });
+  if (!json.headers.get('content-type')?.startsWith('application/json')) throw new Error('JSON side is not JSON');
+  if (toon.headers.get('content-type') !== 'text/toon; charset=utf-8') throw new Error('TOON side is not TOON');
+  const jsonText = await json.text();
+  const toonText = await toon.text();
+  const fromJson = JSON.parse(jsonText) as { data: unknown[] };
+  if (fromJson.data.length !== 100) throw new Error(`expected 100 orders, got ${fromJson.data.length}`);
+  if (JSON.stringify(decode(toonText)) !== JSON.stringify(fromJson)) throw new Error('TOON and JSON carry different data');
+  return { json: Buffer.byteLength(jsonText), toon: Buffer.byteLength(toonText) };
+}
+
+async function load(url: string, side: Side, seconds: number): Promise<AutocannonResult> {
+  const result = await autocannon({ url: url + PATH, connections, duration: seconds, headers: SIDES[side] });
+  if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
+    throw new Error(`${side}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
+  }
+  return result;
+}
+
+// What each side spends serializing one response in-process, to explain the load figures: the
+// JSON side is Fastify's fast-json-stringify with the route's schema; the TOON side is the
+// plugin's path (schema projection, then encode), and the round trip it falls back to.
+async function serializerCosts(): Promise<void> {
+  const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
+  const fastJsonStringify = requireFromFastify('fast-json-stringify') as (schema: object) => (value: unknown) => string;
+  const page = new OrderStore().list(100);
+  const json = fastJsonStringify(orderPage);
+  const project = compileProjection(orderPage)!;
+  const rows: Array<[string, () => unknown]> = [
+    ['JSON: fast-json-stringify', () => json(page)],
+    ['TOON: projection + encode', () => renderBody(project(page), 'toon', ',', { jsonModel: true }).body],
+    ['TOON: encode only (no schema)', () => renderBody(page, 'toon', ',').body],
+    ['TOON: JSON round trip + encode', () => renderBody(JSON.parse(json(page)), 'toon', ',', { jsonModel: true }).body],
+  ];
+  console.log('serializer cost per response (in-process, median):');
+  for (const [name, fn] of rows) {
+    const stats = await measure(fn);
+    console.log(`  ${name.padEnd(32)} ${(stats.p50 / 1000).toFixed(1).padStart(7)} µs`);
+  }
+  console.log('');
+}
+
+const mean = (numbers: readonly number[]): number => numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
+
+await serializerCosts();
+const { child, url } = await startExample();
+try {
+  const bytes = await checkResponses(url);
+  console.log(`Fastify example, GET ${PATH} (100 orders) on ${url}`);
+  console.log(`response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`);
+  console.log(`autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`);
+
+  await load(url, 'json', warmup);
+  await load(url, 'toon', warmup);
+
+  const rps: Record<Side, number[]> = { json: [], toon: [] };
+  const p99: Record<Side, number[]> = { json: [], toon: [] };
+  for (let round = 0; round < rounds; round++) {
+    const order: Side[] = round % 2 === 0 ? ['json', 'toon'] : ['toon', 'json'];
+    for (const side of order) {
+      const result = await load(url, side, duration);
+      rps[side].push(result.requests.average);
+      p99[side].push(result.latency.p99);
+      console.log(
+        `round ${round + 1} ${side.padEnd(4)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+      );
+    }
+  }
+
+  const ratio = mean(rps.toon) / mean(rps.json);
+  console.log(`\nmean req/s: JSON ${mean(rps.json).toFixed(0)}, TOON ${mean(rps.toon).toFixed(0)}`);
+  console.log(`mean p99 latency: JSON ${mean(p99.json).toFixed(1)} ms, TOON ${mean(p99.toon).toFixed(1)} ms`);
+  console.log(`ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
+} finally {
+  if (child.exitCode === null && child.signalCode === null) {
+    const exited = once(child, 'exit');
+    child.kill('SIGTERM');
+    await exited;
+  }
+}

@@ -1,0 +1,83 @@
+// What the adaptive picker costs next to JSON.stringify alone (the seed measured +0.7 ms per
+// 100-item response at depth 9, +1.6 ms at depth 20). Run: npm run bench:picker
+//
+// Each payload is measured side by side in one run (bench/harness.ts: interleaved mitata rounds,
+// ratios per round, then the median): JSON.stringify (the baseline, what a server does today),
+// pick() with the default candidates, and pick() with toon-tab as well.
+import os from 'node:os';
+import type { JsonValue } from '../src/codec/types.js';
+import { pick } from '../src/compact/index.js';
+import { loadDocuments } from './corpus.js';
+import { compare, formatTime, printTable } from './harness.js';
+
+/**
+ * A 100-item list response like the seed's actor-run lists, whose rows nest so that the deepest
+ * value sits `depth` levels below the root (the root array is depth 0 and each row depth 1, the
+ * depth flatten's maxDepth counts). Uniform rows are the case where the TOON candidates beat JSON
+ * and so cannot stop early. `mixed` gives every other row no `schema`, like the seed's
+ * schema-bearing storage lists: no table, so toon-flatten has to be flattened and encoded.
+ */
+function listPayload(depth: number, mixed = false): JsonValue[] {
+  return Array.from({ length: 100 }, (_, i) => {
+    // Objects at levels 2..depth-2 with two fields each, then one holding the leaf at `depth`.
+    let nested: JsonValue = { leaf: i % 3 === 0 ? null : `value ${i}` };
+    for (let level = depth - 2; level >= 2; level--) {
+      nested = { level, name: `level ${level}`, next: nested };
+    }
+    const row: Record<string, JsonValue> = {
+      id: `Xh3kQ${i.toString(36).padStart(6, '0')}`,
+      actId: 'apify~google-maps-scraper',
+      status: i % 9 === 0 ? 'FAILED' : 'SUCCEEDED',
+      startedAt: new Date(Date.UTC(2026, 4, 12, 9, i % 60)).toISOString(),
+      usageTotalUsd: Math.round(i * 8311) / 1e8,
+      stats: { restartCount: i % 2, durationMillis: 1000 + i * 37, computeUnits: i / 400 },
+      schema: nested,
+    };
+    if (mixed && i % 2 === 1) delete row['schema'];
+    return row;
+  });
+}
+
+interface Payload {
+  name: string;
+  value: unknown;
+}
+
+const payloads: Payload[] = [
+  { name: '100 rows, depth 9', value: listPayload(9) },
+  { name: '100 rows, depth 20', value: listPayload(20) },
+  { name: '100 mixed rows, depth 9', value: listPayload(9, true) },
+  ...loadDocuments(),
+];
+
+const withTab = { candidates: ['toon', 'toon-flatten', 'toon-tab'] } as const;
+const ratio = (value: number | undefined): string => `${(value ?? Number.NaN).toFixed(2)}x`;
+
+console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; sizes in UTF-8 bytes\n`);
+const rows: string[][] = [];
+for (const { name, value } of payloads) {
+  const { nanoseconds, ratioToBaseline } = await compare(
+    [
+      { name: 'json', fn: () => JSON.stringify(value) },
+      { name: 'pick', fn: () => pick(value) },
+      { name: 'pickTab', fn: () => pick(value, withTab) },
+    ],
+    'json',
+  );
+  const picked = pick(value);
+  rows.push([
+    name,
+    String(picked.sizes['json']),
+    picked.strategy,
+    String(picked.size),
+    formatTime(nanoseconds['json']!),
+    formatTime(nanoseconds['pick']!),
+    ratio(ratioToBaseline['pick']),
+    formatTime(nanoseconds['pick']! - nanoseconds['json']!),
+    ratio(ratioToBaseline['pickTab']),
+  ]);
+}
+printTable(
+  ['payload', 'JSON bytes', 'picked', 'picked bytes', 'JSON.stringify', 'pick()', 'pick() / JSON', 'pick() extra', 'pick(+toon-tab) / JSON'],
+  rows,
+);

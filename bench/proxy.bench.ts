@@ -1,0 +1,112 @@
+// The latency `toonwire proxy` adds to a tool call: the SDK's real Client calls the same
+// 100-row tool of the same upstream MCP server (the official SDK's McpServer over stdio)
+// directly and through the proxy, alternating call by call in one run, and the ratio of the
+// medians is the price of the extra hop plus the picker. Target: under 1.2x.
+//
+// Run: npm run build && npm run bench:proxy   (ROUNDS=400 to change the number of call pairs)
+
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { performance } from 'node:perf_hooks';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { formatTime, printTable } from './harness.js';
+
+const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
+const UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'upstream-server.mjs');
+const ROUNDS = Number(process.env.ROUNDS ?? 300);
+const WARMUP = 40;
+const ROWS = 100;
+
+/** The built `toonwire` bin. */
+function proxyCli(): string {
+  const main = join(ROOT, 'dist', 'cli', 'main.js');
+  if (!existsSync(main)) throw new Error('build first: npm run build');
+  return main;
+}
+
+async function connect(args: string[]): Promise<Client> {
+  const client = new Client({ name: 'proxy-bench', version: '1.0.0' });
+  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' }));
+  await client.listTools();
+  return client;
+}
+
+function median(values: readonly number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function percentile(values: readonly number[], p: number): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  return sorted[Math.min(sorted.length - 1, Math.floor(p * sorted.length))]!;
+}
+
+interface Scenario {
+  label: string;
+  tool: string;
+  args: Record<string, unknown>;
+}
+
+async function timeCall(client: Client, scenario: Scenario): Promise<{ ms: number; textBytes: number }> {
+  const start = performance.now();
+  const result = (await client.callTool({ name: scenario.tool, arguments: scenario.args })) as { content: Array<{ text: string }> };
+  const ms = performance.now() - start;
+  return { ms, textBytes: Buffer.byteLength(result.content[0]!.text) };
+}
+
+const direct = await connect([UPSTREAM]);
+const proxied = await connect([proxyCli(), 'proxy', '--', process.execPath, UPSTREAM]);
+
+const scenarios: Scenario[] = [
+  { label: `list_rows: ${ROWS} rows, pretty JSON text`, tool: 'list_rows', args: { count: ROWS } },
+  { label: `typed_rows: ${ROWS} rows, JSON text + structuredContent`, tool: 'typed_rows', args: { count: ROWS } },
+  { label: 'prose: one line, forwarded as is', tool: 'prose', args: {} },
+  // What a real tool does first: an API call or a query. 5 ms is a fast one.
+  { label: `list_rows: ${ROWS} rows after 5 ms of upstream I/O`, tool: 'list_rows', args: { count: ROWS, delayMs: 5 } },
+];
+const rows: string[][] = [];
+try {
+  for (const scenario of scenarios) {
+    for (let i = 0; i < WARMUP; i++) {
+      await timeCall(direct, scenario);
+      await timeCall(proxied, scenario);
+    }
+    const directMs: number[] = [];
+    const proxiedMs: number[] = [];
+    let directBytes = 0;
+    let proxiedBytes = 0;
+    for (let round = 0; round < ROUNDS; round++) {
+      // Alternate who goes first, so neither always follows the other's garbage.
+      const order = round % 2 === 0 ? [direct, proxied] : [proxied, direct];
+      for (const client of order) {
+        const { ms, textBytes } = await timeCall(client, scenario);
+        if (client === direct) {
+          directMs.push(ms);
+          directBytes = textBytes;
+        } else {
+          proxiedMs.push(ms);
+          proxiedBytes = textBytes;
+        }
+      }
+    }
+    const ratio = median(proxiedMs) / median(directMs);
+    rows.push([
+      scenario.label,
+      formatTime(median(directMs) * 1e6),
+      formatTime(median(proxiedMs) * 1e6),
+      formatTime((median(proxiedMs) - median(directMs)) * 1e6),
+      `${ratio.toFixed(2)}x`,
+      `${formatTime(percentile(directMs, 0.95) * 1e6)} / ${formatTime(percentile(proxiedMs, 0.95) * 1e6)}`,
+      `${directBytes} → ${proxiedBytes} (${(((proxiedBytes - directBytes) / directBytes) * 100).toFixed(1)}%)`,
+    ]);
+  }
+} finally {
+  await direct.close();
+  await proxied.close();
+}
+
+console.log(`toonwire proxy: added latency per tools/call, ${ROUNDS} alternating call pairs per scenario (node ${process.version})\n`);
+printTable(['scenario', 'direct p50', 'proxied p50', 'added', 'ratio', 'p95 direct / proxied', 'text bytes'], rows);

@@ -1,0 +1,55 @@
+// `toonwire decode [file]`: TOON in, JSON out. Errors point at the offending character.
+import type { Command } from 'commander';
+import { decode } from '../../codec/decode.js';
+import { ToonDecodeError } from '../../codec/errors.js';
+import { unflatten } from '../../compact/index.js';
+import { CliError, EXIT_DATA } from '../errors.js';
+import { readInput, writeOutput } from '../input.js';
+import { parsePositiveInteger } from '../options.js';
+
+interface DecodeCommandOptions {
+  strict: boolean;
+  indent: number;
+  unflatten?: boolean;
+  compact?: boolean;
+}
+
+/**
+ * Adds `decode` to the program. A malformed document prints `file:line:column: message` on
+ * stderr and exits 1.
+ *
+ * @example
+ * registerDecodeCommand(program); // toonwire decode runs.toon --no-strict
+ */
+export function registerDecodeCommand(program: Command): void {
+  program
+    .command('decode')
+    .summary('decode TOON to JSON')
+    .description('Decode TOON to JSON. A malformed document is reported as file:line:column: message.')
+    .argument('[file]', 'TOON file to read; standard input when omitted or "-"')
+    .option('--no-strict', 'accept documents that break strict-mode rules (lengths, indentation, blank lines)')
+    .option('-i, --indent <spaces>', 'spaces per indentation level of the input', parsePositiveInteger, 2)
+    .option('--unflatten', "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten')")
+    .option('--compact', 'write JSON on one line instead of indented')
+    .addHelpText('after', '\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --unflatten')
+    .action(async (file: string | undefined, options: DecodeCommandOptions) => {
+      const input = await readInput(file);
+      let value;
+      try {
+        value = decode(input.text, { strict: options.strict, indentSize: options.indent });
+      } catch (error) {
+        if (error instanceof ToonDecodeError) {
+          throw new CliError(`${input.source}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
+        }
+        throw error;
+      }
+      if (options.unflatten) {
+        try {
+          value = unflatten(value);
+        } catch (error) {
+          throw new CliError(`${input.source}: cannot unflatten: ${(error as Error).message}`, EXIT_DATA);
+        }
+      }
+      await writeOutput(options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2));
+    });
+}

@@ -1,0 +1,215 @@
+// `toonwire proxy`: put the compacting MCP proxy between an MCP client and any MCP server.
+// The proxy's code loads only when the command runs, so the rest of the CLI never pays for it.
+
+import { type Command, InvalidArgumentError, Option } from 'commander';
+
+const CANDIDATES = ['json', 'toon', 'toon-flatten', 'toon-tab'] as const;
+const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
+const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** Exit codes of `toonwire proxy`. */
+export const ProxyExitCode = {
+  /** The client disconnected, or the proxy was stopped by SIGINT/SIGTERM. */
+  Ok: 0,
+  /** The upstream failed: it could not start, exited, hung, or broke the protocol. */
+  UpstreamFailed: 1,
+  /** Bad command line. */
+  Usage: 2,
+} as const;
+
+const EXAMPLES = `
+Examples:
+  # In an MCP client's config, instead of running the server directly:
+  toonwire proxy -- npx -y @modelcontextprotocol/server-everything
+
+  # Only some tools, sizes in tokens, savings printed to stderr on exit:
+  toonwire proxy --by tokens --tools search,list_items --stats -- node server.js
+
+  # A remote server over Streamable HTTP, served locally over stdio:
+  toonwire proxy --upstream-url https://example.com/mcp -H "Authorization: Bearer $TOKEN"
+
+  # Serve over Streamable HTTP instead of stdio (endpoint http://127.0.0.1:8931/mcp):
+  toonwire proxy --listen 127.0.0.1:8931 -- node server.js
+
+Everything passes through unchanged except tools/call results: a text content holding a JSON
+object or array becomes the smaller of JSON and TOON; structuredContent is never changed.
+Exit codes: 0 client disconnected or stopped by a signal, 1 the upstream failed (could not
+start, exited, hung past --timeout, or sent something that is not JSON-RPC), 2 bad usage.`;
+
+interface ProxyCliOptions {
+  upstreamUrl?: string;
+  header: string[];
+  listen?: ListenTarget;
+  by: 'bytes' | 'tokens';
+  candidates: (typeof CANDIDATES)[number][];
+  tools?: string[];
+  stats?: boolean;
+  timeout: number;
+  metaKey: string;
+  hint?: boolean;
+  structuredContent: boolean;
+}
+
+interface ListenTarget {
+  host: string;
+  port: number;
+}
+
+/**
+ * Adds the `proxy` subcommand to the toonwire CLI.
+ *
+ * @example
+ * const program = new Command('toonwire');
+ * registerProxyCommand(program);
+ * await program.parseAsync(process.argv);
+ */
+export function registerProxyCommand(program: Command): void {
+  program
+    .command('proxy')
+    .summary('compact the JSON tool results of any MCP server')
+    .description(
+      'Run an MCP server that fronts one upstream MCP server and forwards every message unchanged, except that JSON text in tool results becomes the smaller of JSON and TOON. Give the upstream as a command after --, or with --upstream-url.',
+    )
+    .argument('[command...]', 'the upstream MCP server command and its arguments, after --')
+    .option('--upstream-url <url>', 'reach the upstream over Streamable HTTP instead of running a command', parseUrl)
+    .addOption(
+      new Option('-H, --header <header>', 'an HTTP header for --upstream-url, "Name: value" (repeatable)')
+        .argParser(collectHeader)
+        .default([], 'none'),
+    )
+    .option('--listen <host:port>', 'serve MCP over Streamable HTTP (path /mcp) instead of stdio', parseListen)
+    .addOption(new Option('--by <measure>', 'how candidate sizes compare').choices(['bytes', 'tokens']).default('bytes'))
+    .addOption(
+      new Option('--candidates <list>', `comma-separated candidates from ${CANDIDATES.join(', ')}; json is always one`)
+        .argParser(parseCandidates)
+        .default(['json', 'toon', 'toon-flatten'], 'json,toon,toon-flatten'),
+    )
+    .option('--tools <list>', 'compact only these tools (comma-separated names); default all', parseList)
+    .option('--stats', 'log per-tool bytes saved and strategy win counts to stderr on exit')
+    .option('--timeout <ms>', 'end with an error when the upstream leaves a request unanswered this long; 0 disables', parseTimeout, DEFAULT_TIMEOUT_MS)
+    .option('--meta-key <key>', "the _meta key naming each compacted result's strategy", DEFAULT_META_KEY)
+    .option('--hint', 'start compacted text with a one-line label naming its format')
+    .option('--no-structured-content', 'do not add the parsed JSON as structuredContent to compacted results that lack it')
+    .addHelpText('after', EXAMPLES)
+    .action(async (upstreamCommand: string[], options: ProxyCliOptions, command: Command) => {
+      if (options.upstreamUrl !== undefined && upstreamCommand.length > 0) {
+        command.error('error: give the upstream either as a command after -- or with --upstream-url, not both', {
+          exitCode: ProxyExitCode.Usage,
+        });
+      }
+      if (options.upstreamUrl === undefined && upstreamCommand.length === 0) {
+        command.error('error: no upstream MCP server; give its command after --, e.g. `toonwire proxy -- node server.js`, or use --upstream-url URL', {
+          exitCode: ProxyExitCode.Usage,
+        });
+      }
+      if (options.header.length > 0 && options.upstreamUrl === undefined) {
+        command.error('error: --header only applies to --upstream-url', { exitCode: ProxyExitCode.Usage });
+      }
+      const exitCode = await runProxyCommand(upstreamCommand, options);
+      await flush(process.stdout);
+      await flush(process.stderr);
+      process.exit(exitCode);
+    });
+}
+
+async function runProxyCommand(upstreamCommand: string[], options: ProxyCliOptions): Promise<number> {
+  const proxy = await import('../../mcp/proxy.js');
+  const stats = options.stats ? new proxy.ProxyStats() : undefined;
+  const [command, ...args] = upstreamCommand;
+  const settings = {
+    upstream:
+      options.upstreamUrl !== undefined
+        ? { url: options.upstreamUrl, headers: Object.fromEntries(options.header.map(splitHeader)) }
+        : { command: command!, args },
+    by: options.by,
+    candidates: options.candidates,
+    tools: options.tools,
+    metaKey: options.metaKey,
+    hint: options.hint === true,
+    addStructuredContent: options.structuredContent,
+    timeoutMs: options.timeout,
+    stats,
+  };
+  const stopped = new AbortController();
+  const stop = (): void => stopped.abort();
+  process.once('SIGINT', stop);
+  process.once('SIGTERM', stop);
+  try {
+    if (options.listen !== undefined) {
+      const server = await proxy.listenProxy({ ...settings, listen: options.listen });
+      process.stderr.write(`toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}\n`);
+      await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }));
+      await server.close();
+      return ProxyExitCode.Ok;
+    }
+    const end = await proxy.runStdioProxy({ ...settings, signal: stopped.signal });
+    return proxy.exitCodeFor(end);
+  } catch (error) {
+    process.stderr.write(`toonwire proxy: ${error instanceof Error ? error.message : String(error)}\n`);
+    return ProxyExitCode.UpstreamFailed;
+  } finally {
+    if (stats !== undefined) process.stderr.write(stats.format());
+  }
+}
+
+function flush(stream: NodeJS.WritableStream): Promise<void> {
+  return new Promise((resolve) => stream.write('', () => resolve()));
+}
+
+function parseUrl(value: string): string {
+  try {
+    const url = new URL(value);
+    if (url.protocol === 'http:' || url.protocol === 'https:') return value;
+  } catch {
+    // reported below
+  }
+  throw new InvalidArgumentError('expected an http(s) URL of an MCP endpoint, e.g. https://example.com/mcp');
+}
+
+function collectHeader(value: string, previous: string[]): string[] {
+  splitHeader(value);
+  return [...previous, value];
+}
+
+function splitHeader(header: string): [string, string] {
+  const colon = header.indexOf(':');
+  const name = colon === -1 ? '' : header.slice(0, colon).trim();
+  if (name === '' || !/^[!#$%&'*+.^_`|~0-9A-Za-z-]+$/.test(name)) {
+    throw new InvalidArgumentError('expected "Name: value", e.g. "Authorization: Bearer abc"');
+  }
+  return [name, header.slice(colon + 1).trim()];
+}
+
+function parseListen(value: string): ListenTarget {
+  const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
+  const port = match === null ? NaN : Number(match[2]);
+  if (match === null || port > 65535) {
+    throw new InvalidArgumentError('expected host:port or a port, e.g. 127.0.0.1:8931 (port 0 picks a free one)');
+  }
+  const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
+  return { host, port };
+}
+
+function parseList(value: string): string[] {
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  if (names.length === 0) throw new InvalidArgumentError('expected comma-separated names');
+  return names;
+}
+
+function parseCandidates(value: string): ProxyCliOptions['candidates'] {
+  const names = parseList(value);
+  for (const name of names) {
+    if (!(CANDIDATES as readonly string[]).includes(name)) {
+      throw new InvalidArgumentError(`unknown candidate '${name}'; choose from ${CANDIDATES.join(', ')}`);
+    }
+  }
+  return names as ProxyCliOptions['candidates'];
+}
+
+function parseTimeout(value: string): number {
+  const ms = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(ms)) {
+    throw new InvalidArgumentError('expected a whole number of milliseconds (0 disables the timeout)');
+  }
+  return ms;
+}

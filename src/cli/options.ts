@@ -1,0 +1,69 @@
+// Option value parsers shared by the commands. Each throws commander's InvalidArgumentError,
+// which commander turns into "error: option '...' argument '...' is invalid. <reason>" and
+// main.ts into exit code 2.
+import { InvalidArgumentError } from 'commander';
+import type { Delimiter } from '../codec/types.js';
+import { CANDIDATE_NAMES, type CandidateName, type TokenizerName } from '../compact/index.js';
+
+const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
+  ',': ',',
+  comma: ',',
+  '|': '|',
+  pipe: '|',
+  tab: '\t',
+  '\t': '\t',
+  '\\t': '\t',
+};
+
+/** `,`/`comma`, `|`/`pipe` or `tab`. */
+export function parseDelimiter(value: string): Delimiter {
+  const delimiter = DELIMITER_NAMES[value];
+  if (delimiter === undefined) throw new InvalidArgumentError("Use ',' (comma), '|' (pipe) or tab.");
+  return delimiter;
+}
+
+/** A positive integer, for indentation sizes. */
+export function parsePositiveInteger(value: string): number {
+  const number = Number(value);
+  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
+    throw new InvalidArgumentError('Use a whole number of spaces, 1 or more.');
+  }
+  return number;
+}
+
+/** `bytes` or `tokens`. */
+export function parseMeasure(value: string): 'bytes' | 'tokens' {
+  if (value !== 'bytes' && value !== 'tokens') throw new InvalidArgumentError("Use 'bytes' or 'tokens'.");
+  return value;
+}
+
+/** `o200k_base` or `cl100k_base`. */
+export function parseTokenizer(value: string): TokenizerName {
+  if (value !== 'o200k_base' && value !== 'cl100k_base') {
+    throw new InvalidArgumentError("Use 'o200k_base' (GPT-4o and later) or 'cl100k_base' (GPT-4, GPT-3.5).");
+  }
+  return value;
+}
+
+/**
+ * A comma-separated list of built-in candidates, or `all`. JSON is always measured, so listing
+ * it is allowed but changes nothing.
+ */
+export function parseCandidates(value: string): CandidateName[] {
+  if (value.trim() === 'all') return [...CANDIDATE_NAMES];
+  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const unknown = names.filter((name) => !(CANDIDATE_NAMES as readonly string[]).includes(name));
+  if (names.length === 0 || unknown.length > 0) {
+    throw new InvalidArgumentError(`Use a comma-separated list of ${CANDIDATE_NAMES.join(', ')}, or 'all'.`);
+  }
+  return names as CandidateName[];
+}
+
+/** A comma-separated field list such as `title,url,location.lat`. */
+export function parseFields(value: string): string[] {
+  const fields = value.split(',').map((field) => field.trim());
+  if (fields.length === 0 || fields.some((field) => field === '' || field.split('.').some((part) => part === ''))) {
+    throw new InvalidArgumentError('Use a comma-separated list of field names or dotted paths, e.g. title,url,location.lat');
+  }
+  return fields;
+}

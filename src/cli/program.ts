@@ -1,0 +1,80 @@
+// The `toonwire` command line: commander wiring, and the mapping from failures to exit codes.
+import { readFileSync } from 'node:fs';
+import { Command, CommanderError } from 'commander';
+import { registerDecodeCommand } from './commands/decode.js';
+import { registerEncodeCommand } from './commands/encode.js';
+import { registerPickCommand } from './commands/pick.js';
+import { registerProxyCommand } from './commands/proxy.js';
+import { registerReportCommand } from './commands/report.js';
+import { CliError, EXIT_DATA, EXIT_OK, EXIT_USAGE } from './errors.js';
+
+/** The package version, read from the package.json two levels above dist/cli (or src/cli). */
+export function packageVersion(): string {
+  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  return manifest.version;
+}
+
+/**
+ * The program with every subcommand. Commander errors (unknown option, bad value, missing
+ * command) are thrown as CommanderError after commander has printed them, instead of exiting.
+ *
+ * @example
+ * await createProgram().parseAsync(['node', 'toonwire', 'encode', 'data.json']);
+ */
+export function createProgram(): Command {
+  const program = new Command('toonwire')
+    .description('Make structured data cheaper for language models: encode JSON as TOON where that is smaller.')
+    .version(packageVersion(), '-V, --version', 'print the version')
+    .helpOption('-h, --help', 'show help for a command')
+    .showHelpAfterError('(run with --help for usage)')
+    // Set before the subcommands are added, so they inherit it.
+    .exitOverride()
+    .addHelpText(
+      'after',
+      `
+Exit codes: 0 success, 1 bad input data (unreadable, malformed, or failed round trip), 2 bad usage.
+
+Start with:
+  toonwire report              what the picker saves on the bundled corpus
+  toonwire report your.json    ... and on your own data`,
+    );
+  registerReportCommand(program);
+  registerEncodeCommand(program);
+  registerDecodeCommand(program);
+  registerPickCommand(program);
+  registerProxyCommand(program);
+  return program;
+}
+
+/**
+ * Runs the CLI on `argv` (as in `process.argv`) and returns the exit code, having written every
+ * message: 0 on success, 1 for bad data, 2 for bad usage.
+ *
+ * @example
+ * process.exitCode = await runCli(process.argv);
+ */
+export async function runCli(argv: readonly string[]): Promise<number> {
+  try {
+    await createProgram().parseAsync([...argv]);
+    return EXIT_OK;
+  } catch (error) {
+    return exitCodeOf(error);
+  }
+}
+
+function exitCodeOf(error: unknown): number {
+  if (error instanceof CommanderError) {
+    // Commander has already printed the message (or the help or version).
+    return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
+  }
+  if (error instanceof CliError) {
+    process.stderr.write(`${error.message}\n`);
+    return error.exitCode;
+  }
+  if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+    // The reader went away (`toonwire report | head`): nothing left to say to it.
+    return EXIT_OK;
+  }
+  process.stderr.write(`toonwire: unexpected error, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  return EXIT_DATA;
+}

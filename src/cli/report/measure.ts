@@ -1,0 +1,116 @@
+// Measures one payload the way the report needs it: every candidate encoded in full, sized in
+// bytes and tokens, decoded back and compared with the input; then the real picker run on the
+// same value, checked to ship exactly one of those texts.
+import type { JsonValue } from '../../codec/types.js';
+import {
+  type CandidateName,
+  type TokenizerName,
+  byteLength,
+  measureCandidates,
+  parseCompact,
+  pick,
+  project,
+} from '../../compact/index.js';
+import { messageOf } from '../errors.js';
+import { firstDifference } from './deep-equal.js';
+
+/** How every payload of one report is measured. */
+export interface MeasureSettings {
+  /** Candidates besides JSON, in the picker's order. */
+  candidates: readonly CandidateName[];
+  /** The picker's measure. */
+  by: 'bytes' | 'tokens';
+  tokenizer: TokenizerName;
+  /** Token counter of the loaded tokenizer. */
+  countTokens: (text: string) => number;
+}
+
+/** Bytes and tokens of one text. */
+export interface Size {
+  bytes: number;
+  tokens: number;
+}
+
+/** One candidate's outcome on one payload. */
+export interface CandidateResult {
+  name: string;
+  /** Absent when the candidate threw (it would be dropped by the picker). */
+  size?: Size;
+  /** Why the candidate could not encode this payload. */
+  error?: string;
+}
+
+/** Everything the report knows about one payload. */
+export interface PayloadResult {
+  candidates: CandidateResult[];
+  picked: { strategy: string } & Size;
+  /** Round-trip or consistency failures, each starting with the candidate's name. */
+  failures: string[];
+}
+
+/**
+ * Encodes `value` with JSON and every candidate, sizes each text in bytes and tokens, decodes
+ * each back with `parseCompact` and compares it with the (projected) input, and runs `pick` to
+ * get the shipped choice. With `fields`, everything applies to the projected value.
+ *
+ * @example
+ * const result = measurePayload(runs, { candidates: ['toon', 'toon-flatten'], by: 'bytes', tokenizer: 'o200k_base', countTokens });
+ * result.picked; // { strategy: 'toon-flatten', bytes: 2481, tokens: 1204 }
+ */
+export function measurePayload(value: JsonValue, settings: MeasureSettings, fields?: readonly string[]): PayloadResult {
+  const options = {
+    candidates: settings.candidates,
+    tokenizer: settings.tokenizer,
+    ...(fields ? { fields } : {}),
+  };
+  const expected = fields ? project(value, fields) : value;
+  const failures: string[] = [];
+  const texts = new Map<string, string>();
+  // Candidates often produce the same text (toon-flatten on data with nothing to flatten), and
+  // tokenizing is most of a report's time: count each distinct text once.
+  const tokenCounts = new Map<string, number>();
+  const countTokens = (text: string): number => {
+    let count = tokenCounts.get(text);
+    if (count === undefined) tokenCounts.set(text, (count = settings.countTokens(text)));
+    return count;
+  };
+  const candidates = measureCandidates(value, { ...options, by: 'bytes' }).map((measurement): CandidateResult => {
+    if (measurement.text === undefined) return { name: measurement.name, error: messageOf(measurement.error) };
+    const text = measurement.text;
+    texts.set(measurement.name, text);
+    const problem = roundTripProblem(text, measurement.name, expected);
+    if (problem !== undefined) failures.push(`${measurement.name}: ${problem}`);
+    return { name: measurement.name, size: { bytes: byteLength(text), tokens: countTokens(text) } };
+  });
+
+  const choice = pick(value, { ...options, by: settings.by });
+  if (texts.get(choice.strategy) !== choice.text) {
+    failures.push(`picker: the text it chose (${choice.strategy}) differs from that candidate's full encoding`);
+  }
+  const chosen = candidates.find((candidate) => candidate.name === choice.strategy);
+  const size = chosen?.size ?? { bytes: byteLength(choice.text), tokens: countTokens(choice.text) };
+  return { candidates, picked: { strategy: choice.strategy, ...size }, failures };
+}
+
+function roundTripProblem(text: string, strategy: string, expected: JsonValue): string | undefined {
+  let decoded: JsonValue;
+  try {
+    decoded = parseCompact(text, strategy);
+  } catch (error) {
+    return `its output does not decode: ${messageOf(error)}`;
+  }
+  const difference = firstDifference(expected, decoded);
+  return difference === undefined ? undefined : `decodes to different data at ${difference}`;
+}
+
+/** Row count of a payload: a root array's length, or the length of an envelope's `items`/`data`. */
+export function itemCount(value: JsonValue): number | null {
+  if (Array.isArray(value)) return value.length;
+  if (typeof value === 'object' && value !== null) {
+    for (const key of ['items', 'data']) {
+      const items = value[key];
+      if (Array.isArray(items)) return items.length;
+    }
+  }
+  return null;
+}

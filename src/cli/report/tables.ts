@@ -1,0 +1,162 @@
+// The report's tables (per payload, per tool, projection), built once from the report data and
+// drawn as terminal text or Markdown.
+import { formatDelta, formatInt } from '../format.js';
+import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
+import { type Column, type Row, type Table, renderMarkdownTable, renderTextTable } from './table.js';
+
+/** The headline sentence above the tables. */
+export function reportHeadline(data: ReportData): string {
+  const what = data.source === 'bundled-corpus' ? 'the bundled corpus' : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
+  const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
+  return `toonwire report on ${what}: ${data.fixtures.length} payloads in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
+}
+
+/** The per-payload table: every candidate's size in bytes and tokens, the pick and its change. */
+export function fixtureTable(data: ReportData): Table {
+  const names = data.settings.candidates;
+  const columns: Column[] = [
+    { header: 'payload' },
+    { header: 'items', align: 'right' },
+    ...names.map((name): Column => ({ header: name, group: 'bytes', align: 'right' })),
+    ...names.map((name): Column => ({ header: name, group: 'tokens', align: 'right' })),
+    { header: 'picked' },
+    { header: 'bytes', group: 'Δ vs json', align: 'right' },
+    { header: 'tokens', group: 'Δ vs json', align: 'right' },
+  ];
+  const rows: Row[] = [];
+  let group: string | undefined;
+  for (const fixture of data.fixtures) {
+    if (fixture.group !== group) {
+      group = fixture.group;
+      rows.push({ section: group });
+    }
+    const cell = (name: string, measure: 'bytes' | 'tokens') => {
+      const candidate = fixture.candidates.find((c) => c.name === name);
+      if (!candidate?.size) return '-';
+      return `${formatInt(candidate.size[measure])}${name === fixture.picked.strategy ? '*' : ''}`;
+    };
+    rows.push([
+      `  ${fixture.name}`,
+      fixture.items === null ? '' : formatInt(fixture.items),
+      ...names.map((name) => cell(name, 'bytes')),
+      ...names.map((name) => cell(name, 'tokens')),
+      fixture.picked.strategy,
+      formatDelta(fixture.delta.bytes),
+      formatDelta(fixture.delta.tokens),
+    ]);
+  }
+  return {
+    title: 'Per payload',
+    columns,
+    rows,
+    notes: [
+      '',
+      '* the candidate the picker shipped; - a candidate that cannot encode this payload (the picker drops it).',
+      'Δ vs json: the picked text against JSON.stringify of the same payload (negative is smaller).',
+    ],
+  };
+}
+
+/** The per-tool table, like the proposal's headline table, with a combined row. */
+export function groupTable(data: ReportData): Table {
+  const row = (group: GroupSummary, label: string): string[] => [
+    label,
+    formatInt(group.fixtures),
+    formatInt(group.json.bytes),
+    formatInt(group.picked.bytes),
+    formatDelta(group.delta.bytes),
+    formatDelta(group.meanDelta.bytes),
+    formatInt(group.json.tokens),
+    formatInt(group.picked.tokens),
+    formatDelta(group.delta.tokens),
+    formatDelta(group.meanDelta.tokens),
+    formatWins(group.wins),
+  ];
+  return {
+    title: 'Per tool',
+    columns: [
+      { header: 'tool' },
+      { header: 'payloads', align: 'right' },
+      { header: 'json', group: 'bytes', align: 'right' },
+      { header: 'picked', group: 'bytes', align: 'right' },
+      { header: 'Δ total', group: 'bytes', align: 'right' },
+      { header: 'Δ mean', group: 'bytes', align: 'right' },
+      { header: 'json', group: 'tokens', align: 'right' },
+      { header: 'picked', group: 'tokens', align: 'right' },
+      { header: 'Δ total', group: 'tokens', align: 'right' },
+      { header: 'Δ mean', group: 'tokens', align: 'right' },
+      { header: 'picks' },
+    ],
+    rows: [...data.groups.map((group) => row(group, group.name)), row(data.combined, `combined (${data.combined.fixtures} payloads)`)],
+    rulesBefore: [data.groups.length],
+    notes: [
+      '',
+      'Δ total: the summed picked size against the summed JSON size. Δ mean: the average of the payloads\' own changes.',
+    ],
+  };
+}
+
+/** A projection scenario's table: full and projected payload, each candidate and the picker. */
+export function projectionTable(projection: ProjectionReport): Table {
+  const rows: Row[] = projection.rows.map((row) => {
+    const label =
+      row.payload === 'full'
+        ? `full · ${row.encoding === 'picker' ? `picker (${row.strategy})` : row.encoding}`
+        : `fields=${projection.fields.join(',')} · ${row.encoding === 'picker' ? `picker (${row.strategy})` : row.encoding}`;
+    if (!row.size || !row.delta) return [label, '-', '-', '-', '-', '-'];
+    const factor = (row.delta.bytes + 1) > 0 ? 1 / (row.delta.bytes + 1) : 0;
+    return [
+      label,
+      formatInt(row.size.bytes),
+      row.payload === 'full' && row.encoding === 'json' ? 'baseline' : formatDelta(row.delta.bytes),
+      formatInt(row.size.tokens),
+      row.payload === 'full' && row.encoding === 'json' ? 'baseline' : formatDelta(row.delta.tokens),
+      factor >= 1.05 ? `${factor >= 10 ? Math.round(factor) : factor.toFixed(1)}x` : '',
+    ];
+  });
+  return {
+    title: `Projection: ${projection.name}${projection.items === null ? '' : ` (${projection.items} items)`}, fields=${projection.fields.join(',')}`,
+    columns: [
+      { header: 'encoding' },
+      { header: 'bytes', align: 'right' },
+      { header: 'vs full json', align: 'right' },
+      { header: 'tokens', align: 'right' },
+      { header: 'vs full json', align: 'right' },
+      { header: 'smaller', align: 'right' },
+    ],
+    rows,
+  };
+}
+
+/** "toon-flatten 10, json 8", most picked first. */
+export function formatWins(wins: Record<string, number>): string {
+  return Object.entries(wins)
+    .sort((a, b) => b[1] - a[1] || (a[0] < b[0] ? -1 : 1))
+    .map(([name, count]) => `${name} ${count}`)
+    .join(', ');
+}
+
+/** The round-trip verdict line. */
+export function roundTripLine(data: ReportData): string {
+  return data.roundTrips.failed === 0
+    ? `Round trip: all ${formatInt(data.roundTrips.checked)} encodings decode back to their input.`
+    : `Round trip: ${formatInt(data.roundTrips.failed)} of ${formatInt(data.roundTrips.checked)} encodings do NOT decode back to their input (see errors).`;
+}
+
+/** The report for a terminal. */
+export function renderText(data: ReportData): string {
+  const parts = [reportHeadline(data), ''];
+  if (data.fixtures.length > 0) parts.push(renderTextTable(fixtureTable(data)), renderTextTable(groupTable(data)));
+  for (const projection of data.projections) parts.push(renderTextTable(projectionTable(projection)));
+  parts.push(roundTripLine(data));
+  return parts.join('\n') + '\n';
+}
+
+/** The report as Markdown, for READMEs and pull requests. */
+export function renderMarkdown(data: ReportData): string {
+  const parts = [`## ${reportHeadline(data)}`, ''];
+  if (data.fixtures.length > 0) parts.push(renderMarkdownTable(fixtureTable(data)), renderMarkdownTable(groupTable(data)));
+  for (const projection of data.projections) parts.push(renderMarkdownTable(projectionTable(projection)));
+  parts.push(roundTripLine(data));
+  return parts.join('\n') + '\n';
+}

@@ -1,0 +1,288 @@
+// The adaptive picker: encode the value as JSON and as each TOON candidate, ship the smallest.
+// JSON is always a candidate and wins ties, so the result is never larger than JSON; a candidate
+// that throws is dropped, so the picker never fails where JSON.stringify would succeed.
+
+import { encodeWithin } from '../codec/encode.js';
+import { normalize } from '../codec/normalize.js';
+import type { JsonValue } from '../codec/types.js';
+import {
+  type Candidate,
+  type CandidateName,
+  type ResolvedCandidate,
+  SharedInput,
+  type ToonCandidate,
+  decoderFor,
+  resolveCandidates,
+} from './candidates.js';
+import { type FieldSpec, project } from './project.js';
+import { type SizeMeasure, type TokenizerName, byteLength, resolveMeasure } from './size.js';
+
+/** Options of {@link pick}, {@link stringifyCompact} and {@link measureCandidates}. */
+export interface PickOptions {
+  /**
+   * The candidates to try (default `['json', 'toon', 'toon-flatten']`). JSON is always included
+   * and always tried first, whatever this list says.
+   */
+  candidates?: ReadonlyArray<CandidateName | Candidate>;
+  /**
+   * How sizes compare (default `'bytes'`, UTF-8). `'tokens'` counts with a real tokenizer and
+   * needs `await loadTokenizer()` once first; a function `(text) => number` is your own measure.
+   */
+  by?: SizeMeasure;
+  /** The tokenizer `by: 'tokens'` counts with (default `'o200k_base'`). */
+  tokenizer?: TokenizerName;
+  /** Project the value to these fields first (see {@link project}). */
+  fields?: FieldSpec;
+  /** Where `fields` finds the list of items in an envelope object (default `['items', 'data']`). */
+  envelope?: string | readonly string[];
+  /** Sees each error of a dropped candidate (the pick itself goes on). */
+  onError?(error: unknown, candidate: string): void;
+  /** Sees every pick's outcome, for per-tool win-rate telemetry. */
+  onPick?(info: { strategy: string; sizes: Record<string, number> }): void;
+}
+
+/** What {@link pick} returns. */
+export interface PickResult {
+  /** The winning encoding of the value: exactly what that candidate's full encoder produces. */
+  text: string;
+  /** The winning candidate's name, for {@link parseCompact} and telemetry. */
+  strategy: string;
+  /** `text`'s size under the chosen measure. */
+  size: number;
+  /**
+   * Exact sizes of the candidates encoded to completion, JSON always among them. A candidate
+   * abandoned because it had already grown past the best size so far is absent, as is one that
+   * threw; {@link measureCandidates} sizes every candidate in full.
+   */
+  sizes: Record<string, number>;
+}
+
+/** One row of {@link measureCandidates}: a candidate's full text and size, or why it failed. */
+export interface CandidateMeasurement {
+  name: string;
+  text?: string;
+  size?: number;
+  error?: unknown;
+}
+
+/**
+ * Encodes `value` with every candidate and returns the smallest encoding: never larger than
+ * `JSON.stringify` under the chosen measure (JSON is always a candidate and wins ties), and
+ * never failing because of a candidate (one that throws is dropped; `onError` sees it).
+ *
+ * The value is normalized to the JSON model once (like `JSON.stringify`: `toJSON`, Date, Map,
+ * Set, BigInt) and projected to `fields` if given, and every candidate encodes that same value.
+ * With `by: 'bytes'`, each TOON candidate stops encoding as soon as it outgrows the best size so
+ * far, so losing candidates cost little.
+ *
+ * @throws {TypeError} for a circular structure, bad options or field specs, a measure that
+ *   returns no finite size for the JSON text, or `by: 'tokens'` before `loadTokenizer()`.
+ * @example
+ * const result = pick([
+ *   { id: 1, stats: { runs: 10, reads: 5 } },
+ *   { id: 2, stats: { runs: 20, reads: 8 } },
+ * ]);
+ * result.strategy; // 'toon'
+ * result.text; // '[2]{id,stats{runs,reads}}:\n  1,10,5\n  2,20,8'
+ * parseCompact(result.text, result.strategy); // the rows again
+ */
+export function pick(value: unknown, options?: PickOptions): PickResult {
+  const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
+  const candidates = resolveCandidates(options?.candidates, 'pick');
+  const shared = new SharedInput(prepare(value, options));
+  // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
+  // length alone shows it cannot be smaller than the best.
+  const budgeted = measure === byteLength;
+
+  const json = JSON.stringify(shared.value);
+  let text = json;
+  let strategy = 'json';
+  let size = checkedSize(measure(json), 'json');
+  const sizes: Record<string, number> = { json: size };
+  const outcomes: ToonOutcome[] = [];
+
+  for (let i = 1; i < candidates.length; i++) {
+    const candidate = candidates[i]!;
+    let candidateText: string | undefined;
+    let candidateSize: number | undefined;
+    try {
+      if (candidate.kind === 'toon') {
+        // The outcome may carry an exact size without text: sized from toon's, and a loser.
+        const outcome = encodeToon(candidate, shared, outcomes, budgeted ? size - 1 : Infinity, measure);
+        candidateText = outcome.text;
+        candidateSize = outcome.size;
+      } else if (candidate.kind === 'custom') {
+        candidateText = encodeCustom(candidate, shared.value);
+        candidateSize = checkedSize(measure(candidateText), candidate.name);
+      }
+    } catch (error) {
+      options?.onError?.(error, candidate.name);
+      continue;
+    }
+    if (candidateSize === undefined) continue;
+    setSize(sizes, candidate.name, candidateSize);
+    if (candidateText !== undefined && candidateSize < size) {
+      text = candidateText;
+      strategy = candidate.name;
+      size = candidateSize;
+    }
+  }
+
+  options?.onPick?.({ strategy, sizes });
+  return { text, strategy, size, sizes };
+}
+
+/**
+ * `pick(value, options).text`: a drop-in for `JSON.stringify` that ships whichever encoding is
+ * smaller (the seed's `stringifyCompact` helper for Code Mode).
+ *
+ * @example
+ * console.log(stringifyCompact(places, { fields: 'title,url,totalScore' }));
+ */
+export function stringifyCompact(value: unknown, options?: PickOptions): string {
+  return pick(value, options).text;
+}
+
+/**
+ * Reads a picked text back, given the strategy `pick` reported: `JSON.parse` for `json`,
+ * `decode` for `toon` and `toon-tab`, `decode` then {@link unflatten} for `toon-flatten`. For a
+ * custom strategy, pass the same `candidates` you picked with (the candidate needs a `decode`).
+ * `parseCompact(r.text, r.strategy)` deep-equals the picked value (after normalization and
+ * projection) for every `r = pick(...)`.
+ *
+ * @throws {TypeError} for an unknown strategy; `SyntaxError` (`ToonDecodeError` for TOON) for
+ *   malformed text.
+ * @example
+ * const { text, strategy } = pick(rows);
+ * parseCompact(text, strategy); // rows
+ */
+export function parseCompact(
+  text: string,
+  strategy: string,
+  options?: Pick<PickOptions, 'candidates'>,
+): JsonValue {
+  const decodeText = decoderFor(strategy, options?.candidates);
+  if (decodeText === undefined) {
+    throw new TypeError(
+      `parseCompact: cannot read the strategy ${JSON.stringify(strategy)}; it is not built in ('json', 'toon', 'toon-flatten', 'toon-tab'), so pass { candidates: [yourCandidate] } with a decode(text) method`,
+    );
+  }
+  return decodeText(text);
+}
+
+/**
+ * Encodes `value` with every candidate in full and sizes each one: the data behind a size
+ * report or `--explain`. Unlike {@link pick} nothing is cut short, and a failing candidate is
+ * listed with its error instead of being dropped. JSON comes first.
+ *
+ * @throws {TypeError} like {@link pick}, for the value and options themselves.
+ * @example
+ * for (const { name, size, error } of measureCandidates(rows)) {
+ *   console.log(name, error === undefined ? size : `failed: ${String(error)}`);
+ * }
+ */
+export function measureCandidates(value: unknown, options?: PickOptions): CandidateMeasurement[] {
+  const measure = resolveMeasure(options?.by, options?.tokenizer, 'measureCandidates');
+  const candidates = resolveCandidates(options?.candidates, 'measureCandidates');
+  const shared = new SharedInput(prepare(value, options));
+  const outcomes: ToonOutcome[] = [];
+  return candidates.map((candidate): CandidateMeasurement => {
+    try {
+      let text: string;
+      let size: number;
+      if (candidate.kind === 'toon') {
+        const outcome = encodeToon(candidate, shared, outcomes, Infinity, measure);
+        text = outcome.text!; // an unlimited budget always completes
+        size = outcome.size!;
+      } else {
+        text = candidate.kind === 'json' ? JSON.stringify(shared.value) : encodeCustom(candidate, shared.value);
+        size = checkedSize(measure(text), candidate.name);
+      }
+      return { name: candidate.name, text, size };
+    } catch (error) {
+      return { name: candidate.name, error };
+    }
+  });
+}
+
+function prepare(value: unknown, options: PickOptions | undefined): JsonValue {
+  const normalized = normalize(value);
+  const fields = options?.fields;
+  if (fields === undefined) return normalized;
+  return project(normalized, fields, options?.envelope === undefined ? undefined : { envelope: options.envelope });
+}
+
+/**
+ * A TOON candidate's result in this pick. Two candidates that encode the same value with the
+ * same delimiter (toon-flatten on data with nothing to flatten is plain toon) share one.
+ */
+interface ToonOutcome {
+  input: JsonValue | undefined;
+  delimiter: string;
+  /** Undefined when the candidate cannot beat the budget and so was not (fully) encoded. */
+  text: string | undefined;
+  /** The exact size, when known (always, when `text` is). */
+  size: number | undefined;
+  /** A lower bound of the UTF-8 size when `size` is unknown. */
+  atLeast: number;
+}
+
+function encodeToon(
+  candidate: ToonCandidate,
+  shared: SharedInput,
+  outcomes: ToonOutcome[],
+  maxLength: number,
+  measure: (text: string) => number,
+): ToonOutcome {
+  const budgeted = maxLength !== Infinity;
+  if (budgeted) {
+    const known = sizeFromToon(candidate, shared, outcomes);
+    // The size (or its lower bound) already shows it cannot win: skip the transform and encode.
+    if (known !== undefined && known.atLeast > maxLength) return known;
+  }
+  const input = candidate.input(shared);
+  const delimiter = candidate.options?.delimiter ?? ',';
+  for (const outcome of outcomes) {
+    if (outcome.input !== input || outcome.delimiter !== delimiter) continue;
+    if (outcome.text !== undefined || outcome.atLeast > maxLength) return outcome;
+  }
+  const text = maxLength < 0 ? undefined : encodeWithin(input, candidate.options, maxLength);
+  const size = text === undefined ? undefined : checkedSize(measure(text), candidate.name);
+  // Over budget, the UTF-16 length passed maxLength, so the UTF-8 size did too.
+  const outcome: ToonOutcome = { input, delimiter, text, size, atLeast: size ?? Math.max(maxLength + 1, 0) };
+  outcomes.push(outcome);
+  return outcome;
+}
+
+/** The outcome of a candidate whose UTF-8 size follows from plain toon's, if toon ran already. */
+function sizeFromToon(candidate: ToonCandidate, shared: SharedInput, outcomes: ToonOutcome[]): ToonOutcome | undefined {
+  if (candidate.bytesOverToon === undefined) return undefined;
+  const toon = outcomes.find((outcome) => outcome.input === shared.value && outcome.delimiter === ',');
+  if (toon === undefined) return undefined;
+  const delta = candidate.bytesOverToon(shared, toon.text);
+  if (delta === undefined) return undefined;
+  const size = toon.size === undefined ? undefined : toon.size + delta;
+  return { input: undefined, delimiter: '', text: undefined, size, atLeast: size ?? toon.atLeast + delta };
+}
+
+function encodeCustom(candidate: Extract<ResolvedCandidate, { kind: 'custom' }>, value: JsonValue): string {
+  const text = candidate.encode(value);
+  if (typeof text !== 'string') {
+    throw new TypeError(`the candidate ${JSON.stringify(candidate.name)} returned ${typeof text}, not a string`);
+  }
+  return text;
+}
+
+function checkedSize(size: number, name: string): number {
+  if (typeof size !== 'number' || !Number.isFinite(size) || size < 0) {
+    throw new TypeError(
+      `the size measure returned ${String(size)} for the ${name} candidate; it must return a finite number >= 0`,
+    );
+  }
+  return size;
+}
+
+/** Records a size under a candidate's name, which may be `__proto__` for a custom candidate. */
+function setSize(sizes: Record<string, number>, name: string, size: number): void {
+  Object.defineProperty(sizes, name, { value: size, enumerable: true, writable: true, configurable: true });
+}

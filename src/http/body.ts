@@ -1,0 +1,101 @@
+import { decode } from '../codec/decode.js';
+import { ToonDecodeError } from '../codec/errors.js';
+import type { JsonValue } from '../codec/types.js';
+import { contentTypeParameter, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { HttpProblem } from './problem.js';
+
+/**
+ * Decodes a `text/toon` request body strictly (declared lengths, table widths, indentation,
+ * escapes and duplicate keys are all checked), so a handler receives exactly the data the same
+ * body sent as JSON would give. A malformed body becomes a 400 {@link HttpProblem} whose detail
+ * names the line and column, with `line` and `column` extensions for tools.
+ *
+ * @example
+ * decodeToonBody('items[1]{sku,quantity}:\n  TEA,2'); // { items: [{ sku: 'TEA', quantity: 2 }] }
+ * decodeToonBody('items[2]{sku}:\n  TEA'); // throws HttpProblem 400 "... line 2, column ...: ..."
+ */
+export function decodeToonBody(text: string): JsonValue {
+  try {
+    return decode(text, { strict: true });
+  } catch (error) {
+    if (error instanceof ToonDecodeError) {
+      throw new HttpProblem({
+        status: 400,
+        detail:
+          `The text/toon request body is malformed at line ${error.line}, column ${error.column}: ${error.reason}`,
+        line: error.line,
+        column: error.column,
+      });
+    }
+    throw error;
+  }
+}
+
+/**
+ * Throws a 415 {@link HttpProblem} unless a `text/toon` request declares UTF-8 or no charset:
+ * TOON is UTF-8 by definition, and guessing another encoding would corrupt the data silently.
+ *
+ * @example
+ * assertToonCharset('text/toon; charset=utf-8'); // ok
+ * assertToonCharset('text/toon; charset=latin1'); // throws HttpProblem 415
+ */
+export function assertToonCharset(contentType: string | null | undefined): void {
+  const charset = contentTypeParameter(contentType, 'charset');
+  if (charset === undefined || /^utf-?8$/i.test(charset)) return;
+  throw new HttpProblem({
+    status: 415,
+    detail: `TOON request bodies must be UTF-8, but the Content-Type declares charset=${charset}. Send the body as UTF-8 (or omit the charset).`,
+  });
+}
+
+/**
+ * The 415 problem for a request body whose Content-Type the API does not read.
+ *
+ * @example
+ * unsupportedMediaType('application/xml', ['application/json', 'text/toon']);
+ * // HttpProblem 415 "Content-Type application/xml is not supported. Send the body as application/json or text/toon."
+ */
+export function unsupportedMediaType(contentType: string | null | undefined, supported: readonly string[]): HttpProblem {
+  const given = mediaTypeOf(contentType);
+  const list = supported.length <= 1 ? supported.join('') : `${supported.slice(0, -1).join(', ')} or ${supported.at(-1)}`;
+  return new HttpProblem({
+    status: 415,
+    detail: `${given === undefined ? 'A request body without a Content-Type' : `Content-Type ${given}`} is not supported. Send the body as ${list}.`,
+  });
+}
+
+/**
+ * The 413 problem for a request body over the configured limit.
+ *
+ * @example
+ * payloadTooLarge(1024); // HttpProblem 413 "The request body is larger than the limit of 1024 bytes."
+ */
+export function payloadTooLarge(limitBytes?: number): HttpProblem {
+  return new HttpProblem({
+    status: 413,
+    detail:
+      limitBytes === undefined
+        ? 'The request body is larger than this API accepts.'
+        : `The request body is larger than the limit of ${limitBytes} bytes.`,
+  });
+}
+
+/** Media types every adapter accepts for request bodies unless told otherwise. */
+export const DEFAULT_BODY_TYPES: readonly string[] = ['application/json', TOON_MEDIA_TYPE];
+
+/**
+ * Whether a request carries a body worth parsing, from its Content-Length and
+ * Transfer-Encoding headers: chunked, or a length above zero. An empty body is never refused
+ * for its Content-Type, since there is nothing to read.
+ *
+ * @example
+ * requestHasBody('0', undefined); // false
+ * requestHasBody(undefined, 'chunked'); // true
+ */
+export function requestHasBody(
+  contentLength: string | null | undefined,
+  transferEncoding: string | null | undefined,
+): boolean {
+  if (transferEncoding != null) return true;
+  return contentLength != null && contentLength.trim() !== '0' && contentLength.trim() !== '';
+}

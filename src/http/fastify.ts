@@ -1,0 +1,274 @@
+// toonwire/fastify: TOON content negotiation as a Fastify plugin. Handlers keep calling
+// reply.send(obj); request.body holds decoded TOON bodies; errors become negotiated problem
+// documents. Fastify is imported for types only: the plugin works with the app's own copy.
+import type {
+  FastifyError,
+  FastifyPluginCallback,
+  FastifyReply,
+  FastifyRequest,
+  RouteOptions,
+} from 'fastify';
+import fastifyPlugin from 'fastify-plugin';
+import type { JsonValue } from '../codec/types.js';
+import { assertToonCharset, DEFAULT_BODY_TYPES, decodeToonBody, unsupportedMediaType } from './body.js';
+import { appendVary, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { negotiateFormat } from './negotiate.js';
+import { addToonToOpenApi } from './openapi.js';
+import { HttpProblem, type ValidationIssue, validationProblem } from './problem.js';
+import { renderBody, renderProblem } from './render.js';
+import { compileProjection, UNSUPPORTED_VALUE } from './schema-projection.js';
+import { type ToonHttpOptions, ToonSettings } from './settings.js';
+
+/** Options of the Fastify plugin. */
+export interface ToonFastifyOptions extends ToonHttpOptions {
+  /**
+   * Largest `text/toon` body in bytes. Default: the same limit as JSON bodies (the server's
+   * `bodyLimit`, or the route's), so both formats are refused with the same 413.
+   */
+  bodyLimit?: number;
+  /**
+   * Answer requests for unknown routes with a negotiated 404 problem document (installs a
+   * not-found handler; leave it off if you set your own). Default `false`.
+   */
+  notFound?: boolean;
+}
+
+declare module 'fastify' {
+  interface FastifyInstance {
+    /** Live TOON negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
+    toon: ToonSettings;
+  }
+}
+
+type PoisoningAction = 'error' | 'remove' | 'ignore';
+
+// Fastify's JSON parser refuses `__proto__` keys (and `constructor.prototype`) unless told
+// otherwise; TOON bodies get the same protection, so switching formats opens no hole.
+function guardPrototypeKeys(value: JsonValue, onProto: PoisoningAction, onConstructor: PoisoningAction): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) guardPrototypeKeys(item, onProto, onConstructor);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const child = value[key] as JsonValue;
+    const poisoned =
+      (key === '__proto__' && onProto !== 'ignore') ||
+      (key === 'constructor' &&
+        onConstructor !== 'ignore' &&
+        typeof child === 'object' &&
+        child !== null &&
+        Object.hasOwn(child, 'prototype'));
+    if (!poisoned) {
+      guardPrototypeKeys(child, onProto, onConstructor);
+      continue;
+    }
+    if ((key === '__proto__' ? onProto : onConstructor) === 'remove') {
+      delete value[key];
+      continue;
+    }
+    throw new HttpProblem({
+      status: 400,
+      detail: `The text/toon request body contains a forbidden "${key === '__proto__' ? '__proto__' : 'constructor.prototype'}" key. Remove it and send the request again.`,
+    });
+  }
+}
+
+// A route's response schema decides which fields a JSON response contains (fast-json-stringify
+// drops undeclared ones), and TOON responses must carry the same data. Returns the data of
+// `payload` as the route's JSON serializer would write it, or `payload` itself when the route
+// has no response schema for this status.
+function asSerializedByResponseSchema(
+  request: FastifyRequest,
+  reply: FastifyReply,
+  payload: unknown,
+): { value: unknown; jsonModel: boolean } {
+  const status = reply.statusCode;
+  const schemas = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  for (const key of [String(status), `${Math.floor(status / 100)}xx`]) {
+    const serialize = jsonSerializer(reply.getSerializationFunction(key) as unknown);
+    if (serialize === undefined) continue;
+    const projection = compileProjection(jsonSchemaOf(schemas?.[key]));
+    if (projection !== undefined) {
+      try {
+        return { value: projection(payload), jsonModel: true };
+      } catch (error) {
+        if (error !== UNSUPPORTED_VALUE) throw error;
+      }
+    }
+    return { value: JSON.parse(serialize(payload)), jsonModel: true };
+  }
+  return { value: payload, jsonModel: false };
+}
+
+// Fastify keeps either one serializer per status, or one per media type (`content` maps).
+function jsonSerializer(entry: unknown): ((payload: unknown) => string) | undefined {
+  if (typeof entry === 'function') return entry as (payload: unknown) => string;
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const byType = entry as Record<string, unknown>;
+  const serializer = byType['application/json'] ?? byType['*/*'];
+  return typeof serializer === 'function' ? (serializer as (payload: unknown) => string) : undefined;
+}
+
+function jsonSchemaOf(entry: unknown): unknown {
+  if (typeof entry !== 'object' || entry === null) return undefined;
+  const content = (entry as { content?: Record<string, { schema?: unknown } | undefined> }).content;
+  if (typeof content !== 'object' || content === null) return entry;
+  return (content['application/json'] ?? content['*/*'])?.schema;
+}
+
+function requestPath(request: FastifyRequest): string {
+  const query = request.url.indexOf('?');
+  return query === -1 ? request.url : request.url.slice(0, query);
+}
+
+function validationIssues(error: FastifyError): ValidationIssue[] {
+  return (error.validation ?? []).map((issue) => ({
+    pointer: issue.instancePath,
+    message: issue.message ?? issue.keyword,
+  }));
+}
+
+const passThrough = (payload: unknown): string => payload as string;
+
+const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) => {
+  const settings = new ToonSettings(options);
+  app.decorate('toon', settings);
+
+  const onProto = app.initialConfig.onProtoPoisoning ?? 'error';
+  const onConstructor = app.initialConfig.onConstructorPoisoning ?? 'error';
+  app.addContentTypeParser(
+    TOON_MEDIA_TYPE,
+    { parseAs: 'string', ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) },
+    (request: FastifyRequest, body: string | Buffer, parsed: (error: Error | null, value?: unknown) => void) => {
+      try {
+        assertToonCharset(request.headers['content-type']);
+        const value = decodeToonBody(body as string);
+        guardPrototypeKeys(value, onProto, onConstructor);
+        parsed(null, value);
+      } catch (error) {
+        parsed(error as Error);
+      }
+    },
+  );
+
+  // Fastify picks a `schema.body.content` entry by exact media type and skips validation for
+  // types it does not list: give text/toon the JSON entry so TOON bodies are validated alike.
+  app.addHook('onRoute', (route: RouteOptions) => {
+    const body = route.schema?.body as { content?: Record<string, unknown> } | undefined;
+    const content = body?.content;
+    if (typeof content !== 'object' || content === null) return;
+    const types = Object.keys(content);
+    const jsonType = types.find((type) => mediaTypeOf(type) === 'application/json');
+    if (jsonType === undefined || types.some((type) => mediaTypeOf(type) === TOON_MEDIA_TYPE)) return;
+    route.schema = { ...route.schema, body: { ...body, content: { ...content, [TOON_MEDIA_TYPE]: content[jsonType] } } };
+  });
+
+  // Only object payloads that Fastify is about to serialize as JSON reach this hook, so strings,
+  // buffers, streams and explicitly typed responses pass through untouched.
+  app.addHook('preSerialization', (request, reply, payload, next) => {
+    if (mediaTypeOf(reply.getHeader('content-type') as string | undefined) !== 'application/json') {
+      next(null, payload);
+      return;
+    }
+    reply.header('vary', appendVary(reply.getHeader('vary')));
+    const format = negotiateFormat(request.headers.accept, settings.defaultFormat);
+    if (format !== 'json') {
+      // Serialize in the serializer, not here: later preSerialization hooks may still change
+      // the payload, and the serializer sees the final one.
+      const delimiter = settings.delimiter;
+      reply.serializer((final: unknown) => {
+        const { value, jsonModel } = asSerializedByResponseSchema(request, reply, final);
+        const rendered = renderBody(value, format, delimiter, { jsonModel });
+        reply.type(rendered.contentType);
+        return rendered.body;
+      });
+    }
+    next(null, payload);
+  });
+
+  app.setErrorHandler((error: FastifyError, request, reply) => {
+    const source = error.validation
+      ? validationProblem(validationIssues(error), { part: error.validationContext ?? 'body' })
+      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+        ? unsupportedMediaType(request.headers['content-type'], DEFAULT_BODY_TYPES)
+        : error;
+    const rendered = renderProblem(source, { accept: request.headers.accept, settings, instance: requestPath(request) });
+    if (rendered.status >= 500) request.log.error({ err: error }, error.message);
+    else request.log.info({ err: error }, error.message);
+    const headers = (error as { headers?: unknown }).headers;
+    if (typeof headers === 'object' && headers !== null) reply.headers(headers as Record<string, string>);
+    // The error path keeps a serializer set earlier for this reply; reset it so the finished
+    // problem text is sent as it is.
+    reply
+      .code(rendered.status)
+      .header('vary', appendVary(reply.getHeader('vary')))
+      .type(rendered.contentType)
+      .serializer(passThrough)
+      .send(rendered.body);
+  });
+
+  if (options.notFound) {
+    app.setNotFoundHandler((request, reply) => {
+      reply.send(
+        new HttpProblem({
+          status: 404,
+          detail: `There is no route for ${request.method} ${requestPath(request)}. Check the method and path against the API's OpenAPI document.`,
+        }),
+      );
+    });
+  }
+
+  done();
+};
+
+/**
+ * The Fastify plugin. Register it once, before the routes it should cover; it applies to the
+ * scope it is registered in and all child scopes (it is wrapped with fastify-plugin):
+ * - `reply.send(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks,
+ *   with `Vary: Accept` (response schemas filter TOON responses exactly as JSON ones);
+ * - `text/toon` request bodies are decoded strictly into `request.body` and validated by the
+ *   route's schema like JSON bodies (`schema.body.content` maps included); malformed is a 400
+ *   naming line and column, too large a 413, unknown Content-Types stay Fastify's 415;
+ * - errors, validation failures included, become RFC 9457 problem documents in the negotiated
+ *   format (installs an error handler).
+ * `app.toon` holds the live settings.
+ *
+ * @example
+ * import Fastify from 'fastify';
+ * import toon from 'toonwire/fastify';
+ *
+ * const app = Fastify();
+ * await app.register(toon, { defaultFormat: 'json', delimiter: ',' });
+ * app.get('/orders', async () => ({ data: [{ id: 1, status: 'paid' }] }));
+ * app.toon.defaultFormat = 'toon'; // later, at runtime
+ */
+export const toon = fastifyPlugin(plugin, { fastify: '5.x', name: 'toonwire' });
+export default toon;
+
+/** What @fastify/swagger hands to `transformObject`. */
+export type SwaggerDocumentObject = { openapiObject: object } | { swaggerObject: object };
+
+/**
+ * Wraps @fastify/swagger options so the generated OpenAPI 3 document lists TOON next to JSON
+ * (see `addToonToOpenApi`). Your own `transformObject`, if any, runs first and its result is
+ * extended: nothing is replaced. Swagger 2.0 output is returned unchanged.
+ *
+ * @example
+ * import swagger from '@fastify/swagger';
+ * import { withToonOpenApi } from 'toonwire/fastify';
+ *
+ * await app.register(swagger, withToonOpenApi({ openapi: { info: { title: 'Orders', version: '1.0.0' } } }));
+ */
+export function withToonOpenApi<Options extends object>(options: Options): Options {
+  const own = (options as { transformObject?: (input: SwaggerDocumentObject) => object }).transformObject;
+  const transformObject = (input: SwaggerDocumentObject): object => {
+    const document = own ? own(input) : 'openapiObject' in input ? input.openapiObject : input.swaggerObject;
+    return 'openapiObject' in input ? addToonToOpenApi(document) : document;
+  };
+  return { ...options, transformObject };
+}
+
+/** Re-exported for `app.toon` typing and custom setups. */
+export { ToonSettings, type ToonHttpOptions } from './settings.js';
+export { HttpProblem, validationProblem } from './problem.js';

@@ -1,0 +1,188 @@
+// toonwire/hono: TOON content negotiation as Hono middleware. Handlers keep calling c.json(obj)
+// and c.req.json() (validators included); errors become negotiated problem documents. Only
+// web-standard APIs are used, so it runs wherever Hono runs.
+import type { Context, ErrorHandler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
+import { bodyLimit } from 'hono/body-limit';
+import {
+  assertToonCharset,
+  decodeToonBody,
+  payloadTooLarge,
+  requestHasBody,
+  unsupportedMediaType,
+} from './body.js';
+import { appendVary, isToonContentType, JSON_CONTENT_TYPE, matchesMediaType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { negotiateFormat } from './negotiate.js';
+import { HttpProblem } from './problem.js';
+import { renderBody, renderProblem } from './render.js';
+import { type ToonHttpOptions, ToonSettings } from './settings.js';
+
+/** Options of the Hono middleware. */
+export interface ToonHonoOptions extends ToonHttpOptions {
+  /**
+   * Largest request body in bytes, JSON and TOON alike (Hono has no default limit). Enforced
+   * with Hono's own body-limit middleware, answering a negotiated 413 problem; use this instead
+   * of a separate `bodyLimit()` so both formats get the same answer. Default: no limit.
+   */
+  maxSize?: number;
+  /**
+   * Request Content-Types the API reads besides `text/toon`: exact media types, `type/*` or
+   * `*\/*`. A request body of any other type is refused with a 415 problem. Default
+   * `['application/json']`; add the types your handlers read (for example
+   * `'application/x-www-form-urlencoded'`).
+   */
+  bodyTypes?: readonly string[];
+}
+
+/** The middleware, with its live settings and the handlers to give `app.onError` and `app.notFound`. */
+export interface ToonHonoMiddleware extends MiddlewareHandler {
+  /** Live negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
+  readonly settings: ToonSettings;
+  /** For `app.onError`: answers every error with a negotiated problem document. */
+  readonly onError: ErrorHandler;
+  /** For `app.notFound`: a negotiated 404 problem document. */
+  readonly notFound: NotFoundHandler;
+}
+
+function problemResponse(c: Context, error: unknown, settings: ToonSettings): Response {
+  const rendered = renderProblem(error, { accept: c.req.header('accept'), settings, instance: c.req.path });
+  return new Response(rendered.body, {
+    status: rendered.status,
+    headers: { 'content-type': rendered.contentType, vary: 'Accept' },
+  });
+}
+
+// c.req.json(), c.req.valid('json') and validator('json') all read c.req.raw: replacing it with
+// a JSON request carrying the decoded data lets them work unchanged. The TOON text is read from
+// raw directly, not through c.req.text(), whose cache would later be parsed as JSON.
+async function replaceToonBody(c: Context): Promise<void> {
+  const raw = c.req.raw;
+  const value = decodeToonBody(await raw.text());
+  const headers = new Headers(raw.headers);
+  headers.set('content-type', JSON_CONTENT_TYPE);
+  headers.delete('content-length');
+  headers.delete('transfer-encoding');
+  c.req.raw = new Request(raw, { body: JSON.stringify(value), headers });
+}
+
+// HTTP/1.1 announces a body with Content-Length or Transfer-Encoding; HTTP/2 and some runtimes
+// stream bodies with neither, so a declared Content-Type on a request with a body stream counts
+// too. Empty bodies never count: there is nothing to refuse or decode.
+function hasBody(raw: Request, contentType: string | null): boolean {
+  const length = raw.headers.get('content-length');
+  const encoding = raw.headers.get('transfer-encoding');
+  if (length !== null || encoding !== null) return requestHasBody(length, encoding);
+  return raw.body !== null && contentType !== null;
+}
+
+async function reencodeJsonResponse(c: Context, settings: ToonSettings): Promise<void> {
+  const res = c.res;
+  if (mediaTypeOf(res.headers.get('content-type')) !== 'application/json') return;
+  const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
+  if (format === 'json' || res.body === null) {
+    c.header('Vary', appendVary(res.headers.get('vary')));
+    return;
+  }
+  const text = await res.text();
+  let body = text;
+  const headers = new Headers(res.headers);
+  try {
+    const rendered = renderBody(JSON.parse(text), format, settings.delimiter);
+    body = rendered.body;
+    headers.set('content-type', rendered.contentType);
+  } catch {
+    // Not actually JSON: send it as it was rather than failing a response the handler finished.
+  }
+  // The old length describes the JSON text; the runtime computes the right one.
+  headers.delete('content-length');
+  headers.set('vary', appendVary(headers.get('vary')));
+  // Assigning c.res merges the previous response's headers into the new one, which would bring
+  // the stale content-length back; clearing it first makes the new response stand alone.
+  c.res = undefined;
+  c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
+}
+
+/**
+ * The Hono middleware. Mount it with `app.use` before the routes, and give its `onError` (and,
+ * if you like, `notFound`) to the app:
+ * - `c.json(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
+ *   `Vary: Accept` (JSON responses are re-encoded after the handler, content-length dropped);
+ * - `text/toon` request bodies are decoded strictly and the request is replaced by its JSON
+ *   equivalent, so `c.req.json()` and `validator('json', ...)` see the same data as for JSON;
+ *   malformed is a 400 naming line and column, over `maxSize` a 413 for both formats, a
+ *   Content-Type outside `bodyTypes` a 415;
+ * - `onError` renders every error as an RFC 9457 problem document in the negotiated format.
+ *
+ * @example
+ * import { Hono } from 'hono';
+ * import { toon } from 'toonwire/hono';
+ *
+ * const app = new Hono();
+ * const negotiation = toon({ maxSize: 1024 * 1024 });
+ * app.use(negotiation);
+ * app.onError(negotiation.onError);
+ * app.notFound(negotiation.notFound);
+ * app.get('/orders', (c) => c.json({ data: [{ id: 1, status: 'paid' }] }));
+ * negotiation.settings.defaultFormat = 'toon'; // later, at runtime
+ */
+export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
+  const settings = new ToonSettings(options);
+  const accepted = [TOON_MEDIA_TYPE, ...(options.bodyTypes ?? [JSON_CONTENT_TYPE])];
+  const { maxSize } = options;
+  const limit =
+    maxSize === undefined
+      ? undefined
+      : bodyLimit({ maxSize, onError: (c) => problemResponse(c, payloadTooLarge(maxSize), settings) });
+
+  const negotiate = async (c: Context, next: Next): Promise<Response | void> => {
+    const headers = c.req.raw.headers;
+    const contentType = headers.get('content-type');
+    if (hasBody(c.req.raw, contentType)) {
+      if (!matchesMediaType(contentType, accepted)) {
+        return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
+      }
+      if (isToonContentType(contentType)) {
+        try {
+          assertToonCharset(contentType);
+          await replaceToonBody(c);
+        } catch (error) {
+          // Anything else (a connection dropped mid-body) is not a malformed body: let it propagate.
+          if (!(error instanceof HttpProblem)) throw error;
+          return problemResponse(c, error, settings);
+        }
+      }
+    }
+    await next();
+    await reencodeJsonResponse(c, settings);
+  };
+
+  const middleware: MiddlewareHandler = (c, next) =>
+    limit === undefined ? negotiate(c, next) : limit(c, async () => {
+      const early = await negotiate(c, next);
+      if (early !== undefined) c.res = early;
+    });
+
+  const onError: ErrorHandler = (error, c) => {
+    // An HTTPException built with its own Response is the app's explicit answer: keep it.
+    const custom = error as { res?: unknown; getResponse?: () => Response };
+    if (custom.res !== undefined && typeof custom.getResponse === 'function') return custom.getResponse();
+    const response = problemResponse(c, error, settings);
+    if (response.status >= 500) console.error(error);
+    return response;
+  };
+
+  const notFound: NotFoundHandler = (c) =>
+    problemResponse(
+      c,
+      new HttpProblem({
+        status: 404,
+        detail: `There is no route for ${c.req.method} ${c.req.path}. Check the method and path against the API's OpenAPI document.`,
+      }),
+      settings,
+    );
+
+  return Object.assign(middleware, { settings, onError, notFound });
+}
+
+export default toon;
+export { ToonSettings, type ToonHttpOptions } from './settings.js';
+export { HttpProblem, validationProblem } from './problem.js';

@@ -1,0 +1,63 @@
+// A tool result whose text is the picker's choice while structuredContent stays the payload
+// itself: what the model reads shrinks, what programs and outputSchema validation read does not
+// change.
+
+import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { modelText, type ModelTextOptions } from './model-text.js';
+
+/** The `_meta` key that names the winning encoding unless told otherwise. */
+export const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
+
+/** Options of {@link compactResult}: the picker's options, the format hint and the `_meta` key. */
+export interface CompactResultOptions extends ModelTextOptions {
+  /**
+   * The `_meta` key naming the strategy (default `'toonwire/encodingStrategy'`); pass e.g.
+   * `'com.apify/encodingStrategy'` to keep an existing telemetry key.
+   */
+  metaKey?: string;
+}
+
+/**
+ * Builds a `CallToolResult` for `payload`: one text content holding the smallest of JSON and the
+ * TOON candidates (never larger than JSON), `structuredContent` set to `payload` itself (the
+ * same object, untouched, so it validates against the tool's `outputSchema` exactly as before),
+ * and `_meta[metaKey]` naming the strategy, which {@link parseCompact} needs to read the text
+ * back.
+ *
+ * MCP requires `structuredContent` to be an object, so a payload that is not a plain object (an
+ * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views.
+ * `fields` projects the text view only. Throws only for bad options or field specs, or a
+ * circular payload.
+ *
+ * @example
+ * server.registerTool('list-runs', { outputSchema: { items: z.array(runSchema) } }, async () => {
+ *   const items = await fetchRuns();
+ *   return compactResult({ items }, { metaKey: 'com.apify/encodingStrategy' });
+ * });
+ * // { content: [{ type: 'text', text: 'items[20]{id,status,...}:\n  ...' }],
+ * //   structuredContent: { items }, _meta: { 'com.apify/encodingStrategy': 'toon' } }
+ */
+export function compactResult(payload: unknown, options: CompactResultOptions = {}): CallToolResult {
+  const { metaKey = DEFAULT_META_KEY, ...textOptions } = options;
+  checkMetaKey(metaKey, 'compactResult');
+  const { text, strategy } = modelText(payload, textOptions);
+  const result: CallToolResult = { content: [{ type: 'text', text }], _meta: { [metaKey]: strategy } };
+  if (isPlainObject(payload)) result.structuredContent = payload;
+  return result;
+}
+
+/** Whether MCP can carry `value` as `structuredContent`: an object that serializes as itself. */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
+  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === null;
+}
+
+/** Throws a TypeError naming `caller` unless `metaKey` is a non-empty string. */
+export function checkMetaKey(metaKey: unknown, caller: string): asserts metaKey is string {
+  if (typeof metaKey !== 'string' || metaKey === '') {
+    throw new TypeError(
+      `${caller}: metaKey must be a non-empty string such as 'toonwire/encodingStrategy', got ${JSON.stringify(metaKey)}`,
+    );
+  }
+}

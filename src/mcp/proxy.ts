@@ -1,0 +1,142 @@
+// `toonwire proxy` as a library: an MCP server that fronts one upstream MCP server, forwards
+// every message unchanged, and compacts the JSON text of tool results.
+
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
+import { JsonLineTransport } from './proxy/json-lines.js';
+import { type ListenAddress, listenHttp, type ProxyHttpServer } from './proxy/listen.js';
+import { createToolResultCompactor, type ToolResultCompactionOptions } from './proxy/rewrite.js';
+import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
+import type { ProxyStats } from './proxy/stats.js';
+import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
+
+export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
+export { HttpUpstreamTransport, type HttpUpstream } from './proxy/http-upstream.js';
+export { JsonLineTransport, JsonRpcProtocolError, type JsonLineStreams } from './proxy/json-lines.js';
+export type { ListenAddress, ProxyHttpServer } from './proxy/listen.js';
+export {
+  type CompactionOutcome,
+  createToolResultCompactor,
+  type OutputSchemaKnowledge,
+  type TextBlockOutcome,
+  type ToolResultCompactionOptions,
+  ToolResultCompactor,
+} from './proxy/rewrite.js';
+export { DEFAULT_TIMEOUT_MS, ProxySession, type ProxySessionEnd, type ProxySessionOptions } from './proxy/session.js';
+export { ProxyStats, type ToolStats } from './proxy/stats.js';
+export { ProxyErrorCode } from './proxy/json-rpc.js';
+
+/** The upstream MCP server: a command to run (stdio) or a Streamable HTTP endpoint. */
+export type Upstream = StdioUpstream | HttpUpstream;
+
+/** Options of {@link runStdioProxy} and {@link listenProxy}. */
+export interface ProxyOptions extends ToolResultCompactionOptions {
+  /** The server to front. */
+  upstream: Upstream;
+  /**
+   * How long a client request may wait for the upstream (restarted by each progress
+   * notification for it) before the upstream counts as hung: default 300000 (five minutes),
+   * `0` for no limit.
+   */
+  timeoutMs?: number;
+  /** Collects per-tool savings (print `stats.format()` at exit). */
+  stats?: ProxyStats;
+  /** Where messages for humans go (default: stderr; stdout carries only MCP). */
+  log?: (message: string) => void;
+}
+
+/**
+ * The process exit code for how a proxy ended: 0 for a normal end, 1 when the upstream failed.
+ *
+ * @example
+ * process.exitCode = exitCodeFor(await runStdioProxy({ upstream: { command: 'my-server' } }));
+ */
+export function exitCodeFor(end: ProxySessionEnd): 0 | 1 {
+  return end.reason === 'upstream-failed' ? 1 : 0;
+}
+
+/**
+ * A transport to the upstream, not yet started.
+ *
+ * @example
+ * createUpstreamTransport({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
+ * createUpstreamTransport({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
+ */
+export function createUpstreamTransport(upstream: Upstream): Transport {
+  return 'url' in upstream ? new HttpUpstreamTransport(upstream) : new ChildProcessTransport(upstream);
+}
+
+/**
+ * How log lines and errors name the upstream.
+ *
+ * @example
+ * describeUpstream({ command: 'node', args: ['server.js'] }); // 'the upstream MCP server `node server.js`'
+ */
+export function describeUpstream(upstream: Upstream): string {
+  if ('url' in upstream) return `the upstream MCP server at ${String(upstream.url)}`;
+  return `the upstream MCP server \`${[upstream.command, ...(upstream.args ?? [])].join(' ')}\``;
+}
+
+/**
+ * Runs the proxy on stdio: MCP from `input` (default `process.stdin`) goes to the upstream, the
+ * upstream's answers go to `output` (default `process.stdout`), tool results compacted on the
+ * way. Resolves when the client disconnects (`'client-closed'`) or the upstream fails
+ * (`'upstream-failed'`: it exited, hung past `timeoutMs`, or sent something that is not
+ * JSON-RPC; the client's pending requests were answered with JSON-RPC errors saying so).
+ *
+ * @throws {TypeError} for invalid options, before anything starts.
+ * @example
+ * const end = await runStdioProxy({ upstream: { command: 'node', args: ['server.js'] }, by: 'tokens' });
+ * process.exitCode = exitCodeFor(end);
+ */
+export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySessionEnd> {
+  const session = await createSession(
+    new JsonLineTransport({ input: options.input ?? process.stdin, output: options.output ?? process.stdout }),
+    options,
+  );
+  const { signal } = options;
+  const stop = (): void => void session.close();
+  signal?.addEventListener('abort', stop, { once: true });
+  try {
+    if (signal?.aborted) await session.close();
+    else await session.start();
+    return await session.ended;
+  } finally {
+    signal?.removeEventListener('abort', stop);
+  }
+}
+
+/** Options of {@link runStdioProxy}. */
+export interface StdioProxyOptions extends ProxyOptions {
+  /** Where client messages come from (default `process.stdin`). */
+  input?: NodeJS.ReadableStream;
+  /** Where answers go (default `process.stdout`). */
+  output?: NodeJS.WritableStream;
+  /** Ends the session (`'closed'`) when aborted, e.g. on SIGTERM. */
+  signal?: AbortSignal;
+}
+
+/**
+ * Runs the proxy as a Streamable HTTP server: every MCP session a client opens gets its own
+ * upstream connection (for a command, its own process). A failing upstream ends only its session.
+ *
+ * @throws {TypeError} for invalid options; an Error when the address is taken or the SDK is missing.
+ * @example
+ * const server = await listenProxy({ upstream: { command: 'my-server' }, listen: { port: 8931 } });
+ * console.error(`MCP endpoint: ${server.url}`);
+ */
+export async function listenProxy(options: ProxyOptions & { listen: ListenAddress }): Promise<ProxyHttpServer> {
+  await createToolResultCompactor(options); // invalid options fail now, not on the first connection
+  return listenHttp(options.listen, (downstream) => createSession(downstream, options));
+}
+
+async function createSession(downstream: Transport, options: ProxyOptions): Promise<ProxySession> {
+  const compactor = await createToolResultCompactor(options);
+  return new ProxySession(downstream, createUpstreamTransport(options.upstream), {
+    compactor,
+    timeoutMs: options.timeoutMs,
+    stats: options.stats,
+    log: options.log,
+    upstreamName: describeUpstream(options.upstream),
+  });
+}

@@ -1,0 +1,164 @@
+// MCP's stdio framing (one JSON-RPC message per line) over any pair of Node streams, keeping the
+// exact text of every line it read: a message that is forwarded unmodified is written out byte
+// for byte as it came in, never re-serialized.
+
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { messageKind } from './json-rpc.js';
+
+/** The line each parsed message came from, so an unmodified message is written out as it was read. */
+const originalLines = new WeakMap<object, string>();
+
+const NEWLINE = 0x0a;
+/** How much of a bad line an error message quotes. */
+const QUOTE_LIMIT = 200;
+
+/** A line that is not a JSON-RPC 2.0 message. `line` is the offending text, shortened. */
+export class JsonRpcProtocolError extends Error {
+  override readonly name = 'JsonRpcProtocolError';
+
+  constructor(
+    readonly reason: string,
+    readonly line: string,
+  ) {
+    super(`${reason}: ${quote(line)}`);
+  }
+}
+
+function quote(line: string): string {
+  const short = line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}…` : line;
+  return JSON.stringify(short);
+}
+
+/** What {@link JsonLineTransport} reads from and writes to. */
+export interface JsonLineStreams {
+  input: NodeJS.ReadableStream;
+  output: NodeJS.WritableStream;
+  /** End `output` when the transport closes (a child's stdin: the child sees end of input). */
+  endOutputOnClose?: boolean;
+}
+
+/**
+ * An SDK `Transport` speaking newline-delimited JSON-RPC over two streams: the proxy's own
+ * stdin/stdout, or a child process's stdout/stdin. Lines that are not JSON-RPC messages are
+ * reported through `onerror` as {@link JsonRpcProtocolError}, never dropped silently. Blank lines
+ * are skipped. A JSON array (a JSON-RPC batch, which MCP dropped in 2025-06-18) is delivered as
+ * its separate messages.
+ *
+ * @example
+ * const clientSide = new JsonLineTransport({ input: process.stdin, output: process.stdout });
+ */
+export class JsonLineTransport implements Transport {
+  onmessage?: (message: JSONRPCMessage) => void;
+  onerror?: (error: Error) => void;
+  onclose?: () => void;
+
+  private pendingChunks: Buffer[] = [];
+  private reading = false;
+  private closed = false;
+  private closeReported = false;
+  private readonly streams: JsonLineStreams;
+
+  constructor(streams: JsonLineStreams) {
+    this.streams = streams;
+  }
+
+  async start(): Promise<void> {
+    const { input, output } = this.streams;
+    this.reading = true;
+    input.on('data', this.onData);
+    input.on('end', this.onEnd);
+    input.on('error', this.onStreamError);
+    output.on('error', this.onStreamError);
+  }
+
+  async send(message: JSONRPCMessage): Promise<void> {
+    if (this.closed) throw new Error('the connection is closed');
+    const line = `${originalLines.get(message) ?? JSON.stringify(message)}\n`;
+    await new Promise<void>((resolve, reject) => {
+      this.streams.output.write(line, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /** Stops reading and sending; ends `output` when told to at construction. */
+  async close(): Promise<void> {
+    if (this.closed) return;
+    this.closed = true;
+    this.stopReading();
+    if (this.streams.endOutputOnClose) this.streams.output.end();
+    this.reportClose();
+  }
+
+  private stopReading(): void {
+    if (!this.reading) return;
+    this.reading = false;
+    const { input } = this.streams;
+    input.off('data', this.onData);
+    input.off('end', this.onEnd);
+    input.off('error', this.onStreamError);
+    input.pause();
+  }
+
+  private reportClose(): void {
+    if (this.closeReported) return;
+    this.closeReported = true;
+    this.onclose?.();
+  }
+
+  private readonly onData = (chunk: Buffer | string): void => {
+    let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
+    let newline = bytes.indexOf(NEWLINE);
+    while (newline !== -1) {
+      const head = bytes.subarray(0, newline);
+      const lineBytes = this.pendingChunks.length === 0 ? head : Buffer.concat([...this.pendingChunks, head]);
+      this.pendingChunks = [];
+      this.deliver(lineBytes.toString('utf8'));
+      if (!this.reading) return;
+      bytes = bytes.subarray(newline + 1);
+      newline = bytes.indexOf(NEWLINE);
+    }
+    if (bytes.length > 0) this.pendingChunks.push(bytes);
+  };
+
+  /**
+   * End of input is how an MCP stdio peer says it is done (the spec's shutdown), but it may still
+   * be reading: `onclose` fires, and sending goes on working until {@link close}.
+   */
+  private readonly onEnd = (): void => {
+    if (this.pendingChunks.length > 0) {
+      // A last message without its newline is still a message.
+      const rest = Buffer.concat(this.pendingChunks).toString('utf8');
+      this.pendingChunks = [];
+      this.deliver(rest);
+    }
+    this.stopReading();
+    this.reportClose();
+  };
+
+  private readonly onStreamError = (error: Error): void => {
+    this.onerror?.(error);
+  };
+
+  private deliver(rawLine: string): void {
+    // MCP's stdio framing tolerates CRLF; the \r stays in the forwarded text.
+    const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
+    if (line.trim() === '') return;
+    let value: unknown;
+    try {
+      value = JSON.parse(line);
+    } catch {
+      this.onerror?.(new JsonRpcProtocolError('a line that is not JSON', line));
+      return;
+    }
+    const messages = Array.isArray(value) ? value : [value];
+    if (messages.length === 0 || !messages.every((message) => messageKind(message) !== undefined)) {
+      this.onerror?.(new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line));
+      return;
+    }
+    if (!Array.isArray(value)) originalLines.set(value as object, rawLine);
+    for (const message of messages as JSONRPCMessage[]) {
+      this.onmessage?.(message);
+      if (!this.reading) return;
+    }
+  }
+}

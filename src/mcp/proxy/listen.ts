@@ -1,0 +1,130 @@
+// The proxy as a Streamable HTTP server: each MCP session a client opens gets its own upstream
+// connection (its own child process for a stdio upstream) and its own ProxySession.
+
+import { randomUUID } from 'node:crypto';
+import type { IncomingMessage, Server, ServerResponse } from 'node:http';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { ProxySession } from './session.js';
+import { loadSdkModule } from './sdk.js';
+
+/** Where the HTTP proxy listens. */
+export interface ListenAddress {
+  /** Interface to bind (default `'127.0.0.1'`: only this machine can connect). */
+  host?: string;
+  /** TCP port; `0` picks a free one (see {@link ProxyHttpServer.url}). */
+  port: number;
+  /** The MCP endpoint's path (default `'/mcp'`). */
+  path?: string;
+}
+
+/** A running HTTP proxy. */
+export interface ProxyHttpServer {
+  /** The MCP endpoint clients connect to, with the actual port. */
+  url: string;
+  /** Ends every session (and its upstream), then stops listening. */
+  close(): Promise<void>;
+}
+
+/** Makes the session for one new client connection around its downstream transport. */
+export type SessionFactory = (downstream: Transport) => Promise<ProxySession>;
+
+const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
+
+/**
+ * Serves MCP over Streamable HTTP at `address`, one {@link ProxySession} per MCP session.
+ * Bound to a loopback address, it refuses requests whose Host or Origin is not local, which
+ * stops DNS-rebinding attacks from web pages.
+ */
+export async function listenHttp(address: ListenAddress, createSession: SessionFactory): Promise<ProxyHttpServer> {
+  const { StreamableHTTPServerTransport } = await loadSdkModule(
+    () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+    'Serving the proxy over HTTP (--listen)',
+  );
+  const { createServer } = await import('node:http');
+  const host = address.host ?? '127.0.0.1';
+  const path = address.path ?? '/mcp';
+  const localOnly = LOOPBACK_HOSTS.has(host);
+  const sessions = new Map<string, { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }>();
+  const live = new Set<ProxySession>();
+
+  const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
+    const requestUrl = new URL(request.url ?? '/', 'http://localhost');
+    if (requestUrl.pathname !== path) return reply(response, 404, `Not found; the MCP endpoint is ${path}`);
+    if (localOnly && !isLocalRequest(request)) {
+      return reply(response, 403, 'Forbidden: this proxy listens on a loopback address and only serves local pages and clients');
+    }
+    const sessionId = request.headers['mcp-session-id'];
+    if (typeof sessionId === 'string') {
+      const existing = sessions.get(sessionId);
+      if (existing === undefined) return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
+      return existing.transport.handleRequest(request, response);
+    }
+    if (request.method !== 'POST') return reply(response, 400, 'Bad request: no Mcp-Session-Id header; start a session with initialize');
+
+    const transport = new StreamableHTTPServerTransport({
+      sessionIdGenerator: () => randomUUID(),
+      onsessioninitialized: (id) => {
+        sessions.set(id, { transport, session });
+      },
+    });
+    const session = await createSession(transport);
+    live.add(session);
+    void session.ended.then(() => {
+      live.delete(session);
+      if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
+    });
+    await session.start();
+    await transport.handleRequest(request, response);
+    // A first request that was not a valid initialize opened no session: drop its upstream.
+    if (transport.sessionId === undefined) await session.close();
+  };
+
+  const server: Server = createServer((request, response) => {
+    handle(request, response).catch((error: unknown) => {
+      if (!response.headersSent) reply(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, -32603);
+      else response.end();
+    });
+  });
+  await new Promise<void>((resolve, reject) => {
+    server.once('error', (error: NodeJS.ErrnoException) => {
+      if (error.code !== 'EADDRINUSE') return reject(error);
+      reject(new Error(`${host}:${address.port} is already in use; choose another port, or port 0 for a free one`, { cause: error }));
+    });
+    server.listen(address.port, host, () => {
+      server.removeAllListeners('error');
+      server.on('error', (error) => process.stderr.write(`toonwire proxy: HTTP server error: ${error.message}\n`));
+      resolve();
+    });
+  });
+  const bound = server.address();
+  const port = typeof bound === 'object' && bound !== null ? bound.port : address.port;
+  const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
+  return {
+    url: `http://${urlHost}:${port}${path}`,
+    close: async () => {
+      await Promise.allSettled([...live].map((session) => session.close()));
+      server.closeAllConnections();
+      await new Promise<void>((resolve) => server.close(() => resolve()));
+    },
+  };
+}
+
+function isLocalRequest(request: IncomingMessage): boolean {
+  const hostHeader = request.headers.host;
+  if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(`http://${hostHeader}`))) return false;
+  const origin = request.headers.origin;
+  return origin === undefined || origin === 'null' ? origin === undefined : LOOPBACK_HOSTS.has(hostnameOf(origin));
+}
+
+function hostnameOf(url: string): string {
+  try {
+    return new URL(url).hostname;
+  } catch {
+    return '';
+  }
+}
+
+function reply(response: ServerResponse, status: number, message: string, code = -32000): void {
+  response.writeHead(status, { 'content-type': 'application/json' });
+  response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
+}

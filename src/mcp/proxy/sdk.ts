@@ -1,0 +1,18 @@
+// The MCP SDK is a peer dependency that only the HTTP transports need: the stdio proxy runs
+// without it. Loading it goes through here so that a missing SDK says what to install.
+
+/** Loads an SDK module, turning "module not found" into an error that says what to run. */
+export async function loadSdkModule<T>(load: () => Promise<T>, purpose: string): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    const code = (error as NodeJS.ErrnoException).code;
+    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@modelcontextprotocol/sdk')) {
+      throw new Error(
+        `${purpose} needs the official MCP SDK, which is not installed; run \`npm install @modelcontextprotocol/sdk\``,
+        { cause: error },
+      );
+    }
+    throw error;
+  }
+}

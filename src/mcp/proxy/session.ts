@@ -1,0 +1,309 @@
+// One proxied connection: every message between an MCP client (downstream) and an MCP server
+// (upstream) is forwarded as it is, ids included, in both directions; only tools/call results
+// are compacted. The session watches the upstream so that a crash, a hang or a broken protocol
+// ends in JSON-RPC errors for the client's pending requests, never in silence.
+
+import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { JsonRpcProtocolError } from './json-lines.js';
+import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
+import type { OutputSchemaKnowledge, ToolResultCompactor } from './rewrite.js';
+import type { ProxyStats } from './stats.js';
+
+/** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
+export const DEFAULT_TIMEOUT_MS = 300_000;
+
+/** How long a failed session keeps answering the client's requests with the failure. */
+const FAILURE_GRACE_MS = 500;
+
+/** Options of a {@link ProxySession}. */
+export interface ProxySessionOptions {
+  /** Compacts tools/call results. */
+  compactor: ToolResultCompactor;
+  /**
+   * How long a client request may wait for the upstream, restarted by each progress
+   * notification for it, before the upstream counts as hung (default five minutes; `0`: no limit).
+   */
+  timeoutMs?: number;
+  /** Receives per-tool savings. */
+  stats?: ProxyStats;
+  /** Where the session's messages for humans go (default: stderr). */
+  log?: (message: string) => void;
+  /** How messages name the upstream, e.g. "the upstream MCP server `node server.js`". */
+  upstreamName?: string;
+}
+
+/** How a session ended. */
+export interface ProxySessionEnd {
+  /** `'client-closed'`: the client went away (a normal end); `'upstream-failed'`: see `message`. */
+  reason: 'client-closed' | 'upstream-failed' | 'closed';
+  /** What went wrong, for `'upstream-failed'`. */
+  message?: string;
+}
+
+interface PendingRequest {
+  method: string;
+  toolName: string | undefined;
+  progressToken: unknown;
+  timer: ReturnType<typeof setTimeout> | undefined;
+}
+
+/**
+ * Bridges two SDK transports. Construct it with both transports (not yet started) and call
+ * {@link start}; {@link ended} resolves once the session is over, and both transports are closed
+ * by then.
+ *
+ * @example
+ * const session = new ProxySession(clientSide, new ChildProcessTransport({ command: 'my-server' }), {
+ *   compactor: await createToolResultCompactor(),
+ * });
+ * await session.start();
+ * const { reason } = await session.ended;
+ */
+export class ProxySession {
+  /** Resolves when the session is over, with why. */
+  readonly ended: Promise<ProxySessionEnd>;
+
+  private readonly pending = new Map<RequestId, PendingRequest>();
+  private readonly outputSchemas = new Map<string, boolean>();
+  private readonly log: (message: string) => void;
+  private readonly timeoutMs: number;
+  private readonly upstreamName: string;
+  private finish!: (end: ProxySessionEnd) => void;
+  /** Set once the upstream has failed: the reason every later request is answered with. */
+  private failure: { reason: string; code: number } | undefined;
+  private endGrace: (() => void) | undefined;
+  private shuttingDown = false;
+
+  constructor(
+    private readonly downstream: Transport,
+    private readonly upstream: Transport,
+    private readonly options: ProxySessionOptions,
+  ) {
+    this.ended = new Promise((resolve) => (this.finish = resolve));
+    this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
+    this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.upstreamName = options.upstreamName ?? 'the upstream MCP server';
+    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 0) {
+      throw new TypeError(`proxy: timeoutMs must be a number of milliseconds >= 0 (0: no limit), got ${this.timeoutMs}`);
+    }
+  }
+
+  /**
+   * Starts the upstream, then the downstream. A failure to start the upstream ends the session
+   * with `'upstream-failed'` instead of rejecting.
+   */
+  async start(): Promise<void> {
+    this.upstream.onmessage = (message) => this.fromUpstream(message);
+    this.upstream.onerror = (error) => this.onUpstreamError(error);
+    this.upstream.onclose = () => this.fail(`${this.upstreamName} closed the connection${this.exitDetail()}`);
+    this.downstream.onmessage = (message) => this.fromClient(message);
+    this.downstream.onerror = (error) => this.onDownstreamError(error);
+    this.downstream.onclose = () => void this.shutdown({ reason: 'client-closed' });
+    try {
+      await this.upstream.start();
+    } catch (error) {
+      await this.downstream.start();
+      this.fail(error instanceof Error ? error.message : String(error));
+      return;
+    }
+    await this.downstream.start();
+  }
+
+  /** Ends the session from outside (a signal, a server shutting down); resolves once it is over. */
+  async close(): Promise<void> {
+    await this.shutdown({ reason: 'closed' });
+    await this.ended;
+  }
+
+  private fromClient(message: JSONRPCMessage): void {
+    if (this.shuttingDown) return;
+    const kind = messageKind(message);
+    if (this.failure !== undefined) {
+      if (kind === 'request') {
+        const { id, method } = message as { id: RequestId; method: string };
+        void this.answerWithFailure(id, { method });
+      }
+      return;
+    }
+    if (kind === 'request') {
+      this.track(message as JSONRPCMessage & { id: RequestId; method: string; params?: Record<string, unknown> });
+    } else if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
+      const requestId = (message as { params?: { requestId?: RequestId } }).params?.requestId;
+      if (requestId !== undefined) this.untrack(requestId);
+    }
+    this.upstream.send(message).catch((error: unknown) => {
+      this.fail(`could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private track(request: { id: RequestId; method: string; params?: Record<string, unknown> }): void {
+    this.untrack(request.id);
+    const params = request.params;
+    const toolName = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+    const meta = params?._meta as { progressToken?: unknown } | undefined;
+    const entry: PendingRequest = { method: request.method, toolName, progressToken: meta?.progressToken, timer: undefined };
+    if (this.timeoutMs > 0) {
+      entry.timer = setTimeout(() => {
+        const what = describeRequest(entry.method, request.id, entry.toolName);
+        this.fail(`${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`, ProxyErrorCode.UpstreamTimeout, request.id);
+      }, this.timeoutMs);
+    }
+    this.pending.set(request.id, entry);
+  }
+
+  private untrack(id: RequestId): PendingRequest | undefined {
+    const entry = this.pending.get(id);
+    if (entry === undefined) return undefined;
+    clearTimeout(entry.timer);
+    this.pending.delete(id);
+    return entry;
+  }
+
+  private fromUpstream(message: JSONRPCMessage): void {
+    // While shutting down the upstream may still answer what it was working on: forward that.
+    if (this.failure !== undefined) return;
+    const kind = messageKind(message);
+    if (kind === 'response') {
+      const id = (message as { id: RequestId }).id;
+      const request = this.untrack(id);
+      const forwarded = request === undefined ? message : this.inspectResponse(message, request);
+      this.toClient(forwarded, { relatedRequestId: id });
+      return;
+    }
+    // An HTTP downstream delivers a message on the stream of the request it is related to.
+    this.toClient(message, { relatedRequestId: this.progressFor(message) ?? this.latestPending() });
+  }
+
+  /** Learns from responses the proxy needs later, and compacts tools/call results. */
+  private inspectResponse(message: JSONRPCMessage, request: PendingRequest): JSONRPCMessage {
+    const result = (message as { result?: unknown }).result;
+    if (typeof result !== 'object' || result === null) return message;
+    if (request.method === 'initialize') {
+      const version = (result as { protocolVersion?: unknown }).protocolVersion;
+      // An HTTP upstream must be told the version for its headers, as the SDK's Client does.
+      if (typeof version === 'string') this.upstream.setProtocolVersion?.(version);
+    } else if (request.method === 'tools/list') {
+      this.learnOutputSchemas(result);
+    } else if (request.method === 'tools/call') {
+      const toolName = request.toolName;
+      const outcome = this.options.compactor.compact(result, toolName, this.outputSchemaOf(toolName));
+      if (toolName !== undefined) this.options.stats?.record(toolName, outcome.changed, outcome.blocks);
+      if (outcome.changed) return { ...message, result: outcome.result } as JSONRPCMessage;
+    }
+    return message;
+  }
+
+  private learnOutputSchemas(result: object): void {
+    const tools = (result as { tools?: unknown }).tools;
+    if (!Array.isArray(tools)) return;
+    for (const tool of tools as unknown[]) {
+      if (typeof tool !== 'object' || tool === null) continue;
+      const { name, outputSchema } = tool as { name?: unknown; outputSchema?: unknown };
+      if (typeof name === 'string') this.outputSchemas.set(name, outputSchema !== undefined && outputSchema !== null);
+    }
+  }
+
+  private outputSchemaOf(toolName: string | undefined): OutputSchemaKnowledge {
+    const declared = toolName === undefined ? undefined : this.outputSchemas.get(toolName);
+    if (declared === undefined) return 'unknown';
+    return declared ? 'declared' : 'none';
+  }
+
+  /**
+   * The pending request a progress notification reports on, whose timeout it restarts: a tool
+   * that reports progress is working, not hung.
+   */
+  private progressFor(message: JSONRPCMessage): RequestId | undefined {
+    const { method, params } = message as { method?: string; params?: { progressToken?: unknown } };
+    if (method !== 'notifications/progress' || params?.progressToken === undefined) return undefined;
+    for (const [id, entry] of this.pending) {
+      if (entry.progressToken !== params.progressToken) continue;
+      entry.timer?.refresh();
+      return id;
+    }
+    return undefined;
+  }
+
+  /** The most recent pending client request, if any. */
+  private latestPending(): RequestId | undefined {
+    let latest: RequestId | undefined;
+    for (const id of this.pending.keys()) latest = id;
+    return latest;
+  }
+
+  private toClient(message: JSONRPCMessage, options: TransportSendOptions): void {
+    this.downstream.send(message, options).catch((error: unknown) => {
+      // A client that has left cannot be told anything; one that is still there should be.
+      if (this.shuttingDown) return;
+      this.log(`toonwire proxy: could not pass a message to the client: ${error instanceof Error ? error.message : String(error)}`);
+    });
+  }
+
+  private onUpstreamError(error: Error): void {
+    if (error instanceof JsonRpcProtocolError) {
+      this.fail(`${this.upstreamName} broke the MCP protocol: it sent ${error.message}`);
+      return;
+    }
+    this.log(`toonwire proxy: ${this.upstreamName} reported: ${error.message}`);
+  }
+
+  private onDownstreamError(error: Error): void {
+    const what = error instanceof JsonRpcProtocolError ? `ignored ${error.message} from the client` : `client connection error: ${error.message}`;
+    this.log(`toonwire proxy: ${what}`);
+  }
+
+  private exitDetail(): string {
+    const description = (this.upstream as { exitDescription?: unknown }).exitDescription;
+    return typeof description === 'string' ? ` (it ${description})` : '';
+  }
+
+  /**
+   * Ends the session because the upstream cannot go on: every pending client request gets a
+   * JSON-RPC error saying why, and so does any request the client sends during a short grace
+   * period (a client that has just started the proxy is usually about to send `initialize`, and
+   * deserves an answer, not an end of file). The reason goes to the log; then both sides close.
+   */
+  private fail(reason: string, code: number = ProxyErrorCode.UpstreamClosed, culprit?: RequestId): void {
+    if (this.failure !== undefined || this.shuttingDown) return;
+    this.failure = { reason, code };
+    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+    const answered = [...this.pending].map(([id, entry]) =>
+      this.answerWithFailure(id, id === culprit ? undefined : { method: entry.method, toolName: entry.toolName }),
+    );
+    this.pending.clear();
+    this.log(`toonwire proxy: ${reason}`);
+    void this.upstream.close().catch(() => {});
+    const grace = new Promise<void>((resolve) => {
+      const timer = setTimeout(resolve, FAILURE_GRACE_MS);
+      this.endGrace = () => {
+        clearTimeout(timer);
+        resolve();
+      };
+    });
+    void Promise.all([...answered, grace]).then(() => this.shutdown({ reason: 'upstream-failed', message: reason }));
+  }
+
+  /** Answers `id` with the failure; `request` names it in the message unless the reason already does. */
+  private answerWithFailure(id: RequestId, request: { method: string; toolName?: string } | undefined): Promise<void> {
+    const { reason, code } = this.failure!;
+    const consequence = request === undefined ? '' : `, so ${describeRequest(request.method, id, request.toolName)} got no answer`;
+    const message = `toonwire proxy: ${reason}${consequence}`;
+    return this.downstream.send(errorResponse(id, code, message), { relatedRequestId: id }).catch(() => {});
+  }
+
+  /**
+   * Closes the upstream, then the downstream. A stdio upstream gets end of input and time to
+   * finish (its last answers are still forwarded), as MCP's stdio shutdown asks of a client.
+   */
+  private async shutdown(end: ProxySessionEnd): Promise<void> {
+    if (this.shuttingDown) return;
+    this.shuttingDown = true;
+    this.endGrace?.();
+    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+    await this.upstream.close().catch(() => {});
+    this.pending.clear();
+    await this.downstream.close().catch(() => {});
+    this.finish(this.failure === undefined ? end : { reason: 'upstream-failed', message: this.failure.reason });
+  }
+}

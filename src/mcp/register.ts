@@ -1,0 +1,159 @@
+// Registering a tool whose handler returns its plain payload: the helper turns the payload into
+// a compactResult, keeps the outputSchema, and can give the tool a `fields` input parameter (the
+// seed's dominant size lever) that projects the text view.
+
+import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
+import type { AnySchema, SchemaOutput, ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
+import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import * as z3 from 'zod/v3';
+import * as z4 from 'zod/v4';
+import { checkMetaKey, compactResult, type CompactResultOptions, DEFAULT_META_KEY } from './compact-result.js';
+
+/** What the `fields` input parameter tells the model unless told otherwise. */
+export const DEFAULT_FIELDS_DESCRIPTION =
+  'Comma-separated fields to keep in each item of the result, e.g. "name,url,rating"; a dotted path such as "location.lat" selects a nested field. Omit for all fields.';
+
+/** Options of {@link fieldsParameter} and of `fields` in {@link registerCompactTool}. */
+export interface FieldsParameterOptions {
+  /** The parameter's description, which is what the model reads (default {@link DEFAULT_FIELDS_DESCRIPTION}). */
+  description?: string;
+}
+
+/**
+ * The Zod schema of the `fields` input parameter: an optional comma-separated string, described
+ * for the model. Pass `zodVersion: 3` when the rest of the tool's input schema uses Zod 3 (the
+ * SDK refuses shapes that mix versions). {@link registerCompactTool} adds it for you with
+ * `fields: true`; use this directly with `server.registerTool` and {@link compactResult}.
+ *
+ * @example
+ * server.registerTool('search', { inputSchema: { query: z.string(), fields: fieldsParameter() } },
+ *   async ({ query, fields }) => compactResult({ items: await search(query) }, { fields }));
+ */
+export function fieldsParameter(options: FieldsParameterOptions & { zodVersion?: 3 | 4 } = {}): AnySchema {
+  const description = options.description ?? DEFAULT_FIELDS_DESCRIPTION;
+  return options.zodVersion === 3
+    ? z3.string().optional().describe(description)
+    : z4.string().optional().describe(description);
+}
+
+/** The arguments a tool's input schema validates to. */
+export type ToolArguments<InputArgs> = InputArgs extends ZodRawShapeCompat
+  ? ShapeOutput<InputArgs>
+  : InputArgs extends AnySchema
+    ? SchemaOutput<InputArgs>
+    : Record<string, never>;
+
+/** The request context the SDK hands a tool handler. */
+export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
+
+/**
+ * A tool handler for {@link registerCompactTool}: returns the plain payload (or a promise of it).
+ * `args.fields` is present when the tool has the `fields` parameter and the caller used it.
+ */
+export type CompactToolHandler<InputArgs> = (
+  args: ToolArguments<InputArgs> & { fields?: string },
+  extra: ToolExtra,
+) => unknown;
+
+/** `McpServer.registerTool`'s config, plus the compaction options. */
+export interface CompactToolConfig<InputArgs, OutputArgs> {
+  title?: string;
+  description?: string;
+  /** As for `registerTool`: a Zod raw shape or a Zod object schema (Zod 3 or 4). */
+  inputSchema?: InputArgs;
+  /** As for `registerTool`; `structuredContent` (the payload) is validated against it. */
+  outputSchema?: OutputArgs;
+  annotations?: ToolAnnotations;
+  _meta?: Record<string, unknown>;
+  /** Give the tool a `fields` input parameter that projects the text view (default `false`). */
+  fields?: boolean | FieldsParameterOptions;
+  /** Options of every {@link compactResult} this tool returns. */
+  compact?: CompactResultOptions;
+}
+
+/**
+ * Registers a tool on an `McpServer` whose handler returns its plain payload; each call's payload
+ * becomes {@link compactResult}: the picker's text for the model, the payload itself as
+ * `structuredContent` (validated by the SDK against `outputSchema`, which is kept), and the
+ * strategy in `_meta`. With `fields: true` the tool gets an optional `fields` input parameter;
+ * a call that passes it gets only those fields of each item in its text (the handler sees
+ * `args.fields` too and may use it to fetch less). A handler that throws becomes an `isError`
+ * result, as with `registerTool`.
+ *
+ * @throws {TypeError} when `fields` cannot be added (the input already has a `fields` member, or
+ *   its schema is not an object) or the compaction options are invalid.
+ * @example
+ * registerCompactTool(server, 'list-places', {
+ *   description: 'Places near a point',
+ *   inputSchema: { near: z.string(), limit: z.number().int().max(100).default(20) },
+ *   outputSchema: { items: z.array(placeSchema) },
+ *   fields: true,
+ * }, async ({ near, limit }) => ({ items: await findPlaces(near, limit) }));
+ */
+export function registerCompactTool<
+  OutputArgs extends ZodRawShapeCompat | AnySchema,
+  InputArgs extends undefined | ZodRawShapeCompat | AnySchema = undefined,
+>(
+  server: McpServer,
+  name: string,
+  config: CompactToolConfig<InputArgs, OutputArgs>,
+  handler: CompactToolHandler<InputArgs>,
+): RegisteredTool {
+  const { fields, compact = {}, inputSchema, ...toolConfig } = config;
+  checkMetaKey(compact.metaKey ?? DEFAULT_META_KEY, 'registerCompactTool');
+  const schema = fields ? withFieldsParameter(inputSchema, fields === true ? {} : fields, name) : inputSchema;
+
+  const run = async (args: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
+    const payload = await handler(args as ToolArguments<InputArgs> & { fields?: string }, extra);
+    const requested = fields ? args.fields : undefined;
+    const project = typeof requested === 'string' && requested.trim() !== '';
+    return compactResult(payload, project ? { ...compact, fields: requested } : compact);
+  };
+  // The SDK calls a tool without an input schema with the request context alone.
+  const callback =
+    schema === undefined
+      ? (extra: ToolExtra) => run({}, extra)
+      : (args: Record<string, unknown>, extra: ToolExtra) => run(args, extra);
+  return server.registerTool(name, { ...toolConfig, inputSchema: schema }, callback as never);
+}
+
+type ZodInternals = {
+  _zod?: { def?: { type?: string; shape?: Record<string, unknown> } };
+  _def?: { typeName?: string };
+  extend?: (shape: Record<string, AnySchema>) => AnySchema;
+};
+
+function withFieldsParameter(
+  inputSchema: ZodRawShapeCompat | AnySchema | undefined,
+  options: FieldsParameterOptions,
+  toolName: string,
+): ZodRawShapeCompat | AnySchema {
+  if (inputSchema === undefined) return { fields: fieldsParameter(options) };
+  const schema = inputSchema as ZodInternals;
+  const isV4Schema = schema._zod !== undefined;
+  const isV3Schema = !isV4Schema && schema._def !== undefined;
+  if (!isV4Schema && !isV3Schema) {
+    const shape = inputSchema as ZodRawShapeCompat;
+    refuseTakenName(Object.keys(shape), toolName);
+    const usesV3 = Object.values(shape).some((member) => (member as ZodInternals)._zod === undefined);
+    return { ...shape, fields: fieldsParameter({ ...options, zodVersion: usesV3 ? 3 : 4 }) };
+  }
+  const isObject = isV4Schema ? schema._zod?.def?.type === 'object' : schema._def?.typeName === 'ZodObject';
+  if (!isObject || typeof schema.extend !== 'function') {
+    throw new TypeError(
+      `registerCompactTool: cannot add the fields parameter to the tool '${toolName}': its input schema is not a Zod object (or is a Zod Mini one); use a raw shape such as { query: z.string() }, or add fieldsParameter() to it yourself`,
+    );
+  }
+  const shape = isV4Schema ? schema._zod?.def?.shape : (inputSchema as unknown as { shape?: Record<string, unknown> }).shape;
+  refuseTakenName(Object.keys(shape ?? {}), toolName);
+  return schema.extend({ fields: fieldsParameter({ ...options, zodVersion: isV4Schema ? 4 : 3 }) });
+}
+
+function refuseTakenName(names: readonly string[], toolName: string): void {
+  if (names.includes('fields')) {
+    throw new TypeError(
+      `registerCompactTool: the tool '${toolName}' already has an input named 'fields'; drop the fields option and pass your own fields to compactResult`,
+    );
+  }
+}

@@ -1,0 +1,77 @@
+import assert from 'node:assert/strict';
+import { readFileSync } from 'node:fs';
+import { before, describe, it } from 'node:test';
+import { parseCompact } from '../../src/compact/index.js';
+import { REPO_ROOT, assertBuilt, runCli } from './run-cli.js';
+
+before(assertBuilt);
+
+const runs = readFileSync(`${REPO_ROOT}corpus/get-actor-run-list/user-runs-latest-10.json`, 'utf8');
+const places = `${REPO_ROOT}corpus/get-dataset-items/google-maps-coffee-prague-10.json`;
+
+/** The strategy --explain marks as picked. */
+function pickedStrategy(stderr: string): string {
+  const line = stderr.split('\n').find((l) => l.includes('picked (smallest by'));
+  assert.ok(line, `--explain marks a pick:\n${stderr}`);
+  return line.trim().split(/\s+/)[0]!;
+}
+
+describe('toonwire pick', () => {
+  it('prints the smallest encoding, which decodes back to the input', async () => {
+    const run = await runCli(['pick', '--explain'], { input: runs });
+    assert.equal(run.code, 0);
+    const strategy = pickedStrategy(run.stderr);
+    assert.notEqual(strategy, 'json', 'a run list is smaller as TOON');
+    assert.ok(Buffer.byteLength(run.stdout) < Buffer.byteLength(JSON.stringify(JSON.parse(runs))));
+    assert.deepEqual(parseCompact(run.stdout.replace(/\n$/, ''), strategy), JSON.parse(runs));
+  });
+
+  it("keeps --explain on stderr, listing every candidate's bytes and tokens", async () => {
+    const run = await runCli(['pick', '--explain', '--candidates', 'all'], { input: runs });
+    assert.equal(run.code, 0);
+    assert.doesNotMatch(run.stdout, /candidate/);
+    for (const name of ['json', 'toon', 'toon-flatten', 'toon-tab']) {
+      assert.match(run.stderr, new RegExp(`^${name}\\s+[\\d,]+\\s+[\\d,]+`, 'm'), `${name} has a row`);
+    }
+  });
+
+  it('ships JSON when nothing is smaller', async () => {
+    // Rows with different keys fall back to TOON's indented list form, which is longer.
+    const run = await runCli(['pick', '--explain'], { input: '[{"a":1},{"b":2}]' });
+    assert.equal(run.code, 0);
+    assert.equal(pickedStrategy(run.stderr), 'json');
+    assert.equal(run.stdout, '[{"a":1},{"b":2}]\n');
+  });
+
+  it('projects to --fields before encoding', async () => {
+    const run = await runCli(['pick', places, '--fields', 'title,totalScore', '--explain']);
+    assert.equal(run.code, 0);
+    const value = parseCompact(run.stdout.replace(/\n$/, ''), pickedStrategy(run.stderr)) as { items: Array<Record<string, unknown>> };
+    assert.equal(value.items.length, 10);
+    for (const item of value.items) assert.deepEqual(Object.keys(item), ['title', 'totalScore']);
+  });
+
+  it('compares token counts with --by tokens', async () => {
+    const run = await runCli(['pick', '--by', 'tokens', '--explain'], { input: runs });
+    assert.equal(run.code, 0);
+    assert.match(run.stderr, /picked \(smallest by tokens\)/);
+  });
+
+  it('shows a candidate that cannot encode the input as dropped, and still ships', async () => {
+    const run = await runCli(['pick', '--candidates', 'toon-flatten', '--explain'], { input: '{"a.b":{"c":1}}' });
+    assert.equal(run.code, 0);
+    assert.match(run.stderr, /^toon-flatten\s+-\s+-\s+dropped: /m);
+    assert.equal(run.stdout, '{"a.b":{"c":1}}\n');
+  });
+
+  it('exits 2 for an unknown measure or candidate', async () => {
+    assert.equal((await runCli(['pick', '--by', 'words'], { input: '{}' })).code, 2);
+    assert.equal((await runCli(['pick', '--candidates', 'yaml'], { input: '{}' })).code, 2);
+  });
+
+  it('exits 1 with file:line:column for malformed input', async () => {
+    const run = await runCli(['pick'], { input: '[1, 2,' });
+    assert.equal(run.code, 1);
+    assert.equal(run.stderr, '<stdin>:1:7: unexpected end of input; the JSON is incomplete\n');
+  });
+});

@@ -1,0 +1,562 @@
+// Unit tests for decode(), one describe per section of the TOON v4.0 spec. Error cases check the
+// error class, the 1-based line and column of the offending character, and the message shape.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import fc from 'fast-check';
+import { decode } from '../../src/codec/decode.js';
+import { ToonDecodeError } from '../../src/codec/errors.js';
+import { parseUnquoted, parseUnquotedRange } from '../../src/codec/lexical.js';
+import type { DecodeOptions } from '../../src/codec/types.js';
+
+const lines = (...text: string[]) => text.join('\n');
+const lenient: DecodeOptions = { strict: false };
+
+/** Asserts that decoding fails with a ToonDecodeError at `line`:`column`. */
+function rejects(text: string, at: { line: number; column: number; reason?: RegExp }, options?: DecodeOptions): void {
+  assert.throws(
+    () => decode(text, options),
+    (error: unknown) => {
+      assert.ok(error instanceof ToonDecodeError, `expected a ToonDecodeError, got ${String(error)}`);
+      assert.equal(error.line, at.line, `line of "${error.message}"`);
+      assert.equal(error.column, at.column, `column of "${error.message}"`);
+      assert.equal(error.message, `line ${at.line}: ${error.reason}`);
+      if (at.reason) assert.match(error.reason, at.reason);
+      return true;
+    },
+  );
+}
+
+describe('§4 unquoted tokens are typed by the spec grammar', () => {
+  it('reads true, false and null case-sensitively', () => {
+    assert.deepEqual(decode(lines('on: true', 'off: false', 'none: null', 'shout: TRUE', 'nil: Null')), {
+      on: true,
+      off: false,
+      none: null,
+      shout: 'TRUE',
+      nil: 'Null',
+    });
+  });
+  it('accepts decimal and exponent forms and normalizes them', () => {
+    assert.deepEqual(decode(lines('a: 12.500', 'b: 6E-3', 'c: 2e+3', 'd: -4.25e1', 'e: 0.75', 'f: -0e7')), {
+      a: 12.5,
+      b: 0.006,
+      c: 2000,
+      d: -42.5,
+      e: 0.75,
+      f: 0,
+    });
+  });
+  it('decodes negative zero as zero', () => {
+    const value = decode(lines('x: -0', 'y: -0.000')) as { x: number; y: number };
+    assert.ok(Object.is(value.x, 0) && Object.is(value.y, 0));
+  });
+  it('keeps tokens outside the number grammar as strings', () => {
+    assert.deepEqual(decode('[9]: .25,7.,+3,1e,1e+,0b101,--1,-,NaN'), ['.25', '7.', '+3', '1e', '1e+', '0b101', '--1', '-', 'NaN']);
+  });
+  it('types leading-zero integers as strings but accepts a single zero before a fraction or exponent', () => {
+    assert.deepEqual(decode('[6]: 007,-01,00.5,0.25,-0.5,0e3'), ['007', '-01', '00.5', 0.25, -0.5, 0]);
+  });
+  it('keeps a number too large for a float64 as its lossless string', () => {
+    assert.deepEqual(decode(lines('huge: 1e400', 'negative: -2.5E+999')), { huge: '1e400', negative: '-2.5E+999' });
+  });
+  it('decodes integers beyond 2^53 to the nearest double, as JSON.parse does', () => {
+    assert.deepEqual(decode('id: 123456789012345678901'), JSON.parse('{"id":123456789012345678901}'));
+    assert.equal((decode('n: 9007199254740993') as { n: number }).n, 9007199254740992);
+  });
+  it('underflows tiny exponents to zero', () => {
+    assert.equal((decode('tiny: 1e-400') as { tiny: number }).tiny, 0);
+  });
+  it('decodes every number token to the same double as Number()', () => {
+    const token = fc.stringMatching(/^-?(0|[1-9][0-9]{0,24})(\.[0-9]{1,24})?([eE][+-]?[0-9]{1,3})?$/);
+    fc.assert(
+      fc.property(token, (text) => {
+        const expected = Number(text);
+        const decoded = (decode(`v: ${text}`) as { v: unknown }).v;
+        return Number.isFinite(expected) ? decoded === (expected === 0 ? 0 : expected) : decoded === text;
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('reads a number-shaped token in a slice of text exactly as the string-based reader does', () => {
+    const token = fc.oneof(fc.stringMatching(/^[-+0-9eE.]{0,14}$/), fc.constantFrom('true', 'false', 'null', 'nul', 'truex', ''));
+    fc.assert(
+      fc.property(token, fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), (body, before, after) => {
+        const text = before + body + after;
+        return Object.is(parseUnquotedRange(text, before.length, before.length + body.length), parseUnquoted(body));
+      }),
+      { numRuns: 5000 },
+    );
+  });
+  it('keeps quoted tokens as strings whatever they look like', () => {
+    assert.deepEqual(decode('[4]: "12","false","null","-1e3"'), ['12', 'false', 'null', '-1e3']);
+  });
+  it('reads the exact token [] as an empty array in field, root and list-item position, and nothing else', () => {
+    assert.deepEqual(decode('tags: []'), { tags: [] });
+    assert.deepEqual(decode('[]'), []);
+    assert.deepEqual(decode(lines('grid[1]:', '  - []')), { grid: [[]] });
+    assert.deepEqual(decode(lines('a: [ ]', 'b: [x]')), { a: '[ ]', b: '[x]' });
+  });
+});
+
+describe('§5 root form', () => {
+  it('decodes an empty document, or one with only blank lines, to an empty object', () => {
+    assert.deepEqual(decode(''), {});
+    assert.deepEqual(decode('\n  \n\n'), {});
+  });
+  it('decodes a single line that is neither header nor field as a primitive', () => {
+    assert.equal(decode('good morning'), 'good morning');
+    assert.equal(decode('-12.5'), -12.5);
+    assert.equal(decode('"time: 10:30"'), 'time: 10:30');
+    assert.equal(decode('false'), false);
+  });
+  it('decodes a keyless header as a root array in every array form', () => {
+    assert.deepEqual(decode('[3]: x,y,z'), ['x', 'y', 'z']);
+    assert.deepEqual(decode(lines('[2]{k}:', '  p', '  q')), [{ k: 'p' }, { k: 'q' }]);
+    assert.deepEqual(decode(lines('[2]:', '  - 1', '  - two: 2')), [1, { two: 2 }]);
+    assert.deepEqual(decode('[0]:'), []);
+  });
+  it('decodes a keyless keyed header as a root object', () => {
+    assert.deepEqual(decode(lines('[2:]{size}:', '  s: 1', '  m: 2')), { s: { size: 1 }, m: { size: 2 } });
+  });
+  it('decodes anything else as an object', () => {
+    assert.deepEqual(decode(lines('name: Ada', 'langs[1]: en')), { name: 'Ada', langs: ['en'] });
+  });
+  it('rejects content after a completed root array in strict mode and ignores it otherwise', () => {
+    const text = lines('[1]: a', 'more: yes');
+    rejects(text, { line: 2, column: 1, reason: /after the root array/ });
+    assert.deepEqual(decode(text, lenient), ['a']);
+    rejects(lines('[]', '', 'x: 1'), { line: 3, column: 1 });
+    rejects(lines('[1:]{v}:', '  k: 1', 'extra: 2'), { line: 3, column: 1, reason: /keyed root object/ });
+  });
+  it('rejects several bare primitives at the root', () => {
+    rejects(lines('first', 'second'), { line: 1, column: 1, reason: /no ":"/ });
+  });
+  it('rejects an indented first line in strict mode; non-strict mode uses it as the root depth', () => {
+    rejects('  a: 1', { line: 1, column: 3 });
+    assert.deepEqual(decode(lines('  a: 1', '  b:', '    c: 2'), lenient), { a: 1, b: { c: 2 } });
+  });
+  it('ignores a leading byte order mark, and does not count it as a column', () => {
+    assert.deepEqual(decode('\uFEFFa: 1'), { a: 1 });
+    rejects('\uFEFFa: "\\q"', { line: 1, column: 5 });
+  });
+});
+
+describe('§5.1 comment lines', () => {
+  it('removes full-line comments at any indentation, in strict mode too', () => {
+    const text = lines('# header note', 'user:', '     # odd indentation is fine for comments', '  id: 7', '# back at the margin', '  name: Lin');
+    assert.deepEqual(decode(text), { user: { id: 7, name: 'Lin' } });
+  });
+  it('decodes a document of only comments to an empty object', () => {
+    assert.deepEqual(decode(lines('# a', '', '  # b')), {});
+  });
+  it('never ends a table or counts a comment as a row or a blank line', () => {
+    assert.deepEqual(decode(lines('pts[2]{x}:', '  1', '  # between rows', '  2')), { pts: [{ x: 1 }, { x: 2 }] });
+    rejects(lines('pts[2]{x}:', '  # not a row', '  1'), { line: 1, column: 5, reason: /expected 2 rows.*found 1/ });
+  });
+  it('treats # anywhere else as data', () => {
+    assert.deepEqual(decode(lines('lang: C# basics', 'tags[2]: #a,b#', 'list[1]:', '  - #x')), {
+      lang: 'C# basics',
+      tags: ['#a', 'b#'],
+      list: ['#x'],
+    });
+  });
+  it('does not treat a tab-indented # line as a comment', () => {
+    rejects(lines('a: 1', '\t# nope'), { line: 2, column: 1, reason: /tab/ });
+  });
+  it('discards comment text without reading it, even an unterminated quote', () => {
+    assert.deepEqual(decode(lines('# say "hi', 'k: v')), { k: 'v' });
+  });
+});
+
+describe('§5.2 line classification', () => {
+  it('reads a line whose first colon precedes its first bracket as a key-value line', () => {
+    assert.deepEqual(decode('ref:see[2]: x'), { ref: 'see[2]: x' });
+  });
+  it('lets a quoted key containing a colon open a header', () => {
+    assert.deepEqual(decode('"t:1"[2]: a,b'), { 't:1': ['a', 'b'] });
+  });
+  it('reads a key followed by a space and brackets as a plain key', () => {
+    assert.deepEqual(decode('label [1]: text'), { 'label [1]': 'text' });
+  });
+  it('gives a leading hyphen no meaning outside an expanded array', () => {
+    assert.deepEqual(decode('- item: 1'), { '- item': 1 });
+  });
+  it('rejects a bare token inside an object', () => {
+    rejects(lines('box:', '  loose'), { line: 2, column: 3, reason: /no ":"/ });
+    rejects(lines('box:', '  loose'), { line: 2, column: 3 }, lenient);
+  });
+});
+
+describe('§6 headers', () => {
+  it('reads a dotted key before brackets as one literal key', () => {
+    assert.deepEqual(decode('a.b.c[1]: x'), { 'a.b.c': ['x'] });
+  });
+  it('trims spaces around field names', () => {
+    assert.deepEqual(decode(lines('t[1]{ id , name }:', '  1,Kim')), { t: [{ id: 1, name: 'Kim' }] });
+  });
+  it('matches braces outside quoted field names only', () => {
+    assert.deepEqual(decode(lines('t[1]{"}{",v}:', '  1,2')), { t: [{ '}{': 1, v: 2 }] });
+  });
+  it('does not allocate for a declared length: an oversized length is just a count mismatch', () => {
+    rejects('t[12345678901234567890]: a', { line: 1, column: 3, reason: /found 1/ });
+    assert.deepEqual(decode('t[12345678901234567890]: a', lenient), { t: ['a'] });
+  });
+  it('rejects malformed lengths at the offending character', () => {
+    rejects('size[07]: a', { line: 1, column: 6, reason: /leading zeros/ });
+    rejects('size[]: a', { line: 1, column: 5, reason: /no length/ });
+    rejects('size[x]: a', { line: 1, column: 6, reason: /invalid array length/ });
+    rejects('size[-2]: a', { line: 1, column: 6 });
+    rejects('size[2.0]: a,b', { line: 1, column: 7 });
+  });
+  it('rejects malformed keyed markers', () => {
+    rejects(lines('m[2|:]{v}:', '  a: 1', '  b: 2'), { line: 1, column: 5 });
+    rejects(lines('m[2 :]{v}:', '  a: 1', '  b: 2'), { line: 1, column: 4 });
+    rejects(lines('m[2:,]{v}:', '  a: 1', '  b: 2'), { line: 1, column: 5 });
+  });
+  it('rejects content between the brackets and the colon', () => {
+    rejects('size[2]x: a,b', { line: 1, column: 8, reason: /after the array header/ });
+    rejects('size[2] : a,b', { line: 1, column: 8 });
+    rejects('size[1][2]: a', { line: 1, column: 8 });
+    rejects(lines('t[1] {a}:', '  1'), { line: 1, column: 5 });
+  });
+  it('rejects a header without its colon', () => {
+    rejects(lines('t[1]{a}', '  1'), { line: 1, column: 8, reason: /missing ":"/ });
+  });
+  it('rejects a keyed header without a field list', () => {
+    rejects(lines('m[1:]:', '  k: 1'), { line: 1, column: 2, reason: /field list/ });
+  });
+  it('rejects empty and unclosed field lists', () => {
+    rejects(lines('t[1]{}:', '  1'), { line: 1, column: 5, reason: /empty field list/ });
+    rejects(lines('t[1]{a,g{}}:', '  1'), { line: 1, column: 9, reason: /empty field list/ });
+    rejects(lines('t[1]{a,}:', '  1'), { line: 1, column: 8, reason: /empty field name/ });
+    rejects(lines('t[1]{a,b:', '  1,2'), { line: 1, column: 5, reason: /unclosed/ });
+  });
+  it('rejects a field list whose delimiter differs from the bracket segment', () => {
+    rejects(lines('t[1]{a|b}:', '  1,2'), { line: 1, column: 7, reason: /pipe.*comma/ });
+    rejects(lines('t[1|]{a,b}:', '  1|2'), { line: 1, column: 8, reason: /comma.*pipe/ });
+  });
+  it('rejects inline content after a fields-bearing header', () => {
+    rejects('t[1]{a}: 5', { line: 1, column: 10, reason: /following lines/ });
+  });
+  it('rejects keyless headers outside the root and list items', () => {
+    rejects(lines('outer:', '  [1]: x'), { line: 2, column: 3, reason: /needs a key/ });
+    rejects(lines('list[1]:', '  - [1]{a}:', '      1'), { line: 2, column: 5, reason: /only valid as the document root/ });
+  });
+  it('falls through to a key-value line with a literal key in non-strict mode', () => {
+    assert.deepEqual(decode('size[2]x: a,b', lenient), { 'size[2]x': 'a,b' });
+    assert.deepEqual(decode('size[]: 4', lenient), { 'size[]': 4 });
+    assert.deepEqual(decode('size[07]: a', lenient), { 'size[07]': 'a' });
+    assert.deepEqual(decode('t[1]{a}: 5', lenient), { 't[1]{a}': 5 });
+    assert.deepEqual(decode(lines('first: 1', '[2]: a,b'), lenient), { first: 1, '[2]': 'a,b' });
+  });
+});
+
+describe('§7 strings, keys and escapes', () => {
+  it('unescapes the five short escapes and \\uXXXX in values and keys', () => {
+    assert.deepEqual(decode('"k\\t\\u00E9": "a\\\\b\\"c\\nd\\re\\u0001"'), { 'k\té': 'a\\b"c\nd\re\u0001' });
+  });
+  it('accepts literal astral characters and tabs inside quotes', () => {
+    assert.deepEqual(decode('s: "🎉\tok"'), { s: '🎉\tok' });
+  });
+  it('rejects unknown escapes, short \\u escapes and surrogate escapes at the backslash', () => {
+    rejects('s: "ab\\q"', { line: 1, column: 7, reason: /invalid escape/ });
+    rejects('s: "\\u12"', { line: 1, column: 5, reason: /four hex digits/ });
+    rejects('s: "\\ud83d\\ude00"', { line: 1, column: 5, reason: /surrogate/ });
+  });
+  it('rejects an unterminated string at its opening quote, without reading the next line', () => {
+    rejects(lines('a: "open', 'b: "closed"'), { line: 1, column: 4, reason: /unterminated/ });
+    rejects('"key: 1', { line: 1, column: 1 });
+  });
+  it('rejects text after a closing quote', () => {
+    rejects('s: "a" b', { line: 1, column: 8, reason: /after the closing quote/ });
+    rejects('"k" x: 1', { line: 1, column: 5, reason: /after the quoted key/ });
+  });
+  it('allows spaces between a quoted key and its colon', () => {
+    assert.deepEqual(decode('"a b"  : 1'), { 'a b': 1 });
+  });
+  it('accepts any unquoted key token, even outside the encoder pattern', () => {
+    assert.deepEqual(decode(lines('my-key: 1', '9lives: x', 'key with spaces: y', '@at: z')), {
+      'my-key': 1,
+      '9lives': 'x',
+      'key with spaces': 'y',
+      '@at': 'z',
+    });
+  });
+  it('accepts unquoted values an encoder would have quoted', () => {
+    assert.deepEqual(decode(lines('a: -dash', 'b: x:y', 'c: }{')), { a: '-dash', b: 'x:y', c: '}{' });
+  });
+  it('counts columns in characters, not UTF-16 code units', () => {
+    rejects('k😀: "\\q"', { line: 1, column: 6 });
+  });
+});
+
+describe('§8 objects', () => {
+  it('opens a nested object with a bare key and keeps key order', () => {
+    assert.deepEqual(decode(lines('z: 1', 'm:', '  y: 2', '  x:', '    w: 3', 'a: 4')), { z: 1, m: { y: 2, x: { w: 3 } }, a: 4 });
+  });
+  it('decodes a bare key with nothing under it as an empty object, never an array', () => {
+    assert.deepEqual(decode(lines('empty:', 'next: 1')), { empty: {}, next: 1 });
+  });
+  it('treats dotted keys as single literal keys', () => {
+    assert.deepEqual(decode('server.port: 80'), { 'server.port': 80 });
+  });
+  it('reads the whole remainder after the colon as one value', () => {
+    assert.deepEqual(decode('csv: 1,2,3'), { csv: '1,2,3' });
+  });
+});
+
+describe('§9.1 inline primitive arrays', () => {
+  it('splits on the delimiter, trims spaces and types each value', () => {
+    assert.deepEqual(decode('v[5]:  one , 2,true ,, "x,y"'), { v: ['one', 2, true, '', 'x,y'] });
+  });
+  it('keeps characters other than spaces, such as NBSP, as part of a value', () => {
+    assert.deepEqual(decode('v[2]: \u00a0a\u00a0,b'), { v: ['\u00a0a\u00a0', 'b'] });
+  });
+  it('reads a trailing delimiter as one more empty value', () => {
+    assert.deepEqual(decode('v[2]: a,'), { v: ['a', ''] });
+  });
+  it('accepts the legacy empty form key[0]:', () => {
+    assert.deepEqual(decode('v[0]:'), { v: [] });
+  });
+  it('rejects too many values at the first extra one and too few at the declared length', () => {
+    rejects('v[2]: a,b,c', { line: 1, column: 11, reason: /expected 2 values.*found more/ });
+    rejects('v[3]: a', { line: 1, column: 3, reason: /expected 3 values.*found 1/ });
+    rejects('v[0]: a', { line: 1, column: 7 });
+  });
+  it('keeps whatever values there are in non-strict mode', () => {
+    assert.deepEqual(decode('v[3]: a', lenient), { v: ['a'] });
+    assert.deepEqual(decode('v[1]: a,b', lenient), { v: ['a', 'b'] });
+  });
+});
+
+describe('§9.2 arrays of arrays', () => {
+  it('reads inner arrays as list items with their own headers', () => {
+    assert.deepEqual(decode(lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - []')), { m: [[1, 2], [], []] });
+  });
+  it('uses each inner header\'s own delimiter', () => {
+    assert.deepEqual(decode(lines('m[2|]:', '  - [2]: a|b,c', '  - [1|]: a,b')), { m: [['a|b', 'c'], ['a,b']] });
+  });
+  it('checks inner counts in strict mode', () => {
+    rejects(lines('m[1]:', '  - [2]: x'), { line: 2, column: 6, reason: /expected 2 values/ });
+  });
+});
+
+describe('§9.3 tabular arrays', () => {
+  it('decodes rows to objects in header field order', () => {
+    assert.deepEqual(decode(lines('p[2]{b,a}:', '  1,x', '  2,"y, z"')), {
+      p: [
+        { b: 1, a: 'x' },
+        { b: 2, a: 'y, z' },
+      ],
+    });
+  });
+  it('materializes nested field groups depth-first', () => {
+    assert.deepEqual(decode(lines('t[1]{n,at{lat,lng},tag{k{v}}}:', '  a,1.5,-2,deep')), {
+      t: [{ n: 'a', at: { lat: 1.5, lng: -2 }, tag: { k: { v: 'deep' } } }],
+    });
+  });
+  it('reads quoted colons in rows as data', () => {
+    assert.deepEqual(decode(lines('t[1]{at,url}:', '  "12:00","a:b"')), { t: [{ at: '12:00', url: 'a:b' }] });
+  });
+  it('ends the rows at a line whose colon comes before the delimiter', () => {
+    assert.deepEqual(decode(lines('t[1]{a,b}:', '  1,2', 'after: x,y')), { t: [{ a: 1, b: 2 }], after: 'x,y' });
+  });
+  it('rejects a row with the wrong width, naming the fields', () => {
+    rejects(lines('t[1]{a,b,c}:', '  1,2'), { line: 2, column: 6, reason: /row has 2 values but the header declares 3 fields \(a, b, c\)/ });
+    rejects(lines('t[1]{a}:', '  1,2'), { line: 2, column: 5, reason: /more than 1 value/ });
+  });
+  it('rejects too many or too few rows', () => {
+    rejects(lines('t[1]{a}:', '  1', '  2'), { line: 3, column: 3, reason: /expected 1 row .*found more/ });
+    rejects(lines('t[3]{a}:', '  1'), { line: 1, column: 3, reason: /expected 3 rows.*found 1/ });
+  });
+  it('omits missing cells and ignores extra ones in non-strict mode', () => {
+    assert.deepEqual(decode(lines('t[3]{a,b}:', '  1', '  2,3,4'), lenient), { t: [{ a: 1 }, { a: 2, b: 3 }] });
+  });
+  it('rejects duplicate field names in strict mode and lets the last one win otherwise', () => {
+    rejects(lines('t[1]{a,b,a}:', '  1,2,3'), { line: 1, column: 10, reason: /duplicate field name "a"/ });
+    assert.deepEqual(decode(lines('t[1]{a,b,a}:', '  1,2,3'), lenient), { t: [{ a: 3, b: 2 }] });
+  });
+});
+
+describe('§9.4 expanded lists', () => {
+  it('reads primitives, objects, arrays and empty objects as items', () => {
+    assert.deepEqual(decode(lines('l[5]:', '  - text', '  - 3', '  - k: v', '  - [1]: z', '  -')), { l: ['text', 3, { k: 'v' }, ['z'], {}] });
+  });
+  it('reads a keyless list header on a hyphen line as a nested list one level deeper', () => {
+    assert.deepEqual(decode(lines('l[1]:', '  - [2]:', '    - a: 1', '    - b')), { l: [[{ a: 1 }, 'b']] });
+  });
+  it('rejects a line at item depth that is not an item', () => {
+    rejects(lines('l[2]:', '  - a', '  b'), { line: 3, column: 3, reason: /list item/ });
+  });
+  it('rejects too many or too few items', () => {
+    rejects(lines('l[1]:', '  - a', '  - b'), { line: 3, column: 3, reason: /expected 1 list item as/ });
+    rejects(lines('l[2]:', '  - a'), { line: 1, column: 3, reason: /found 1/ });
+  });
+});
+
+describe('§9.5 keyed tabular objects', () => {
+  it('decodes entry rows to an object of objects', () => {
+    assert.deepEqual(decode(lines('ports[2:|]{proto|n}:', '  web: tcp|80', '  "dns x": udp|53')), {
+      ports: { web: { proto: 'tcp', n: 80 }, 'dns x': { proto: 'udp', n: 53 } },
+    });
+  });
+  it('splits at the first unquoted colon, so later colons are cell data', () => {
+    assert.deepEqual(decode(lines('m[1:]{t}:', '  noon: 12:00')), { m: { noon: { t: '12:00' } } });
+  });
+  it('keeps bracket text in entry keys literal and reads [] in a cell as a string', () => {
+    assert.deepEqual(decode(lines('m[1:]{v}:', '  x[0]: []')), { m: { 'x[0]': { v: '[]' } } });
+  });
+  it('supports nested field groups in entry rows', () => {
+    assert.deepEqual(decode(lines('c[1:]{pos{x,y}}:', '  home: 1,2')), { c: { home: { pos: { x: 1, y: 2 } } } });
+  });
+  it('accepts a zero entry count', () => {
+    assert.deepEqual(decode(lines('m[0:]{v}:', 'next: 1')), { m: {}, next: 1 });
+  });
+  it('rejects count and width mismatches, an entry without cells, and a colonless line', () => {
+    rejects(lines('m[2:]{v}:', '  a: 1'), { line: 1, column: 3, reason: /expected 2 entry rows/ });
+    rejects(lines('m[1:]{v,w}:', '  a: 1'), { line: 2, column: 7, reason: /entry row has 1 value/ });
+    rejects(lines('m[1:]{v}:', '  a:'), { line: 2, column: 5, reason: /0 values/ });
+    rejects(lines('m[1:]{v}:', '  orphan'), { line: 2, column: 3, reason: /no ":"/ });
+  });
+  it('rejects duplicate entry keys in strict mode and lets the last one win otherwise', () => {
+    const text = lines('m[2:]{v}:', '  k: 1', '  k: 2');
+    rejects(text, { line: 3, column: 3, reason: /duplicate entry key "k"/ });
+    assert.deepEqual(decode(text, lenient), { m: { k: { v: 2 } } });
+  });
+  it('skips a colonless line in non-strict mode', () => {
+    assert.deepEqual(decode(lines('m[2:]{v}:', '  a: 1', '  junk', '  b: 2'), lenient), { m: { a: { v: 1 }, b: { v: 2 } } });
+  });
+});
+
+describe('§10 objects as list items', () => {
+  it('places a first field\'s nested content two levels below the hyphen and other fields one level below', () => {
+    const text = lines('l[1]:', '  - meta:', '      k: 1', '    id: 9');
+    assert.deepEqual(decode(text), { l: [{ meta: { k: 1 }, id: 9 }] });
+  });
+  it('reads a tabular first field with rows at +2 and siblings at +1', () => {
+    const text = lines('l[1]:', '  - rows[2]{a}:', '      1', '      2', '    done: true');
+    assert.deepEqual(decode(text), { l: [{ rows: [{ a: 1 }, { a: 2 }], done: true }] });
+  });
+  it('reads a keyed first field the same way', () => {
+    const text = lines('l[1]:', '  - cfg[1:]{v}:', '      a: 1', '    ok: yes');
+    assert.deepEqual(decode(text), { l: [{ cfg: { a: { v: 1 } }, ok: 'yes' }] });
+  });
+  it('reads a list first field with items at +2', () => {
+    const text = lines('l[1]:', '  - xs[2]:', '      - 1', '      - 2', '    n: 2');
+    assert.deepEqual(decode(text), { l: [{ xs: [1, 2], n: 2 }] });
+  });
+  it('does not accept rows at +1 for a first-field table', () => {
+    rejects(lines('l[1]:', '  - rows[1]{a}:', '    1'), { line: 2, column: 10, reason: /expected 1 row .*found 0/ });
+  });
+  it('rejects duplicate keys across the hyphen line and later fields', () => {
+    rejects(lines('l[1]:', '  - id: 1', '    id: 2'), { line: 3, column: 5, reason: /duplicate key "id"/ });
+  });
+});
+
+describe('§11 delimiters', () => {
+  it('splits tab- and pipe-delimited rows and inline arrays on their delimiter only', () => {
+    assert.deepEqual(decode(lines('t[2\t]{a\tb}:', '  x,y\t1', '  p|q\t2', 'v[2|]: a,b|c d')), {
+      t: [
+        { a: 'x,y', b: 1 },
+        { a: 'p|q', b: 2 },
+      ],
+      v: ['a,b', 'c d'],
+    });
+  });
+  it('resets to comma in a nested header without a delimiter symbol', () => {
+    assert.deepEqual(decode(lines('o[1|]:', '  - in[2]: a|b,c')), { o: [{ in: ['a|b', 'c'] }] });
+  });
+  it('trims spaces, but not tabs, around pipe-delimited values', () => {
+    assert.deepEqual(decode('v[2|]:  a | b '), { v: ['a', 'b'] });
+  });
+  it('reads quoted values containing the active delimiter', () => {
+    assert.deepEqual(decode('v[2\t]: "a\tb"\t"c\\td"'), { v: ['a\tb', 'c\td'] });
+  });
+});
+
+describe('§12 indentation and whitespace', () => {
+  it('accepts CRLF line endings and keeps a CR elsewhere in a line', () => {
+    assert.deepEqual(decode('a: 1\r\nb:\r\n  c: x\ry\r\n'), { a: 1, b: { c: 'x\ry' } });
+  });
+  it('accepts trailing newlines and blank lines between fields', () => {
+    assert.deepEqual(decode('a: 1\n\n   \nb: 2\n\n'), { a: 1, b: 2 });
+  });
+  it('accepts blank lines between a header and its first item and after the array', () => {
+    assert.deepEqual(decode(lines('t[1]{a}:', '', '  1', '', 'x: 2')), { t: [{ a: 1 }], x: 2 });
+  });
+  it('rejects a blank line inside an array span in strict mode, pointing at the blank line', () => {
+    rejects(lines('l[2]:', '  - a: 1', '', '    b: 2', '  - c'), { line: 3, column: 1, reason: /blank line inside an array/ });
+    rejects(lines('t[2]{a}:', '  1', '  ', '  2'), { line: 3, column: 1 });
+    rejects(lines('o[1]:', '  - in[1]:', '', '      - x'), { line: 3, column: 1 });
+  });
+  it('ignores blank lines inside arrays in non-strict mode', () => {
+    assert.deepEqual(decode(lines('l[2]:', '  - a', '', '  - b'), lenient), { l: ['a', 'b'] });
+  });
+  it('honours a custom indentSize', () => {
+    assert.deepEqual(decode(lines('a:', '    b:', '        c: 1'), { indentSize: 4 }), { a: { b: { c: 1 } } });
+    rejects(lines('a:', '  b: 1'), { line: 2, column: 3, reason: /not a multiple of 4/ }, { indentSize: 4 });
+  });
+  it('rejects indentation that is not a multiple of indentSize', () => {
+    rejects(lines('a:', '   b: 1'), { line: 2, column: 4, reason: /3 spaces is not a multiple of 2/ });
+  });
+  it('rejects tabs in indentation at the tab', () => {
+    rejects(lines('a:', '  \tb: 1'), { line: 2, column: 3, reason: /tab used for indentation/ });
+  });
+  it('rejects depth jumps and over-indented lines', () => {
+    rejects(lines('a:', '      b: 1'), { line: 2, column: 7, reason: /jumps 3 levels/ });
+    rejects(lines('a: 1', '  b: 2'), { line: 2, column: 3, reason: /does not open a nested block/ });
+    rejects(lines('a:', '  b: 1', '    c: 2'), { line: 3, column: 5 });
+  });
+  it('computes depth as floor(spaces / indentSize) and a tab as indentSize spaces in non-strict mode', () => {
+    assert.deepEqual(decode(lines('a:', '   b:', '     c: 1'), lenient), { a: { b: { c: 1 } } });
+    assert.deepEqual(decode(lines('a:', '\tb: 1'), lenient), { a: { b: 1 } });
+    assert.deepEqual(decode(lines('a:', ' \tb:', '\t\tc: 1'), lenient), { a: { b: { c: 1 } } });
+  });
+  it('uses the first line of a deeper block as its depth, and skips lines that belong to no block, in non-strict mode', () => {
+    assert.deepEqual(decode(lines('a:', '      b: 1', '      c: 2'), lenient), { a: { b: 1, c: 2 } });
+    assert.deepEqual(decode(lines('a: 1', '    stray: 2', 'b: 3'), lenient), { a: 1, b: 3 });
+  });
+});
+
+describe('§14.3 duplicate keys', () => {
+  it('rejects a repeated sibling key in strict mode, at the second key', () => {
+    rejects(lines('k: 1', 'o:', '  x: 1', '  x: 2'), { line: 4, column: 3, reason: /duplicate key "x"/ });
+  });
+  it('does not confuse inherited names with duplicates', () => {
+    assert.deepEqual(decode(lines('toString: 1', 'valueOf: 2', 'hasOwnProperty: 3')), { toString: 1, valueOf: 2, hasOwnProperty: 3 });
+  });
+  it('lets the last value win, silently, in non-strict mode', () => {
+    assert.deepEqual(decode(lines('k: 1', 'k:', '  deep: true'), lenient), { k: { deep: true } });
+  });
+});
+
+describe('§14 error shape', () => {
+  it('throws ToonDecodeError, a SyntaxError whose message starts with the line number', () => {
+    try {
+      decode(lines('a: 1', 'v[2]: x'));
+      assert.fail('expected an error');
+    } catch (error) {
+      assert.ok(error instanceof ToonDecodeError);
+      assert.ok(error instanceof SyntaxError);
+      assert.equal(error.name, 'ToonDecodeError');
+      assert.equal(error.message, `line 2: ${error.reason}`);
+      assert.match(error.reason, /^expected 2 values as declared by \[2\], found 1; /);
+    }
+  });
+  it('reports lines of the original text, comments and blank lines included', () => {
+    rejects(lines('# c', '', 'a: 1', '# c', 'a: 2'), { line: 5, column: 1 });
+  });
+});
+
+describe('decode options and arguments', () => {
+  it('is strict unless strict is exactly false', () => {
+    rejects('v[2]: a', { line: 1, column: 3 }, { strict: undefined });
+    rejects('v[2]: a', { line: 1, column: 3 }, {});
+  });
+  it('rejects invalid options and non-string input with a TypeError', () => {
+    assert.throws(() => decode('a: 1', { indentSize: 0 }), TypeError);
+    assert.throws(() => decode('a: 1', { indentSize: 1.5 }), TypeError);
+    assert.throws(() => decode('a: 1', { maxDepth: -1 }), TypeError);
+    assert.throws(() => decode(42 as unknown as string), TypeError);
+  });
+});

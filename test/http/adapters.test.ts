@@ -1,0 +1,309 @@
+// Framework-specific behaviour the shared matrix cannot express: each adapter's conventions and
+// the traps listed for it (Fastify's content maps, response schemas and error-path serializer;
+// Express's res.send and explicit types; Hono's stale headers and request swap).
+import assert from 'node:assert/strict';
+import { createServer, type Server } from 'node:http';
+import { after, before, describe, it } from 'node:test';
+import swagger from '@fastify/swagger';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify, { type FastifyInstance } from 'fastify';
+import { Hono } from 'hono';
+import { HTTPException } from 'hono/http-exception';
+import { encode } from '../../src/codec/encode.js';
+import { toon as toonExpress } from '../../src/http/express.js';
+import toonFastify, { withToonOpenApi } from '../../src/http/fastify.js';
+import { toon as toonHono } from '../../src/http/hono.js';
+import { type AppServer, send } from './harness.js';
+import { OrderStore } from '../../examples/http/orders.js';
+import { ToonSettings } from '../../src/http/index.js';
+
+function listen(server: Server): Promise<AppServer> {
+  return new Promise((resolve) => {
+    server.listen(0, '127.0.0.1', () => {
+      const address = server.address();
+      const port = typeof address === 'object' && address !== null ? address.port : 0;
+      resolve({
+        url: `http://127.0.0.1:${port}`,
+        settings: new ToonSettings(),
+        store: new OrderStore([]),
+        close: () =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      });
+    });
+  });
+}
+
+async function listenFastify(app: FastifyInstance): Promise<AppServer> {
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  const address = app.server.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return { url: `http://127.0.0.1:${port}`, settings: app.toon, store: new OrderStore([]), close: () => app.close() };
+}
+
+const TOON = { accept: 'text/toon' };
+
+describe('Fastify adapter', () => {
+  let server: AppServer;
+  const bodySchema = {
+    type: 'object',
+    required: ['quantity'],
+    properties: { quantity: { type: 'integer', minimum: 1 } },
+  } as const;
+  const contentMap = { content: { 'application/json': { schema: bodySchema } } };
+  const contentMapBefore = structuredClone(contentMap);
+  let cyclic: Record<string, unknown>;
+
+  before(async () => {
+    const app = Fastify();
+    await app.register(
+      swagger,
+      withToonOpenApi({
+        openapi: { info: { title: 'T', version: '1' } },
+        transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({ ...openapiObject, 'x-mine': true }),
+      } as Parameters<typeof swagger>[1]),
+    );
+    await app.register(toonFastify);
+    app.post('/content-map', { schema: { body: contentMap } }, async (request) => ({ got: request.body }));
+    app.get('/text', async (_request, reply) => reply.type('text/plain').send('plain, untouched'));
+    app.get('/hal', async (_request, reply) => reply.type('application/hal+json').send({ _links: {} }));
+    app.get(
+      '/filtered',
+      { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } },
+      async () => ({ id: 7, passwordHash: 'secret' }),
+    );
+    app.get('/crash', async () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+    });
+    cyclic = { a: 1 };
+    cyclic.self = cyclic;
+    app.get('/cyclic', async () => cyclic);
+    app.post('/echo', async (request) => ({ got: request.body }));
+    app.get('/openapi.json', async () => app.swagger());
+    server = await listenFastify(app);
+  });
+  after(() => server.close());
+
+  it('validates TOON bodies against a schema.body.content map written for application/json', async () => {
+    const ok = await send(server, { method: 'POST', path: '/content-map', headers: { 'content-type': 'text/toon' }, body: 'quantity: 2' });
+    assert.equal(ok.status, 200, ok.text);
+    assert.deepEqual(ok.data, { got: { quantity: 2 } });
+    const bad = await send(server, { method: 'POST', path: '/content-map', headers: { 'content-type': 'text/toon' }, body: 'quantity: 0' });
+    const badJson = await send(server, {
+      method: 'POST',
+      path: '/content-map',
+      headers: { 'content-type': 'application/json' },
+      body: '{"quantity":0}',
+    });
+    assert.equal(bad.status, 400);
+    assert.deepEqual(bad.data, badJson.data);
+    assert.deepEqual(contentMap, contentMapBefore, "the route's schema object is not modified");
+  });
+
+  it('composes with your own transformObject when adding TOON to the @fastify/swagger document', async () => {
+    const document = (await send(server, { path: '/openapi.json' })).data as Record<string, any>;
+    assert.equal(document['x-mine'], true);
+    assert.ok(document.paths['/content-map'].post.requestBody.content['text/toon']);
+  });
+
+  it('leaves strings and explicitly typed JSON flavours alone', async () => {
+    const text = await send(server, { path: '/text', headers: TOON });
+    assert.equal(text.text, 'plain, untouched');
+    assert.equal(text.mediaType, 'text/plain');
+    const hal = await send(server, { path: '/hal', headers: TOON });
+    assert.equal(hal.mediaType, 'application/hal+json');
+  });
+
+  it('filters TOON responses through the route response schema, like JSON', async () => {
+    const response = await send(server, { path: '/filtered', headers: TOON });
+    assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8');
+    assert.deepEqual(response.data, { id: 7 });
+  });
+
+  it('hides the message of unexpected errors in the 500 problem', async () => {
+    const response = await send(server, { path: '/crash', headers: TOON });
+    assert.equal(response.status, 500);
+    assert.deepEqual(response.data, { type: 'about:blank', title: 'Internal Server Error', status: 500, instance: '/crash' });
+  });
+
+  it('answers a problem document, not the stale TOON serializer, when serialization itself fails', async () => {
+    const response = await send(server, { path: '/cyclic', headers: TOON });
+    assert.equal(response.status, 500);
+    assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8; profile=problem');
+    assert.equal((response.data as { status: number }).status, 500);
+  });
+
+  it('refuses __proto__ keys in TOON bodies as Fastify does in JSON bodies', async () => {
+    const fromToon = await send(server, { method: 'POST', path: '/echo', headers: { 'content-type': 'text/toon' }, body: '__proto__:\n  admin: true' });
+    const fromJson = await send(server, {
+      method: 'POST',
+      path: '/echo',
+      headers: { 'content-type': 'application/json' },
+      body: '{"__proto__":{"admin":true}}',
+    });
+    assert.equal(fromJson.status, 400);
+    assert.equal(fromToon.status, 400);
+  });
+});
+
+describe('Express adapter', () => {
+  let server: AppServer;
+
+  before(async () => {
+    const app = express();
+    app.set('env', 'test');
+    const negotiation = toonExpress();
+    app.use(express.json(), negotiation);
+    app.get('/send', (_req, res) => {
+      res.send({ rows: [{ a: 1 }, { a: 2 }] });
+    });
+    app.get('/hal', (_req, res) => {
+      res.type('application/hal+json').json({ _links: {} });
+    });
+    app.get('/vary', (_req, res) => {
+      res.vary('Origin').json({ ok: true });
+    });
+    app.get('/crash', () => {
+      throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
+    });
+    app.post('/empty', (req, res) => {
+      res.json({ body: req.body ?? null });
+    });
+    app.use(negotiation.errorHandler);
+    server = await listen(createServer(app));
+  });
+  after(() => server.close());
+
+  it('negotiates res.send(obj) as well as res.json(obj)', async () => {
+    const response = await send(server, { path: '/send', headers: TOON });
+    assert.equal(response.text, 'rows[2]{a}:\n  1\n  2');
+  });
+
+  it('keeps a JSON flavour the handler chose explicitly', async () => {
+    const response = await send(server, { path: '/hal', headers: TOON });
+    assert.equal(response.mediaType, 'application/hal+json');
+  });
+
+  it('adds Accept to a Vary header the handler already set', async () => {
+    const response = await send(server, { path: '/vary', headers: TOON });
+    assert.equal(response.headers.get('vary'), 'Origin, Accept');
+  });
+
+  it('hides the message of unexpected errors in the 500 problem', async () => {
+    const response = await send(server, { path: '/crash', headers: TOON });
+    assert.equal(response.status, 500);
+    assert.deepEqual(response.data, { type: 'about:blank', title: 'Internal Server Error', status: 500, instance: '/crash' });
+  });
+
+  it('does not refuse an empty body for its Content-Type', async () => {
+    const response = await send(server, { method: 'POST', path: '/empty', headers: { 'content-type': 'application/xml' }, body: '' });
+    assert.equal(response.status, 200, response.text);
+  });
+});
+
+describe('Hono adapter', () => {
+  let server: AppServer;
+
+  before(async () => {
+    const app = new Hono();
+    const negotiation = toonHono({ maxSize: 64 });
+    app.use(negotiation);
+    app.onError(negotiation.onError);
+    app.get('/sized', () => {
+      const text = JSON.stringify({ rows: [{ a: 1 }, { a: 2 }] });
+      return new Response(text, {
+        headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-request-id': 'r1' },
+      });
+    });
+    app.get('/cookie', (c) => {
+      c.header('set-cookie', 'a=1');
+      c.header('x-trace', 't1');
+      return c.json({ ok: true });
+    });
+    app.get('/text', (c) => c.text('plain, untouched'));
+    app.post('/raw-json', async (c) => c.json({ got: await c.req.json() }));
+    app.get('/forbidden', () => {
+      throw new HTTPException(403, { message: 'Orders of other customers are private.' });
+    });
+    app.get('/custom', () => {
+      throw new HTTPException(401, { res: new Response('custom', { status: 401 }) });
+    });
+    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    await new Promise((resolve) => started.once('listening', resolve));
+    const address = started.address();
+    const port = typeof address === 'object' && address !== null ? address.port : 0;
+    server = {
+      url: `http://127.0.0.1:${port}`,
+      settings: negotiation.settings,
+      store: new OrderStore([]),
+      close: () =>
+        new Promise<void>((done) => {
+          started.close(() => done());
+          started.closeAllConnections();
+        }),
+    };
+  });
+  after(() => server.close());
+
+  it('drops a stale content-length when re-encoding a JSON response, keeping other headers', async () => {
+    const response = await send(server, { path: '/sized', headers: TOON });
+    assert.equal(response.text, 'rows[2]{a}:\n  1\n  2');
+    assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(response.text)));
+    assert.equal(response.headers.get('x-request-id'), 'r1');
+    assert.equal(response.headers.get('vary'), 'Accept');
+  });
+
+  it('keeps headers and cookies set through the context', async () => {
+    const response = await send(server, { path: '/cookie', headers: TOON });
+    assert.equal(response.mediaType, 'text/toon');
+    assert.equal(response.headers.get('set-cookie'), 'a=1');
+    assert.equal(response.headers.get('x-trace'), 't1');
+  });
+
+  it('leaves non-JSON responses alone', async () => {
+    const response = await send(server, { path: '/text', headers: TOON });
+    assert.equal(response.text, 'plain, untouched');
+  });
+
+  it('gives c.req.json() the decoded TOON body', async () => {
+    const response = await send(server, {
+      method: 'POST',
+      path: '/raw-json',
+      headers: { 'content-type': 'text/toon', accept: 'application/json' },
+      body: 'a[2]: 1,2',
+    });
+    assert.deepEqual(response.data, { got: { a: [1, 2] } });
+  });
+
+  it('refuses a chunked body over maxSize with a 413 problem', async () => {
+    const chunks = [encode({ note: 'x'.repeat(50) }), encode({ more: 'y'.repeat(50) })];
+    const body = new ReadableStream({
+      pull(controller) {
+        const next = chunks.shift();
+        if (next === undefined) controller.close();
+        else controller.enqueue(new TextEncoder().encode(next));
+      },
+    });
+    const response = await fetch(`${server.url}/raw-json`, {
+      method: 'POST',
+      headers: { 'content-type': 'text/toon', accept: 'text/toon' },
+      body,
+      duplex: 'half',
+    } as RequestInit);
+    assert.equal(response.status, 413);
+    assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8; profile=problem');
+    await response.text();
+  });
+
+  it("renders HTTPException as a problem, but keeps one carrying the app's own Response", async () => {
+    const forbidden = await send(server, { path: '/forbidden', headers: TOON });
+    assert.equal(forbidden.status, 403);
+    assert.equal((forbidden.data as { detail: string }).detail, 'Orders of other customers are private.');
+    const custom = await send(server, { path: '/custom', headers: TOON });
+    assert.equal(custom.status, 401);
+    assert.equal(custom.text, 'custom');
+  });
+});

@@ -1,0 +1,312 @@
+// The framework-agnostic core (toonwire/http): negotiation, rendering, problems, bodies, OpenAPI.
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { decode } from '../../src/codec/decode.js';
+import {
+  addToonToOpenApi,
+  appendVary,
+  assertToonCharset,
+  clientPreference,
+  decodeToonBody,
+  HttpProblem,
+  matchesMediaType,
+  mediaTypeOf,
+  negotiateFormat,
+  problemFromError,
+  renderBody,
+  renderProblem,
+  requestHasBody,
+  ToonSettings,
+  unsupportedMediaType,
+  validationProblem,
+} from '../../src/http/index.js';
+
+describe('clientPreference', () => {
+  const table: ReadonlyArray<[string | undefined, 'json' | 'toon' | 'either']> = [
+    [undefined, 'either'],
+    ['', 'either'],
+    ['*/*', 'either'],
+    ['image/png', 'either'],
+    ['text/toon', 'toon'],
+    ['application/json', 'json'],
+    ['text/*', 'toon'],
+    ['application/*', 'json'],
+    ['text/*, application/*', 'toon'],
+    ['application/*;q=0.9, text/*;q=0.9, text/toon', 'toon'],
+    ['*/*;q=0.8, application/json;q=0.9', 'json'],
+    ['*/*, text/toon;q=0', 'json'],
+    ['text/toon;q=0.2, application/json;q=0.1', 'toon'],
+    ['text/toon;q=0.1, application/json;q=0.2', 'json'],
+    ['text/toon;q=0, application/json;q=0', 'either'],
+    ['text/toon; charset=utf-8', 'toon'],
+    ['text/toon; charset=latin1', 'either'],
+    ['text/toon; profile=problem', 'either'],
+  ];
+  for (const [accept, expected] of table) {
+    it(`reads ${accept === undefined ? 'a missing Accept' : JSON.stringify(accept)} as ${expected}`, () => {
+      assert.equal(clientPreference(accept), expected);
+    });
+  }
+
+  it('lets the first listed type win between equal q-values, as negotiator (and Express) do', () => {
+    assert.equal(clientPreference('text/toon, application/json'), 'toon');
+    assert.equal(clientPreference('application/json, text/toon'), 'json');
+  });
+
+  it('offers problem documents as application/problem+json and text/toon with profile=problem', () => {
+    assert.equal(clientPreference('application/problem+json', 'problem'), 'json');
+    assert.equal(clientPreference('application/json', 'problem'), 'json');
+    assert.equal(clientPreference('text/toon; profile=problem', 'problem'), 'toon');
+    assert.equal(clientPreference('text/toon', 'problem'), 'toon');
+  });
+
+  it('answers the same for a repeated header (cached) as for the first time', () => {
+    const accept = 'application/json;q=0.3, text/toon;q=0.7';
+    assert.equal(clientPreference(accept), 'toon');
+    assert.equal(clientPreference(accept), 'toon');
+  });
+});
+
+describe('negotiateFormat', () => {
+  it('uses the default only when the client states no preference', () => {
+    assert.equal(negotiateFormat(undefined, 'toon'), 'toon');
+    assert.equal(negotiateFormat('*/*', 'auto'), 'auto');
+    assert.equal(negotiateFormat('application/json', 'toon'), 'json');
+    assert.equal(negotiateFormat('text/toon', 'json'), 'toon');
+  });
+});
+
+describe('ToonSettings', () => {
+  it('defaults to JSON with comma tables', () => {
+    assert.deepEqual(new ToonSettings().toJSON(), { defaultFormat: 'json', delimiter: ',' });
+  });
+
+  it('rejects invalid values at construction and at assignment, naming the valid ones', () => {
+    assert.throws(() => new ToonSettings({ defaultFormat: 'yaml' as never }), /'json', 'toon' or 'auto'/);
+    const settings = new ToonSettings();
+    assert.throws(() => {
+      settings.delimiter = ';' as never;
+    }, /delimiter must be/);
+    assert.equal(settings.delimiter, ',');
+  });
+});
+
+describe('renderBody', () => {
+  const page = { data: [{ id: 1, sku: 'TEA' }, { id: 2, sku: 'SCONE' }] };
+
+  it('writes TOON in the requested delimiter with the TOON Content-Type', () => {
+    const rendered = renderBody(page, 'toon', '|');
+    assert.equal(rendered.contentType, 'text/toon; charset=utf-8');
+    assert.equal(rendered.body, 'data[2|]{id|sku}:\n  1|TEA\n  2|SCONE');
+    assert.deepEqual(decode(rendered.body), page);
+  });
+
+  it('labels problem documents with their own Content-Types', () => {
+    assert.equal(renderBody({ status: 400 }, 'toon', ',', { kind: 'problem' }).contentType, 'text/toon; charset=utf-8; profile=problem');
+    assert.equal(renderBody({ status: 400 }, 'json', ',', { kind: 'problem' }).contentType, 'application/problem+json');
+  });
+
+  it("with 'auto' ships TOON when it is smaller and JSON when it is not, labelled accordingly", () => {
+    const tabular = renderBody(page, 'auto', ',');
+    assert.equal(tabular.format, 'toon');
+    assert.equal(tabular.contentType, 'text/toon; charset=utf-8');
+    assert.ok(tabular.body.length < JSON.stringify(page).length);
+
+    const nested = [[1], [2], [3]];
+    const json = renderBody(nested, 'auto', ',');
+    assert.equal(json.format, 'json');
+    assert.equal(json.contentType, 'application/json');
+    assert.equal(json.body, JSON.stringify(nested));
+  });
+
+  it("with 'auto' and a pipe delimiter, a TOON answer uses the pipe", () => {
+    const rendered = renderBody(page, 'auto', '|');
+    assert.equal(rendered.format, 'toon');
+    assert.match(rendered.body, /\{id\|sku\}/);
+  });
+});
+
+describe('problem documents', () => {
+  it('orders members type, title, status, detail, instance, then extensions', () => {
+    const problem = problemFromError(new HttpProblem({ status: 409, detail: 'Already paid.', orderId: '01a0' }), '/orders/01a0');
+    assert.deepEqual(Object.keys(problem), ['type', 'title', 'status', 'detail', 'instance', 'orderId']);
+    assert.equal(problem.title, 'Conflict');
+  });
+
+  it('keeps the status and message of framework errors with a 4xx status', () => {
+    const error = Object.assign(new Error('Body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+    assert.deepEqual(problemFromError(error, '/orders'), {
+      type: 'about:blank',
+      title: 'Content Too Large',
+      status: 413,
+      detail: 'Body is too large',
+      instance: '/orders',
+      code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+    });
+  });
+
+  it('hides the message of unexpected errors behind a 500', () => {
+    const problem = problemFromError(new Error('connect ECONNREFUSED 10.0.0.5:5432'));
+    assert.equal(problem.status, 500);
+    assert.equal(problem.detail, undefined);
+    assert.equal(problemFromError('a string').status, 500);
+  });
+
+  it('renders a negotiated problem with its status', () => {
+    const rendered = renderProblem(new HttpProblem({ status: 404 }), {
+      accept: 'text/toon',
+      settings: new ToonSettings(),
+      instance: '/orders/42',
+    });
+    assert.equal(rendered.status, 404);
+    assert.equal(rendered.contentType, 'text/toon; charset=utf-8; profile=problem');
+    assert.deepEqual(decode(rendered.body), { type: 'about:blank', title: 'Not Found', status: 404, instance: '/orders/42' });
+  });
+
+  it('collects validation issues under errors with a summary in detail', () => {
+    const problem = validationProblem([{ pointer: '/items/0/quantity', message: 'must be >= 1' }], { part: 'body' }).problem;
+    assert.equal(problem.status, 400);
+    assert.deepEqual(problem.errors, [{ pointer: '/items/0/quantity', message: 'must be >= 1' }]);
+    assert.match(String(problem.detail), /request body is invalid: \/items\/0\/quantity must be >= 1/);
+  });
+
+  it('exposes status, statusCode and expose for frameworks that do not know HttpProblem', () => {
+    const error = new HttpProblem({ status: 422 });
+    assert.equal(error.status, 422);
+    assert.equal(error.statusCode, 422);
+    assert.equal(error.expose, true);
+    assert.equal(new HttpProblem({ status: 200 }).status, 500);
+  });
+});
+
+describe('request bodies', () => {
+  it('decodes TOON bodies strictly into JSON data', () => {
+    assert.deepEqual(decodeToonBody('items[1]{sku,quantity}:\n  TEA,2'), { items: [{ sku: 'TEA', quantity: 2 }] });
+  });
+
+  it('turns decode errors into a 400 problem with line and column', () => {
+    assert.throws(
+      () => decodeToonBody('items[1]{sku,quantity}:\n  TEA'),
+      (error: unknown) =>
+        error instanceof HttpProblem &&
+        error.status === 400 &&
+        error.problem.line === 2 &&
+        typeof error.problem.column === 'number' &&
+        /line 2, column \d+/.test(String(error.problem.detail)),
+    );
+  });
+
+  it('accepts UTF-8 or no charset, and refuses others with 415', () => {
+    assertToonCharset('text/toon');
+    assertToonCharset('text/toon; charset=UTF-8');
+    assertToonCharset('text/toon; charset="utf8"');
+    assert.throws(() => assertToonCharset('text/toon; charset=latin1'), (error: unknown) => error instanceof HttpProblem && error.status === 415);
+  });
+
+  it('names the refused and the accepted types in a 415', () => {
+    const problem = unsupportedMediaType('application/xml; charset=utf-8', ['application/json', 'text/toon']).problem;
+    assert.equal(problem.status, 415);
+    assert.match(String(problem.detail), /application\/xml is not supported\. Send the body as application\/json or text\/toon/);
+  });
+
+  it('treats chunked or non-empty requests as having a body', () => {
+    assert.equal(requestHasBody('12', undefined), true);
+    assert.equal(requestHasBody(undefined, 'chunked'), true);
+    assert.equal(requestHasBody('0', undefined), false);
+    assert.equal(requestHasBody(undefined, undefined), false);
+  });
+});
+
+describe('media type helpers', () => {
+  it('matches exact types, subtype wildcards and */*, ignoring case and parameters', () => {
+    assert.equal(mediaTypeOf(' Application/JSON ; charset=utf-8'), 'application/json');
+    assert.equal(matchesMediaType('application/json; charset=utf-8', ['application/json']), true);
+    assert.equal(matchesMediaType('text/csv', ['text/*']), true);
+    assert.equal(matchesMediaType('image/png', ['*/*']), true);
+    assert.equal(matchesMediaType('application/xml', ['application/json', 'text/*']), false);
+    assert.equal(matchesMediaType(undefined, ['*/*']), false);
+  });
+
+  it('adds Accept to Vary once, keeping what is there', () => {
+    assert.equal(appendVary(undefined), 'Accept');
+    assert.equal(appendVary('Origin'), 'Origin, Accept');
+    assert.equal(appendVary('origin, accept'), 'origin, accept');
+    assert.equal(appendVary('*'), '*');
+  });
+});
+
+describe('addToonToOpenApi', () => {
+  // The tests index the result by the media types it adds, which the input type does not list.
+  const transform = (input: object): any => addToonToOpenApi(input);
+  const schema = { type: 'object', properties: { id: { type: 'string' } } };
+  const problem = { schema: { $ref: '#/components/schemas/Problem' } };
+  const document = {
+    openapi: '3.1.0',
+    info: { title: 'Orders', version: '1.0.0' },
+    paths: {
+      '/orders': {
+        parameters: [{ name: 'x', in: 'query', content: { 'application/json': { schema } } }],
+        post: {
+          requestBody: { content: { 'application/json; charset=utf-8': { schema, example: { id: 'a' } } } },
+          responses: {
+            201: { description: 'Created', content: { 'application/json': { schema } } },
+            400: { description: 'Bad', content: { 'application/problem+json': problem } },
+            204: { description: 'No body' },
+            500: { $ref: '#/components/responses/Error' },
+          },
+          callbacks: {
+            shipped: { '{$request.body#/url}': { post: { requestBody: { content: { 'application/json': { schema } } }, responses: {} } } },
+          },
+        },
+        get: { responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } } },
+      },
+    },
+    webhooks: { paid: { post: { requestBody: { content: { 'application/json': { schema } } } } } },
+    components: {
+      responses: { Error: { description: 'Error', content: { 'application/problem+json': problem } } },
+      requestBodies: { Order: { content: { 'application/json': { schema } } } },
+    },
+  };
+
+  it('adds text/toon next to each JSON body and response, right after it, with the same schema and example', () => {
+    const result = transform(document);
+    const post = result.paths['/orders'].post;
+    assert.deepEqual(Object.keys(post.requestBody.content), ['application/json; charset=utf-8', 'text/toon']);
+    assert.deepEqual(post.requestBody.content['text/toon'], { schema, example: { id: 'a' } });
+    assert.deepEqual(Object.keys(post.responses[201].content), ['application/json', 'text/toon']);
+    assert.deepEqual(post.responses[204], { description: 'No body' });
+  });
+
+  it('adds text/toon; profile=problem next to each application/problem+json', () => {
+    const result = transform(document);
+    assert.deepEqual(result.paths['/orders'].post.responses[400].content['text/toon; profile=problem'], problem);
+    assert.deepEqual(result.components.responses.Error.content['text/toon; profile=problem'], problem);
+  });
+
+  it('covers callbacks, webhooks and reusable request bodies, but not parameters or other media types', () => {
+    const result = transform(document);
+    const callback = result.paths['/orders'].post.callbacks.shipped['{$request.body#/url}'].post;
+    assert.ok(callback.requestBody.content['text/toon']);
+    assert.ok(result.webhooks.paid.post.requestBody.content['text/toon']);
+    assert.ok(result.components.requestBodies.Order.content['text/toon']);
+    assert.deepEqual(Object.keys(result.paths['/orders'].parameters[0]!.content), ['application/json']);
+    assert.deepEqual(Object.keys(result.paths['/orders'].get.responses[200].content), ['text/csv']);
+  });
+
+  it('does not modify its input and is idempotent', () => {
+    const before = structuredClone(document);
+    const once = transform(document);
+    assert.deepEqual(document, before);
+    assert.deepEqual(addToonToOpenApi(once), once);
+  });
+
+  it('does not share media type objects between JSON and TOON (no YAML aliases)', () => {
+    const content = transform(document).paths['/orders'].post.responses[201].content;
+    assert.notEqual(content['text/toon'], content['application/json']);
+  });
+
+  it('refuses Swagger 2.0 and non-OpenAPI input with a TypeError that says what to pass', () => {
+    assert.throws(() => addToonToOpenApi({ swagger: '2.0', paths: {} }), /OpenAPI 3\.x .*got Swagger 2\.0/);
+    assert.throws(() => addToonToOpenApi({}), /OpenAPI 3\.x/);
+  });
+});

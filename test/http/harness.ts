@@ -1,0 +1,95 @@
+// Starts the three example apps on 127.0.0.1 with ephemeral ports and speaks HTTP to them, so
+// the behaviour matrix runs one table of cases against every adapter.
+import { decode } from '../../src/codec/decode.js';
+import type { ToonSettings } from '../../src/http/index.js';
+import { contentTypeParameter, mediaTypeOf } from '../../src/http/index.js';
+import { startServer as startExpress } from '../../examples/http/express.js';
+import { startServer as startFastify } from '../../examples/http/fastify.js';
+import { startServer as startHono } from '../../examples/http/hono.js';
+import type { OrdersAppOptions, OrderStore } from '../../examples/http/orders.js';
+
+export interface AppServer {
+  url: string;
+  settings: ToonSettings;
+  store: OrderStore;
+  close(): Promise<void>;
+}
+
+export type AdapterName = 'fastify' | 'express' | 'hono';
+
+type Start = (options: OrdersAppOptions & { port: number; host: string }) => Promise<AppServer>;
+
+export const ADAPTERS: ReadonlyArray<{ name: AdapterName; start: Start }> = [
+  { name: 'fastify', start: startFastify },
+  { name: 'express', start: startExpress },
+  { name: 'hono', start: startHono },
+];
+
+/** Servers of one adapter, one per distinct option set, started on first use. */
+export class ServerPool {
+  readonly #start: Start;
+  readonly #servers = new Map<string, Promise<AppServer>>();
+
+  constructor(start: Start) {
+    this.#start = start;
+  }
+
+  get(options: Omit<OrdersAppOptions, 'store'> = {}): Promise<AppServer> {
+    const key = JSON.stringify(options);
+    let server = this.#servers.get(key);
+    if (server === undefined) {
+      server = this.#start({ ...options, port: 0, host: '127.0.0.1' });
+      this.#servers.set(key, server);
+    }
+    return server;
+  }
+
+  async closeAll(): Promise<void> {
+    const servers = await Promise.all(this.#servers.values());
+    this.#servers.clear();
+    await Promise.all(servers.map((server) => server.close()));
+  }
+}
+
+export interface HttpRequest {
+  method?: string;
+  path: string;
+  headers?: Record<string, string>;
+  body?: string;
+}
+
+export interface HttpResponse {
+  status: number;
+  headers: Headers;
+  text: string;
+  /** The media type of Content-Type (`text/toon`, `application/json`, ...). */
+  mediaType: string | undefined;
+  /** The body decoded according to its Content-Type (TOON or JSON); `undefined` for other types. */
+  data: unknown;
+}
+
+/** Sends one request; the body is decoded with the codec or JSON.parse as its Content-Type says. */
+export async function send(server: AppServer, request: HttpRequest): Promise<HttpResponse> {
+  const response = await fetch(server.url + request.path, {
+    method: request.method ?? 'GET',
+    headers: request.headers ?? {},
+    ...(request.body === undefined ? {} : { body: request.body }),
+  });
+  const text = await response.text();
+  const contentType = response.headers.get('content-type');
+  const mediaType = mediaTypeOf(contentType);
+  let data: unknown;
+  if (mediaType === 'text/toon') data = decode(text);
+  else if (mediaType === 'application/json' || mediaType === 'application/problem+json') data = JSON.parse(text);
+  return { status: response.status, headers: response.headers, text, mediaType, data };
+}
+
+/** The `profile` parameter of the response Content-Type. */
+export function profileOf(response: HttpResponse): string | undefined {
+  return contentTypeParameter(response.headers.get('content-type'), 'profile');
+}
+
+/** A JSON round trip: what a value looks like on the wire, without `undefined` members. */
+export function wire<T>(value: T): T {
+  return JSON.parse(JSON.stringify(value)) as T;
+}

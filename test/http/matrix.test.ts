@@ -1,0 +1,336 @@
+// The behaviour matrix: one table of cases, run over real HTTP against the Fastify, Express and
+// Hono example apps (127.0.0.1, ephemeral ports, closed after each adapter's suite).
+import assert from 'node:assert/strict';
+import { after, describe, it } from 'node:test';
+import { encode } from '../../src/codec/encode.js';
+import type { OrdersAppOptions } from '../../examples/http/orders.js';
+import { ADAPTERS, type AppServer, type HttpResponse, profileOf, send, ServerPool, wire } from './harness.js';
+
+interface MatrixCase {
+  it: string;
+  options?: Omit<OrdersAppOptions, 'store'>;
+  run(server: AppServer): Promise<void>;
+}
+
+const ORDERS_PAGE = '/orders?limit=2';
+
+function assertVaryAccept(response: HttpResponse): void {
+  const vary = response.headers.get('vary') ?? '';
+  assert.ok(/(^|,\s*)accept(\s*,|$)/i.test(vary), `expected Vary to include Accept, got "${vary}"`);
+}
+
+function assertFormat(response: HttpResponse, format: 'json' | 'toon'): void {
+  if (format === 'toon') assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8');
+  else assert.equal(response.mediaType, 'application/json');
+}
+
+function assertProblem(response: HttpResponse, format: 'json' | 'toon', status: number): Record<string, unknown> {
+  assert.equal(response.status, status, response.text);
+  if (format === 'toon') {
+    assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8; profile=problem');
+  } else {
+    assert.equal(response.mediaType, 'application/problem+json');
+    assert.equal(profileOf(response), undefined);
+  }
+  assertVaryAccept(response);
+  const problem = response.data as Record<string, unknown>;
+  assert.equal(problem.type, 'about:blank');
+  assert.equal(problem.status, status);
+  assert.equal(typeof problem.title, 'string');
+  assert.equal(typeof problem.detail, 'string');
+  return problem;
+}
+
+/** GET /orders?limit=2 with this Accept answers in `expected`, carrying the same page as the store. */
+function acceptCase(
+  accept: string | undefined,
+  expected: 'json' | 'toon',
+  defaultFormat: 'json' | 'toon' = 'json',
+): MatrixCase {
+  const sent = accept === undefined ? 'no Accept' : `Accept: ${accept}`;
+  return {
+    it: `answers ${expected.toUpperCase()} to ${sent} when the default is ${defaultFormat}`,
+    options: defaultFormat === 'json' ? {} : { defaultFormat },
+    async run(server) {
+      const response = await send(server, { path: ORDERS_PAGE, headers: accept === undefined ? {} : { accept } });
+      assert.equal(response.status, 200, response.text);
+      assertFormat(response, expected);
+      assertVaryAccept(response);
+      assert.deepEqual(response.data, wire(server.store.list(2)));
+    },
+  };
+}
+
+const ORDER = {
+  items: [
+    { sku: 'CAKE, LEMON', quantity: 1, unitPriceCents: 450 },
+    { sku: 'TEA', quantity: 2, unitPriceCents: 300 },
+  ],
+  note: 'ring twice: "back door" — merci',
+};
+
+// The same order written by hand in TOON, with a field the schemas do not know.
+const ORDER_TOON = [
+  'items[2]{sku,quantity,unitPriceCents}:',
+  '  "CAKE, LEMON",1,450',
+  '  TEA,2,300',
+  'note: "ring twice: \\"back door\\" — merci"',
+  'coupon: SPRING',
+].join('\n');
+
+const INVALID_ORDERS: ReadonlyArray<{ name: string; body: unknown }> = [
+  { name: 'a quantity below the minimum', body: { items: [{ sku: 'TEA', quantity: 0, unitPriceCents: 300 }] } },
+  { name: 'a missing required field', body: { note: 'no items' } },
+  { name: 'a string where an integer belongs', body: { items: [{ sku: 'TEA', quantity: 'two', unitPriceCents: 300 }] } },
+  { name: 'an empty items array', body: { items: [] } },
+];
+
+function post(server: AppServer, contentType: string, body: string, accept = 'application/json') {
+  return send(server, { method: 'POST', path: '/orders', headers: { 'content-type': contentType, accept }, body });
+}
+
+const CASES: MatrixCase[] = [
+  // Accept negotiation: q-values, wildcards, specificity, defaults.
+  acceptCase(undefined, 'json'),
+  acceptCase('application/json', 'json'),
+  acceptCase('text/toon', 'toon'),
+  acceptCase('TEXT/TOON', 'toon'),
+  acceptCase('text/toon; charset=utf-8', 'toon'),
+  acceptCase('*/*', 'json'),
+  acceptCase('*/*', 'toon', 'toon'),
+  acceptCase(undefined, 'toon', 'toon'),
+  acceptCase('application/json', 'json', 'toon'),
+  acceptCase('text/*', 'toon'),
+  acceptCase('application/*', 'json', 'toon'),
+  acceptCase('text/toon;q=0.5, application/json', 'json', 'toon'),
+  acceptCase('application/json;q=0.4, text/toon;q=0.9', 'toon'),
+  acceptCase('text/toon, */*;q=0.1', 'toon'),
+  acceptCase('*/*, text/toon;q=0', 'json', 'toon'),
+  acceptCase('image/png', 'json'),
+  acceptCase('image/png', 'toon', 'toon'),
+  acceptCase('text/toon, application/json', 'toon'),
+  acceptCase('application/json, text/toon', 'json', 'toon'),
+
+  {
+    it: 'follows a default changed at runtime through the exposed settings, on the next request',
+    async run(server) {
+      try {
+        server.settings.defaultFormat = 'toon';
+        const toon = await send(server, { path: ORDERS_PAGE });
+        assertFormat(toon, 'toon');
+        assert.deepEqual(toon.data, wire(server.store.list(2)));
+        const asked = await send(server, { path: ORDERS_PAGE, headers: { accept: 'application/json' } });
+        assertFormat(asked, 'json');
+        server.settings.defaultFormat = 'json';
+        assertFormat(await send(server, { path: ORDERS_PAGE }), 'json');
+        assert.throws(() => {
+          server.settings.defaultFormat = 'xml' as never;
+        }, TypeError);
+      } finally {
+        server.settings.defaultFormat = 'json';
+      }
+    },
+  },
+  {
+    it: "with defaultFormat 'auto', answers whichever format is smaller, labelled with its Content-Type",
+    options: { defaultFormat: 'auto' },
+    async run(server) {
+      const auto = await send(server, { path: '/orders?limit=20' });
+      const json = await send(server, { path: '/orders?limit=20', headers: { accept: 'application/json' } });
+      const toon = await send(server, { path: '/orders?limit=20', headers: { accept: 'text/toon' } });
+      assertFormat(json, 'json');
+      assertFormat(toon, 'toon');
+      assertVaryAccept(auto);
+      const smaller = Buffer.byteLength(toon.text) < Buffer.byteLength(json.text) ? 'toon' : 'json';
+      assertFormat(auto, smaller);
+      assert.equal(auto.text, smaller === 'toon' ? toon.text : json.text);
+      assert.deepEqual(auto.data, json.data);
+    },
+  },
+  {
+    it: "writes TOON tables with the configured '|' delimiter",
+    options: { delimiter: '|' },
+    async run(server) {
+      const response = await send(server, { path: ORDERS_PAGE, headers: { accept: 'text/toon' } });
+      assertFormat(response, 'toon');
+      assert.match(response.text, /items\[2\|\]\{sku\|quantity\|unitPriceCents\}:\n\s+TEA\|2\|300\n\s+CAKE, LEMON\|1\|450/);
+      assert.deepEqual(response.data, wire(server.store.list(2)));
+    },
+  },
+  {
+    it: 'writes TOON tables with the configured tab delimiter',
+    options: { delimiter: '\t' },
+    async run(server) {
+      const response = await send(server, { path: ORDERS_PAGE, headers: { accept: 'text/toon' } });
+      assertFormat(response, 'toon');
+      assert.match(response.text, /items\[2\t\]\{sku\tquantity\tunitPriceCents\}:\n\s+TEA\t2\t300/);
+      assert.deepEqual(response.data, wire(server.store.list(2)));
+    },
+  },
+
+  // Request bodies.
+  {
+    it: 'gives the handler identical input for the same order sent as JSON and as TOON (unknown fields dropped alike)',
+    async run(server) {
+      const fromJson = await post(server, 'application/json', JSON.stringify({ ...ORDER, coupon: 'SPRING' }));
+      const fromToon = await post(server, 'text/toon', ORDER_TOON);
+      assert.equal(fromJson.status, 201, fromJson.text);
+      assert.equal(fromToon.status, 201, fromToon.text);
+      const [jsonInput, toonInput] = server.store.created.slice(-2);
+      assert.deepEqual(wire(toonInput), wire(jsonInput));
+      assert.deepEqual(wire(jsonInput), ORDER);
+      const { id: _jsonId, ...jsonOrder } = fromJson.data as Record<string, unknown>;
+      const { id: _toonId, ...toonOrder } = fromToon.data as Record<string, unknown>;
+      assert.deepEqual(toonOrder, jsonOrder);
+    },
+  },
+  {
+    it: 'reads a TOON body produced by the encoder, with charset=utf-8, into the same input as JSON',
+    async run(server) {
+      const response = await post(server, 'text/toon; charset=utf-8', encode(ORDER), 'text/toon');
+      assert.equal(response.status, 201, response.text);
+      assertFormat(response, 'toon');
+      assert.deepEqual(wire(server.store.created.at(-1)), ORDER);
+    },
+  },
+  ...INVALID_ORDERS.map(
+    ({ name, body }): MatrixCase => ({
+      it: `rejects ${name} identically whether the body is JSON or TOON`,
+      async run(server) {
+        const before = server.store.created.length;
+        const fromJson = await post(server, 'application/json', JSON.stringify(body));
+        const fromToon = await post(server, 'text/toon', encode(body));
+        const problem = assertProblem(fromJson, 'json', 400);
+        assert.deepEqual(assertProblem(fromToon, 'json', 400), problem);
+        assert.ok(Array.isArray(problem.errors) && problem.errors.length > 0, 'expected an errors list');
+        assert.equal(server.store.created.length, before, 'no handler ran');
+      },
+    }),
+  ),
+  {
+    it: 'answers a malformed TOON body with a 400 problem naming line and column',
+    async run(server) {
+      const response = await post(server, 'text/toon', 'items[1]{sku,quantity,unitPriceCents}:\n  TEA,2\n', 'text/toon');
+      const problem = assertProblem(response, 'toon', 400);
+      assert.equal(problem.line, 2);
+      assert.equal(typeof problem.column, 'number');
+      assert.match(String(problem.detail), new RegExp(`line 2, column ${String(problem.column)}\\b`));
+      assert.equal(problem.instance, '/orders');
+    },
+  },
+  {
+    it: 'answers a TOON body that breaks strict mode (duplicate key) with a 400 problem',
+    async run(server) {
+      const response = await post(server, 'text/toon', 'note: a\nnote: b');
+      const problem = assertProblem(response, 'json', 400);
+      assert.equal(problem.line, 2);
+      assert.match(String(problem.detail), /line 2, column \d+/);
+    },
+  },
+  {
+    it: 'refuses JSON and TOON bodies over the same size limit with a 413 problem',
+    options: { bodyLimit: 300 },
+    async run(server) {
+      const big = { items: [{ sku: 'TEA', quantity: 1, unitPriceCents: 1 }], note: 'x'.repeat(400) };
+      assertProblem(await post(server, 'application/json', JSON.stringify(big), 'text/toon'), 'toon', 413);
+      assertProblem(await post(server, 'text/toon', encode(big), 'text/toon'), 'toon', 413);
+      assertProblem(await post(server, 'text/toon', encode(big)), 'json', 413);
+      const small = await post(server, 'text/toon', encode(ORDER));
+      assert.equal(small.status, 201, small.text);
+    },
+  },
+  {
+    it: 'refuses a request body of an unsupported Content-Type with a 415 problem',
+    async run(server) {
+      assertProblem(await post(server, 'application/xml', '<order/>', 'text/toon'), 'toon', 415);
+      assertProblem(await post(server, 'application/x-www-form-urlencoded', 'items=none'), 'json', 415);
+    },
+  },
+  {
+    it: 'refuses a TOON body declared in a charset other than UTF-8 with a 415 problem',
+    async run(server) {
+      assertProblem(await post(server, 'text/toon; charset=iso-8859-1', encode(ORDER)), 'json', 415);
+    },
+  },
+
+  // Problem documents from the framework's error handling.
+  {
+    it: 'negotiates problem documents thrown by handlers: TOON with profile=problem, or application/problem+json',
+    async run(server) {
+      const toon = assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'text/toon' } }), 'toon', 404);
+      assert.equal(toon.title, 'Not Found');
+      assert.equal(toon.instance, '/orders/nope');
+      assert.match(String(toon.detail), /nope/);
+      const json = assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'application/json' } }), 'json', 404);
+      assert.deepEqual(json, toon);
+      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'application/problem+json' } }), 'json', 404);
+      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'text/toon; profile=problem' } }), 'toon', 404);
+      assertProblem(await send(server, { path: '/orders/nope' }), 'json', 404);
+    },
+  },
+  {
+    it: 'negotiates problem documents with the default format when Accept states no preference',
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      assertProblem(await send(server, { path: '/orders/nope' }), 'toon', 404);
+      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: '*/*' } }), 'toon', 404);
+    },
+  },
+  {
+    it: 'answers unknown routes with a negotiated 404 problem',
+    async run(server) {
+      const problem = assertProblem(await send(server, { path: '/no/such/route', headers: { accept: 'text/toon' } }), 'toon', 404);
+      assert.equal(problem.instance, '/no/such/route');
+    },
+  },
+  {
+    it: 'reports query validation failures as negotiated 400 problems',
+    async run(server) {
+      const problem = assertProblem(await send(server, { path: '/orders?limit=0', headers: { accept: 'text/toon' } }), 'toon', 400);
+      assert.match(String(problem.detail), /querystring/);
+    },
+  },
+
+  // OpenAPI.
+  {
+    it: 'serves an OpenAPI document listing text/toon next to every JSON body and problem',
+    async run(server) {
+      const response = await send(server, { path: '/openapi.json', headers: { accept: 'application/json' } });
+      assert.equal(response.status, 200);
+      const document = response.data as { openapi: string; paths: Record<string, Record<string, any>> };
+      assert.match(document.openapi, /^3\./);
+      let jsonBodies = 0;
+      let problems = 0;
+      for (const pathItem of Object.values(document.paths)) {
+        for (const operation of Object.values(pathItem)) {
+          const holders = [operation.requestBody, ...Object.values(operation.responses ?? {})];
+          for (const holder of holders) {
+            const content = (holder as { content?: Record<string, unknown> } | undefined)?.content;
+            if (content === undefined) continue;
+            if ('application/json' in content) {
+              jsonBodies++;
+              assert.deepEqual(content['text/toon'], content['application/json']);
+            }
+            if ('application/problem+json' in content) {
+              problems++;
+              assert.deepEqual(content['text/toon; profile=problem'], content['application/problem+json']);
+            }
+          }
+        }
+      }
+      assert.ok(document.paths['/orders']?.post?.requestBody?.content?.['text/toon'], 'POST /orders lists a TOON body');
+      assert.ok(jsonBodies >= 4, `expected JSON bodies and responses, found ${jsonBodies}`);
+      assert.ok(problems >= 3, `expected problem responses, found ${problems}`);
+    },
+  },
+];
+
+for (const adapter of ADAPTERS) {
+  describe(`HTTP negotiation through the ${adapter.name} adapter`, () => {
+    const pool = new ServerPool(adapter.start);
+    after(() => pool.closeAll());
+    for (const testCase of CASES) {
+      it(testCase.it, async () => testCase.run(await pool.get(testCase.options)));
+    }
+  });
+}

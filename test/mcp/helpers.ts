@@ -1,0 +1,113 @@
+// Shared plumbing of the proxy tests: where the built CLI and the test upstream are, and small
+// clients that talk to them over real stdio processes.
+
+import { type ChildProcess, spawn } from 'node:child_process';
+import { existsSync } from 'node:fs';
+import { dirname, join } from 'node:path';
+import { fileURLToPath } from 'node:url';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+
+const here = dirname(fileURLToPath(import.meta.url));
+export const ROOT = join(here, '..', '..');
+export const UPSTREAM_SCRIPT = join(here, 'fixtures', 'upstream-server.mjs');
+export const UPSTREAM = [process.execPath, UPSTREAM_SCRIPT] as const;
+
+const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
+
+/** The built `toonwire` bin, which the proxy tests run as a real process. */
+export function proxyCli(): string {
+  if (!existsSync(MAIN)) throw new Error('dist/cli/main.js is missing: build first with `npx tsc -p tsconfig.json`');
+  return MAIN;
+}
+
+/** `node <cli> proxy <options> -- node upstream-server.mjs`. */
+export function proxyArgs(options: readonly string[] = [], upstream: readonly string[] = UPSTREAM): string[] {
+  return [proxyCli(), 'proxy', ...options, '--', ...upstream];
+}
+
+/** A running process whose stdout is read line by line and whose stderr is kept. */
+export class LineProcess {
+  readonly child: ChildProcess;
+  readonly lines: string[] = [];
+  stderr = '';
+  readonly exited: Promise<number | null>;
+  private buffer = '';
+  private waiters: Array<() => void> = [];
+
+  constructor(command: string, args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
+    this.child = spawn(command, args, { env, stdio: ['pipe', 'pipe', 'pipe'] });
+    this.child.stdout!.setEncoding('utf8');
+    this.child.stdout!.on('data', (chunk: string) => {
+      this.buffer += chunk;
+      let newline = this.buffer.indexOf('\n');
+      while (newline !== -1) {
+        this.lines.push(this.buffer.slice(0, newline));
+        this.buffer = this.buffer.slice(newline + 1);
+        newline = this.buffer.indexOf('\n');
+      }
+      for (const wake of this.waiters.splice(0)) wake();
+    });
+    this.child.stderr!.setEncoding('utf8');
+    this.child.stderr!.on('data', (chunk: string) => (this.stderr += chunk));
+    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+  }
+
+  write(line: string): void {
+    this.child.stdin!.write(`${line}\n`);
+  }
+
+  /** Waits for a stdout line that `matches`, at or after index `from`, and returns its index. */
+  async waitFor(matches: (line: string) => boolean, from = 0): Promise<number> {
+    for (;;) {
+      const index = this.lines.findIndex((line, i) => i >= from && matches(line));
+      if (index !== -1) return index;
+      await new Promise<void>((resolve) => this.waiters.push(resolve));
+    }
+  }
+
+  /** Ends stdin and waits for the exit code. */
+  async close(): Promise<number | null> {
+    this.child.stdin!.end();
+    return this.exited;
+  }
+
+  kill(): void {
+    if (this.child.exitCode === null && this.child.signalCode === null) this.child.kill('SIGKILL');
+  }
+}
+
+/** An SDK client connected to a command over stdio, with the command's stderr kept. */
+export interface StdioConnection {
+  client: Client;
+  transport: StdioClientTransport;
+  stderr: () => string;
+  /** The exit code of the command, once it exits. */
+  exited: Promise<number | null>;
+}
+
+/**
+ * Connects the SDK's real Client to `command args` over stdio. The client can sample (it
+ * answers "hi"), so server-to-client requests can be tested.
+ */
+export async function connectStdio(command: string, args: readonly string[]): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({ command, args: [...args], stderr: 'pipe', env: process.env as Record<string, string> });
+  let stderr = '';
+  transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client({ name: 'toonwire-test-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  client.setRequestHandler(CreateMessageRequestSchema, async () => ({
+    role: 'assistant',
+    model: 'test-model',
+    content: { type: 'text', text: 'hi' },
+  }));
+  let resolveExit!: (code: number | null) => void;
+  const exited = new Promise<number | null>((resolve) => (resolveExit = resolve));
+  const connecting = client.connect(transport);
+  // The SDK's transport does not expose the exit code; the process object does.
+  const child = (transport as unknown as { _process?: ChildProcess })._process;
+  if (child === undefined) throw new Error('the stdio transport did not start a process');
+  child.once('exit', (code) => resolveExit(code));
+  await connecting;
+  return { client, transport, stderr: () => stderr, exited };
+}

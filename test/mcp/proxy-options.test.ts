@@ -1,0 +1,87 @@
+// The proxy's options, end to end through the built CLI.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { byteLength, loadTokenizer, parseCompact } from '../../src/index.js';
+import { connectStdio, proxyArgs, UPSTREAM } from './helpers.js';
+
+type Result = { content: Array<{ type: string; text: string }>; _meta?: Record<string, unknown> };
+
+async function withProxy<T>(options: string[], body: (call: (name: string, count?: number) => Promise<Result>) => Promise<T>): Promise<{ value: T; stderr: string }> {
+  const connection = await connectStdio(process.execPath, proxyArgs(options));
+  try {
+    await connection.client.listTools(); // as clients do: the proxy learns which tools declare an outputSchema
+    const value = await body(async (name, count) => (await connection.client.callTool({ name, arguments: count === undefined ? {} : { count } })) as Result);
+    await connection.client.close();
+    await connection.exited;
+    return { value, stderr: connection.stderr() };
+  } finally {
+    await connection.client.close();
+  }
+}
+
+async function upstreamText(name: string, count: number): Promise<string> {
+  const connection = await connectStdio(UPSTREAM[0], [UPSTREAM[1]]);
+  try {
+    return ((await connection.client.callTool({ name, arguments: { count } })) as Result).content[0]!.text;
+  } finally {
+    await connection.client.close();
+  }
+}
+
+describe('toonwire proxy options', () => {
+  it('--tools compacts only the listed tools', async () => {
+    const original = await upstreamText('list_rows', 10);
+    const { value } = await withProxy(['--tools', 'array_rows'], async (call) => [await call('list_rows', 10), await call('array_rows', 10)]);
+    const [listed, arrayed] = value;
+    assert.equal(listed.content[0]!.text, original);
+    assert.equal(listed._meta, undefined);
+    assert.equal(typeof arrayed._meta?.['toonwire/encodingStrategy'], 'string');
+  });
+
+  it('--candidates json ships compact JSON, smaller than the pretty-printed original', async () => {
+    const original = await upstreamText('list_rows', 10);
+    const { value } = await withProxy(['--candidates', 'json'], (call) => call('list_rows', 10));
+    assert.equal(value._meta?.['toonwire/encodingStrategy'], 'json');
+    assert.equal(value.content[0]!.text, JSON.stringify(JSON.parse(original)));
+  });
+
+  it('--meta-key names the strategy under another key', async () => {
+    const { value } = await withProxy(['--meta-key', 'com.apify/encodingStrategy'], (call) => call('array_rows', 10));
+    assert.equal(value._meta?.['com.apify/encodingStrategy'], 'toon');
+    assert.equal(value._meta?.['toonwire/encodingStrategy'], undefined);
+  });
+
+  it('--hint starts compacted text with a one-line format label', async () => {
+    const { value } = await withProxy(['--hint'], (call) => call('array_rows', 10));
+    const [label, ...rest] = value.content[0]!.text.split('\n');
+    assert.match(label!, /^Format: TOON \(toonformat\.dev\)/);
+    const original = JSON.parse(await upstreamText('array_rows', 10)) as unknown;
+    assert.deepEqual(parseCompact(rest.join('\n'), value._meta?.['toonwire/encodingStrategy'] as string), original);
+  });
+
+  it('--by tokens picks by o200k_base tokens, never more than the original text', async () => {
+    const count = await loadTokenizer('o200k_base');
+    const original = await upstreamText('list_rows', 20);
+    const { value } = await withProxy(['--by', 'tokens'], (call) => call('list_rows', 20));
+    assert.ok(count(value.content[0]!.text) < count(original));
+  });
+
+  it('--no-structured-content keeps structuredContent out of results that had none', async () => {
+    const { value } = await withProxy(['--no-structured-content'], async (call) => [await call('list_rows', 10), await call('typed_rows', 10)]);
+    const [listed, typed] = value as Array<Result & { structuredContent?: unknown }>;
+    assert.equal(typeof listed!._meta?.['toonwire/encodingStrategy'], 'string');
+    assert.equal(listed!.structuredContent, undefined);
+    assert.deepEqual(typed!.structuredContent, JSON.parse(await upstreamText('typed_rows', 10)));
+  });
+
+  it('--stats logs per-tool bytes and strategy wins to stderr on exit', async () => {
+    const { value, stderr } = await withProxy(['--stats'], async (call) => [await call('array_rows', 10), await call('array_rows', 10), await call('prose')]);
+    const shipped = byteLength(value[0]!.content[0]!.text) * 2;
+    const original = byteLength(await upstreamText('array_rows', 10)) * 2;
+    assert.match(stderr, /toonwire proxy stats \(UTF-8 bytes of tool-result text\):/);
+    const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
+    assert.deepEqual(arrayLine?.split(/\s{2,}/), ['array_rows', '2', '2', String(original), String(shipped), `${((1 - shipped / original) * 100).toFixed(1)}%`, 'toon 2']);
+    assert.match(stderr, /^prose\s+1\s+0\s+36\s+36\s+0\.0%\s+-$/m);
+  });
+});

@@ -1,0 +1,85 @@
+// ProxySession between in-memory transports: the proxy's core without processes.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { McpError } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { createToolResultCompactor, ProxySession, type ProxySessionEnd, ProxyStats } from '../../src/mcp/proxy.js';
+
+/** Sleeps `ms`, or less when the request is aborted (the session ended), so no timer outlives a test. */
+const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
+
+/** An upstream whose `work` tool takes `ms`, reporting progress every `every` ms when asked. */
+function slowServer(): McpServer {
+  const server = new McpServer({ name: 'slow', version: '1.0.0' });
+  server.registerTool('work', { inputSchema: { ms: z.number(), every: z.number().optional() } }, async ({ ms, every }, extra) => {
+    const token = extra._meta?.progressToken;
+    for (let elapsed = 0; elapsed < ms; elapsed += every ?? ms) {
+      await sleep(every ?? ms, extra.signal);
+      if (extra.signal.aborted) break;
+      if (every !== undefined && token !== undefined) {
+        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: elapsed } });
+      }
+    }
+    return { content: [{ type: 'text', text: JSON.stringify({ items: [{ a: 1, b: 2 }, { a: 3, b: 4 }, { a: 5, b: 6 }] }) }] };
+  });
+  return server;
+}
+
+async function proxied(timeoutMs: number, stats?: ProxyStats): Promise<{ client: Client; session: ProxySession; logs: string[] }> {
+  const [clientSide, proxyDownstream] = InMemoryTransport.createLinkedPair();
+  const [proxyUpstream, serverSide] = InMemoryTransport.createLinkedPair();
+  await slowServer().connect(serverSide);
+  const logs: string[] = [];
+  const session = new ProxySession(proxyDownstream, proxyUpstream, {
+    compactor: await createToolResultCompactor(),
+    timeoutMs,
+    stats,
+    log: (message) => logs.push(message),
+  });
+  await session.start();
+  const client = new Client({ name: 'client', version: '1.0.0' });
+  await client.connect(clientSide);
+  return { client, session, logs };
+}
+
+describe('ProxySession', () => {
+  it('compacts results between any two SDK transports and records stats', async () => {
+    const stats = new ProxyStats();
+    const { client, session } = await proxied(0, stats);
+    const result = (await client.callTool({ name: 'work', arguments: { ms: 1 } })) as { _meta?: Record<string, unknown> };
+    assert.equal(result._meta?.['toonwire/encodingStrategy'], 'toon');
+    assert.equal(stats.snapshot().work?.compacted, 1);
+    await client.close();
+    assert.deepEqual(await session.ended, { reason: 'client-closed' } satisfies ProxySessionEnd);
+  });
+
+  it('lets a request that reports progress run past the timeout', async () => {
+    const { client, session } = await proxied(1000);
+    const result = await client.callTool({ name: 'work', arguments: { ms: 1500, every: 30 } }, undefined, { onprogress: () => {}, timeout: 10_000 });
+    assert.equal(result.isError, undefined);
+    await client.close();
+    assert.equal((await session.ended).reason, 'client-closed');
+  });
+
+  it('ends with upstream-failed and a timeout error when a request goes quiet past the timeout', async () => {
+    const { client, session, logs } = await proxied(300);
+    const error = await client.callTool({ name: 'work', arguments: { ms: 5000 } }, undefined, { timeout: 10_000 }).catch((caught: unknown) => caught);
+    assert.ok(error instanceof McpError);
+    assert.equal(error.code, -32001);
+    const end = await session.ended;
+    assert.equal(end.reason, 'upstream-failed');
+    assert.match(end.message!, /did not answer 'tools\/call work' \(id \d+\) within 300 ms/);
+    assert.deepEqual(logs, [`toonwire proxy: ${end.message}`]);
+  });
+
+  it('ends with closed when closed from outside', async () => {
+    const { session } = await proxied(0);
+    await session.close();
+    assert.deepEqual(await session.ended, { reason: 'closed' });
+  });
+});
