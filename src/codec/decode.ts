@@ -878,20 +878,24 @@ class Decoder {
     const items: JsonArray = [];
     if (fields !== null) {
       this.tabularRows(items, k, fields, length, lengthOffset, delimiter, ownerDepth, level);
-      return items;
+      return exactSize(items);
     }
     const end = this.contentEnd[k]!;
     const inline = this.skipSpaces(this.headerEnd, end);
     if (inline < end) {
-      const overflow = this.readCells(items, k, inline, end, delimiter, length);
-      if (this.strict && (overflow || items.length !== length)) {
+      // Read into the reused buffer and copy out an exact-size array: growing a fresh array by
+      // push over-allocates, which costs memory and GC time across thousands of short arrays.
+      const cells = this.cells;
+      cells.length = 0;
+      const overflow = this.readCells(cells, k, inline, end, delimiter, length);
+      if (this.strict && (overflow || cells.length !== length)) {
         const extra = this.extraCellOffset >= 0;
-        throw this.countMismatch(k, extra ? this.extraCellOffset : lengthOffset, length, extra ? 'more' : String(items.length), 'value');
+        throw this.countMismatch(k, extra ? this.extraCellOffset : lengthOffset, length, extra ? 'more' : String(cells.length), 'value');
       }
-      return items;
+      return cells.slice();
     }
     this.listItems(items, k, length, lengthOffset, ownerDepth, level);
-    return items;
+    return exactSize(items);
   }
 
   /** `noun` is singular ("row"); `found` is a count or "more". */
@@ -1156,6 +1160,14 @@ class Decoder {
     }
     return entries;
   }
+}
+
+/**
+ * A short array grown by push carries spare capacity for ~16 elements; a copy is exact. Decoded
+ * documents hold many short arrays, so trimming them keeps memory close to JSON.parse's.
+ */
+function exactSize(items: JsonArray): JsonArray {
+  return items.length > 0 && items.length < 16 ? items.slice() : items;
 }
 
 function resolvePositiveInteger(value: number | undefined, fallback: number, name: string, allowZero: boolean): number {

@@ -3,6 +3,16 @@
 // written the moment it is reached.
 
 import { encodeKey, encodePrimitive } from './lexical.js';
+import {
+  type Field,
+  NOT_JSON,
+  allPrimitives,
+  fieldList,
+  isPlain,
+  isPrimitive,
+  keyedLayout,
+  sharedLayout,
+} from './layout.js';
 import { normalize } from './normalize.js';
 import type { Delimiter, EncodeOptions, JsonArray, JsonObject, JsonPrimitive, JsonValue } from './types.js';
 
@@ -80,118 +90,12 @@ function resolveOptions(options: EncodeOptions | undefined): Settings {
   return { delimiter, indentSize };
 }
 
-/**
- * Thrown by the first, optimistic pass of encode() when it meets a value outside the JSON data
- * model; encode() then normalizes and starts again. Plain data never pays for normalization.
- */
-const NOT_JSON: unique symbol = Symbol('toonwire.notJson');
-
 /** Thrown (and caught inside encodeWithin) when a budgeted encode runs over its budget. */
 const OVER_BUDGET: unique symbol = Symbol('toonwire.overBudget');
-
-/**
- * A column layout shared by every row of a table: leaf fields and nested field groups (§9.3),
- * in the first row's encounter order.
- */
-interface Field {
-  key: string;
-  children: Field[] | undefined;
-}
-
-function isObject(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-/**
- * Is `value` a JSON primitive? undefined, functions, symbols and BigInts are none of JSON's
- * types: they send encode() back through normalize() (normalized values never contain them).
- */
-function isPrimitive(value: JsonValue): value is JsonPrimitive {
-  switch (typeof value) {
-    case 'string':
-    case 'number':
-    case 'boolean':
-      return true;
-    case 'object':
-      return value === null;
-    default:
-      throw NOT_JSON;
-  }
-}
-
-/** Is `value` a plain object or array, which JSON.stringify would write as it is? */
-function isPlain(value: object): boolean {
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return (
-    (prototype === Object.prototype || prototype === Array.prototype || prototype === null) &&
-    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
-  );
-}
-
-/**
- * The field layout of `row` if it can head a table: a non-empty object whose values are all
- * primitives or non-empty objects of the same kind, recursively. Arrays and empty objects
- * anywhere disqualify it.
- */
-function layoutOf(row: JsonObject): Field[] | undefined {
-  const keys = Object.keys(row);
-  if (keys.length === 0) return undefined;
-  const fields: Field[] = new Array(keys.length);
-  for (let i = 0; i < keys.length; i++) {
-    const key = keys[i]!;
-    const value = row[key]!;
-    if (isPrimitive(value)) {
-      fields[i] = { key, children: undefined };
-    } else if (Array.isArray(value)) {
-      return undefined;
-    } else {
-      const children = layoutOf(value);
-      if (children === undefined) return undefined;
-      fields[i] = { key, children };
-    }
-  }
-  return fields;
-}
-
-/** Does `row` have exactly the keys of `fields`, with primitives and nested groups in place? */
-function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
-  if (!isObject(row)) return false;
-  const keys = Object.keys(row);
-  if (keys.length !== fields.length) return false;
-  for (let i = 0; i < fields.length; i++) {
-    const field = fields[i]!;
-    // Rows nearly always list their keys in the first row's order; only when they do not is
-    // the slower own-property lookup needed (the key count already matches).
-    if (keys[i] !== field.key && !Object.prototype.hasOwnProperty.call(row, field.key)) return false;
-    const value = row[field.key]!;
-    if (field.children === undefined ? !isPrimitive(value) : !fitsLayout(value, field.children)) {
-      return false;
-    }
-  }
-  return true;
-}
-
-/** The shared layout of `rows` when every one fits the first one's (§9.3 / §9.5 detection). */
-function sharedLayout(rows: readonly JsonValue[]): Field[] | undefined {
-  const first = rows[0];
-  if (first === undefined || !isObject(first)) return undefined;
-  const fields = layoutOf(first);
-  if (fields === undefined) return undefined;
-  for (let i = 1; i < rows.length; i++) if (!fitsLayout(rows[i]!, fields)) return undefined;
-  return fields;
-}
 
 function hasString(values: readonly JsonPrimitive[]): boolean {
   for (let i = 0; i < values.length; i++) if (typeof values[i] === 'string') return true;
   return false;
-}
-
-/** The entry layout when `object` qualifies for keyed tabular form (§9.5). */
-function keyedLayout(object: JsonObject): Field[] | undefined {
-  const values = Object.values(object);
-  if (values.length < 2) return undefined;
-  for (let i = 0; i < values.length; i++) if (!isObject(values[i]!)) return undefined;
-  return sharedLayout(values);
 }
 
 /** Are all `values` plain arrays of numbers, booleans and null only? */
@@ -207,10 +111,6 @@ function allArraysOfNonStrings(values: readonly JsonValue[]): boolean {
   return true;
 }
 
-function allPrimitives(values: readonly JsonValue[]): boolean {
-  for (let i = 0; i < values.length; i++) if (!isPrimitive(values[i]!)) return false;
-  return true;
-}
 
 /** Where an array stands, which decides its empty form and whether it may be a table. */
 type Position = 'root' | 'field' | 'item';
@@ -336,7 +236,7 @@ class Writer {
   private keyed(object: JsonObject, layout: readonly Field[], childDepth: number): void {
     this.check(object);
     const keys = Object.keys(object);
-    this.write(`[${keys.length}:${this.bracketSymbol}]${this.fieldList(layout)}:`);
+    this.write(`[${keys.length}:${this.bracketSymbol}]${fieldList(layout, this.delimiter)}:`);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       this.startLine(childDepth);
@@ -363,7 +263,7 @@ class Writer {
     // §9.4: an array that is itself a list item never takes tabular form.
     const layout = position === 'item' ? undefined : sharedLayout(array);
     if (layout !== undefined) {
-      this.write(bracket + this.fieldList(layout) + ':');
+      this.write(bracket + fieldList(layout, this.delimiter) + ':');
       for (let i = 0; i < length; i++) {
         this.startLine(childDepth);
         this.cells(array[i] as JsonObject, layout);
@@ -442,17 +342,6 @@ class Writer {
       this.write(this.delimiter);
       this.write(encodePrimitive(values[i]!, this.delimiter));
     }
-  }
-
-  private fieldList(fields: readonly Field[]): string {
-    let text = '{';
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      if (i > 0) text += this.delimiter;
-      text += encodeKey(field.key);
-      if (field.children !== undefined) text += this.fieldList(field.children);
-    }
-    return text + '}';
   }
 
   /** A row's cells: its leaf values in depth-first order of the layout (§9.3). */

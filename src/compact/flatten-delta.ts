@@ -11,16 +11,11 @@
 // flattens and encodes for real. The property tests compare pick() with a full measurement of
 // every candidate, so a drift between this walk and the encoder shows up as a failing test.
 
+import { type Field, fieldList, isObject, sharedLayout } from '../codec/layout.js';
 import { encodeKey } from '../codec/lexical.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 import { DEFAULT_FLATTEN_MAX_DEPTH } from './flatten.js';
 import { byteLength } from './size.js';
-
-/** A column of a table: a leaf, or a nested field group with its own columns. */
-interface Column {
-  key: string;
-  children: Column[] | undefined;
-}
 
 /**
  * `byteLength(encode(flatten(value))) - byteLength(encode(value))` (comma delimiter, default
@@ -34,10 +29,10 @@ interface Column {
  */
 export function flattenedHeaderDelta(value: JsonValue, toonText?: string): number | undefined {
   const walk = new HeaderWalk();
-  if (Array.isArray(value) && isRecord(value[0]) && toonText?.startsWith(`[${value.length}]{`)) {
+  if (Array.isArray(value) && isObject(value[0]) && toonText?.startsWith(`[${value.length}]{`)) {
     // A root array whose encoding opens with a fields segment is a table (§6, §9.3), so its
-    // rows share the first one's layout.
-    const columns = layoutOf(value[0]);
+    // rows share the first one's layout: no need to check every row again.
+    const columns = sharedLayout([value[0]]);
     return columns !== undefined && walk.table(columns, 0) ? walk.delta : undefined;
   }
   return walk.value(value, 0, false) ? walk.delta : undefined;
@@ -62,7 +57,7 @@ class HeaderWalk {
     }
     if (primitives) return value.length === 0 || depth + 1 <= this.maxDepth;
     if (!listItem) {
-      const columns = tableColumns(value);
+      const columns = sharedLayout(value);
       if (columns !== undefined) return this.table(columns, depth);
     }
     for (let i = 0; i < value.length; i++) {
@@ -86,65 +81,18 @@ class HeaderWalk {
     return true;
   }
 
-  table(columns: Column[], depth: number): boolean {
+  table(columns: Field[], depth: number): boolean {
     // Rows are at depth + 1, their top-level cells at depth + 2.
     if (depth + 1 + columnDepth(columns) > this.maxDepth) return false;
     const flat: string[] = [];
     if (!leafPaths(columns, '', flat)) return false;
-    this.delta += byteLength(`{${flat.join(',')}}`) - byteLength(nestedFieldList(columns));
+    this.delta += byteLength(`{${flat.join(',')}}`) - byteLength(fieldList(columns, ','));
     return true;
   }
 }
 
-/** The §9.3 column layout shared by all of `rows`, or `undefined` when they are no table. */
-function tableColumns(rows: readonly JsonValue[]): Column[] | undefined {
-  const first = rows[0];
-  if (!isRecord(first)) return undefined;
-  const columns = layoutOf(first);
-  if (columns === undefined) return undefined;
-  for (let i = 1; i < rows.length; i++) if (!fits(rows[i]!, columns)) return undefined;
-  return columns;
-}
-
-function isRecord(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
-function layoutOf(row: JsonObject): Column[] | undefined {
-  const keys = Object.keys(row);
-  if (keys.length === 0) return undefined;
-  const columns: Column[] = [];
-  for (const key of keys) {
-    const value = row[key]!;
-    if (typeof value !== 'object' || value === null) {
-      columns.push({ key, children: undefined });
-    } else if (Array.isArray(value)) {
-      return undefined;
-    } else {
-      const children = layoutOf(value);
-      if (children === undefined) return undefined;
-      columns.push({ key, children });
-    }
-  }
-  return columns;
-}
-
-function fits(row: JsonValue, columns: readonly Column[]): boolean {
-  if (!isRecord(row)) return false;
-  let count = 0;
-  for (const _ in row) count++;
-  if (count !== columns.length) return false;
-  for (const column of columns) {
-    if (!Object.hasOwn(row, column.key)) return false;
-    const value = row[column.key]!;
-    const primitive = typeof value !== 'object' || value === null;
-    if (column.children === undefined ? !primitive : primitive || !fits(value, column.children)) return false;
-  }
-  return true;
-}
-
 /** Levels below a row that its deepest cell sits at (1 for a flat row). */
-function columnDepth(columns: readonly Column[]): number {
+function columnDepth(columns: readonly Field[]): number {
   let deepest = 1;
   for (const column of columns) {
     if (column.children !== undefined) deepest = Math.max(deepest, 1 + columnDepth(column.children));
@@ -153,7 +101,7 @@ function columnDepth(columns: readonly Column[]): number {
 }
 
 /** The flattened header's field names, in the rows' depth-first order; false on a dotted key. */
-function leafPaths(columns: readonly Column[], prefix: string, out: string[]): boolean {
+function leafPaths(columns: readonly Field[], prefix: string, out: string[]): boolean {
   for (const column of columns) {
     if (column.key.includes('.')) return false;
     const path = prefix + column.key;
@@ -161,16 +109,4 @@ function leafPaths(columns: readonly Column[], prefix: string, out: string[]): b
     else if (!leafPaths(column.children, path + '.', out)) return false;
   }
   return true;
-}
-
-/** The field list as TOON writes a nested-uniform header (§9.3). */
-function nestedFieldList(columns: readonly Column[]): string {
-  let text = '{';
-  for (let i = 0; i < columns.length; i++) {
-    const column = columns[i]!;
-    if (i > 0) text += ',';
-    text += encodeKey(column.key);
-    if (column.children !== undefined) text += nestedFieldList(column.children);
-  }
-  return text + '}';
 }

@@ -1,0 +1,148 @@
+// The shape rules of canonical TOON (§9.3 tabular arrays, §9.5 keyed tables): which arrays and
+// objects become tables, and with which columns. The encoder decides its output with them, and
+// the picker uses the same rules to size candidates without encoding them twice.
+
+import { encodeKey } from './lexical.js';
+import type { JsonObject, JsonPrimitive, JsonValue } from './types.js';
+
+/**
+ * Thrown by the encoder's first, optimistic pass when it meets a value outside the JSON data
+ * model; encode() then normalizes and starts again. Plain data never pays for normalization.
+ */
+export const NOT_JSON: unique symbol = Symbol('toonwire.notJson');
+
+/**
+ * A column layout shared by every row of a table: leaf fields and nested field groups (§9.3),
+ * in the first row's encounter order.
+ */
+export interface Field {
+  key: string;
+  children: Field[] | undefined;
+}
+
+export function isObject(value: JsonValue | undefined): value is JsonObject {
+  return typeof value === 'object' && value !== null && !Array.isArray(value);
+}
+
+/**
+ * Is `value` a JSON primitive? undefined, functions, symbols and BigInts are none of JSON's
+ * types: they throw {@link NOT_JSON} (normalized values never contain them).
+ */
+export function isPrimitive(value: JsonValue): value is JsonPrimitive {
+  switch (typeof value) {
+    case 'string':
+    case 'number':
+    case 'boolean':
+      return true;
+    case 'object':
+      return value === null;
+    default:
+      throw NOT_JSON;
+  }
+}
+
+/** Is `value` a plain object or array, which JSON.stringify would write as it is? */
+export function isPlain(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return (
+    (prototype === Object.prototype || prototype === Array.prototype || prototype === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
+}
+
+export function allPrimitives(values: readonly JsonValue[]): boolean {
+  for (let i = 0; i < values.length; i++) if (!isPrimitive(values[i]!)) return false;
+  return true;
+}
+
+/**
+ * The field layout of `row` if it can head a table: a non-empty object whose values are all
+ * primitives or non-empty objects of the same kind, recursively. Arrays and empty objects
+ * anywhere disqualify it.
+ */
+function layoutOf(row: JsonObject): Field[] | undefined {
+  const keys = Object.keys(row);
+  if (keys.length === 0) return undefined;
+  const fields: Field[] = new Array(keys.length);
+  for (let i = 0; i < keys.length; i++) {
+    const key = keys[i]!;
+    const value = row[key]!;
+    if (isPrimitive(value)) {
+      fields[i] = { key, children: undefined };
+    } else if (Array.isArray(value)) {
+      return undefined;
+    } else {
+      const children = layoutOf(value);
+      if (children === undefined) return undefined;
+      fields[i] = { key, children };
+    }
+  }
+  return fields;
+}
+
+/** Does `row` have exactly the keys of `fields`, with primitives and nested groups in place? */
+function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
+  if (!isObject(row)) return false;
+  const keys = Object.keys(row);
+  if (keys.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    // Rows nearly always list their keys in the first row's order; only when they do not is
+    // the slower own-property lookup needed (the key count already matches).
+    if (keys[i] !== field.key && !Object.prototype.hasOwnProperty.call(row, field.key)) return false;
+    const value = row[field.key]!;
+    if (field.children === undefined ? !isPrimitive(value) : !fitsLayout(value, field.children)) {
+      return false;
+    }
+  }
+  return true;
+}
+
+/**
+ * The columns of a table when every one of `rows` fits the first one's layout (§9.3 tabular
+ * detection, also used for the entry values of §9.5); `undefined` when they are no table.
+ *
+ * @example
+ * sharedLayout([{ id: 1, s: { a: 1 } }, { s: { a: 2 }, id: 2 }]);
+ * // [{ key: 'id', children: undefined }, { key: 's', children: [{ key: 'a', children: undefined }] }]
+ */
+export function sharedLayout(rows: readonly JsonValue[]): Field[] | undefined {
+  const first = rows[0];
+  if (!isObject(first)) return undefined;
+  const fields = layoutOf(first);
+  if (fields === undefined) return undefined;
+  for (let i = 1; i < rows.length; i++) if (!fitsLayout(rows[i]!, fields)) return undefined;
+  return fields;
+}
+
+/**
+ * The entry layout when `object` qualifies for keyed tabular form (§9.5): at least two entries,
+ * all non-empty objects sharing one layout.
+ *
+ * @example
+ * keyedLayout({ alice: { age: 30 }, bob: { age: 25 } }); // [{ key: 'age', children: undefined }]
+ */
+export function keyedLayout(object: JsonObject): Field[] | undefined {
+  const values = Object.values(object);
+  if (values.length < 2) return undefined;
+  for (let i = 0; i < values.length; i++) if (!isObject(values[i]!)) return undefined;
+  return sharedLayout(values);
+}
+
+/**
+ * A header's fields segment, `{id,customer{name,country},total}` (§6, §9.3), with field names
+ * encoded per §7.3 and separated by `delimiter`.
+ *
+ * @example
+ * fieldList([{ key: 'a b', children: undefined }, { key: 'c', children: undefined }], '|'); // '{"a b"|c}'
+ */
+export function fieldList(fields: readonly Field[], delimiter: string): string {
+  let text = '{';
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (i > 0) text += delimiter;
+    text += encodeKey(field.key);
+    if (field.children !== undefined) text += fieldList(field.children, delimiter);
+  }
+  return text + '}';
+}
