@@ -17,8 +17,6 @@ const CHAR_BACKSLASH = 0x5c;
 
 /** §7.2: numeric-like strings (including `+1`, `05`) must be quoted by encoders. */
 const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
-/** §4: the only tokens a decoder may type as numbers (before the leading-zero rule). */
-const NUMBER_TOKEN = /^-?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
 
 /**
  * Characters that force quotes anywhere in a string (§7.2): controls (tab included), colon,
@@ -213,42 +211,8 @@ export function readQuoted(text: string, start: number, end: number = text.lengt
   throw new QuotedTokenError('unterminated string: add the closing "', start);
 }
 
-/** Does an unquoted token type as a number under §4 (grammar plus the leading-zero rule)? */
-export function isNumberToken(token: string): boolean {
-  const first = token.charCodeAt(0);
-  if (first !== CHAR_MINUS && (first < CHAR_ZERO || first > CHAR_NINE)) return false;
-  if (!NUMBER_TOKEN.test(token)) return false;
-  const digitsStart = first === CHAR_MINUS ? 1 : 0;
-  // "05", "-0001": a leading zero followed by another digit makes the token a string.
-  const second = token.charCodeAt(digitsStart + 1);
-  return !(token.charCodeAt(digitsStart) === CHAR_ZERO && second >= CHAR_ZERO && second <= CHAR_NINE);
-}
-
-/**
- * Types an unquoted, already trimmed token (§4): literals, numbers, else the token as a string.
- * The empty token is the empty string (§11.2).
- */
-export function parseUnquoted(token: string): JsonPrimitive {
-  switch (token) {
-    case 'true':
-      return true;
-    case 'false':
-      return false;
-    case 'null':
-      return null;
-  }
-  if (isNumberToken(token)) {
-    const number = Number(token);
-    if (number === 0) return 0; // -0 decodes to 0
-    // Out of the float64 domain (1e400): the JSON model has no Infinity, so the token stays
-    // its own lossless decimal string rather than silently becoming null.
-    return Number.isFinite(number) ? number : token;
-  }
-  return token;
-}
-
 // ---------------------------------------------------------------------------------------------
-// Decoding, range-based (appended for the decoder's hot path)
+// Scalar typing (§4), read in place from the document text
 
 /** Exact powers of ten: every 10^k with k <= 22 is representable in a float64. */
 const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, k) => 10 ** k);
@@ -256,9 +220,11 @@ const EXACT_POWERS_OF_TEN: readonly number[] = Array.from({ length: 23 }, (_, k)
 const EXACT_INTEGER_LIMIT = 2 ** 53;
 
 /**
- * {@link parseUnquoted} for the already trimmed token `text[start, end)`, without slicing it
- * first. Same §4 rules and the same results (a property test pins the two together); the number
- * grammar is checked by char codes and the value is computed exactly when the digits fit in
+ * Types the already trimmed, unquoted token `text[start, end)` per §4 without slicing it first:
+ * `true`, `false`, `null`, numbers (the §4 grammar, leading zeros excepted), else the token as a
+ * string; the empty token is the empty string (§11.2). The number grammar is checked by char
+ * codes (a property test pins it to the spec's regular expression) and the value is computed
+ * exactly when the digits fit in
  * 2^53 and the decimal exponent in ±22 (one IEEE multiplication or division of two exact values
  * is correctly rounded), falling back to `Number()` for everything else.
  */

@@ -229,7 +229,7 @@ describe('§15 pathological shapes finish in linear time (hang guards, not bench
     const text = `t[${rows}]{a}:\n${Array.from({ length: rows }, () => '  x"yz').join('\n')}`;
     const value = decode(text) as { t: { a: string }[] };
     assert.equal(value.t.length, rows);
-    assert.equal(value.t[rows - 1]!.a, 'x"yz');
+    assert.ok(value.t.every((row) => row.a === 'x"yz'));
   });
   it('a header with very many fields, checked for duplicates', guard, () => {
     const fields = Array.from({ length: N / 4 }, (_, i) => `f${i}`);
