@@ -132,6 +132,9 @@ class Writer {
   private readonly itemStarts: string[] = [];
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
+  /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
+  private lastLayout: Field[] | undefined;
+  private lastHeader = '';
   /** Check each object and array for host values on the way (the optimistic pass). */
   private readonly verify: boolean;
 
@@ -261,9 +264,13 @@ class Writer {
       return;
     }
     // §9.4: an array that is itself a list item never takes tabular form.
-    const layout = position === 'item' ? undefined : sharedLayout(array);
+    const layout = position === 'item' ? undefined : sharedLayout(array, this.lastLayout);
     if (layout !== undefined) {
-      this.write(bracket + fieldList(layout, this.delimiter) + ':');
+      if (layout !== this.lastLayout) {
+        this.lastLayout = layout;
+        this.lastHeader = fieldList(layout, this.delimiter);
+      }
+      this.write(bracket + this.lastHeader + ':');
       for (let i = 0; i < length; i++) {
         this.startLine(childDepth);
         this.cells(array[i] as JsonObject, layout);

@@ -98,18 +98,37 @@ function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
   return true;
 }
 
+/** Does `row` have exactly the keys of `fields` in their order, recursively? */
+function hasLayout(row: JsonObject, fields: readonly Field[]): boolean {
+  const keys = Object.keys(row);
+  if (keys.length !== fields.length) return false;
+  for (let i = 0; i < fields.length; i++) {
+    const field = fields[i]!;
+    if (keys[i] !== field.key) return false;
+    const value = row[field.key]!;
+    if (field.children === undefined ? !isPrimitive(value) : !isObject(value) || !hasLayout(value, field.children)) {
+      return false;
+    }
+  }
+  return true;
+}
+
 /**
  * The columns of a table when every one of `rows` fits the first one's layout (§9.3 tabular
  * detection, also used for the entry values of §9.5); `undefined` when they are no table.
+ * `previous`, a layout found before, is reused when the first row has exactly its keys in its
+ * order, which saves building the same columns again.
  *
  * @example
  * sharedLayout([{ id: 1, s: { a: 1 } }, { s: { a: 2 }, id: 2 }]);
  * // [{ key: 'id', children: undefined }, { key: 's', children: [{ key: 'a', children: undefined }] }]
  */
-export function sharedLayout(rows: readonly JsonValue[]): Field[] | undefined {
+export function sharedLayout(rows: readonly JsonValue[], previous?: readonly Field[]): Field[] | undefined {
   const first = rows[0];
   if (!isObject(first)) return undefined;
-  const fields = layoutOf(first);
+  // Responses repeat the same nested tables (every order's items): when the first row has the
+  // previous table's keys in the same order, that layout is this table's too.
+  const fields = previous !== undefined && hasLayout(first, previous) ? (previous as Field[]) : layoutOf(first);
   if (fields === undefined) return undefined;
   for (let i = 1; i < rows.length; i++) if (!fitsLayout(rows[i]!, fields)) return undefined;
   return fields;
