@@ -130,6 +130,9 @@ class Writer {
   private readonly lineStarts: string[] = ['\n'];
   /** The same plus the `- ` list-item marker. */
   private readonly itemStarts: string[] = [];
+  /** Line starts with a field key, per depth and key (see startField). */
+  private readonly fieldStarts: Map<string, string>[] = [];
+  private readonly itemFieldStarts: Map<string, string>[] = [];
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
   /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
@@ -181,12 +184,16 @@ class Writer {
   /** Starts a new `- ` list-item line at `depth`. */
   private startItem(depth: number): void {
     if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    this.write(this.itemStart(depth));
+  }
+
+  private itemStart(depth: number): string {
     let start = this.itemStarts[depth];
     if (start === undefined) {
-      start = (this.lineStart(depth) + '- ');
+      start = this.lineStart(depth) + '- ';
       this.itemStarts[depth] = start;
     }
-    this.write(start);
+    return start;
   }
 
   private lineStart(depth: number): string {
@@ -209,10 +216,30 @@ class Writer {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      this.startLine(depth);
-      this.write(encodeKey(key));
+      this.startField(depth, key, false);
       this.fieldValue(object[key]!, depth + 1);
     }
+  }
+
+  /**
+   * Starts a line with a field's key: `'\n' + indentation (+ '- ') + encoded key`, built once per
+   * depth and key. Documents repeat their keys on every row of a list, so nearly every field
+   * line is one lookup and one append.
+   */
+  private startField(depth: number, key: string, listItem: boolean): void {
+    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    const cache = listItem ? this.itemFieldStarts : this.fieldStarts;
+    let byKey = cache[depth];
+    if (byKey === undefined) {
+      byKey = new Map();
+      cache[depth] = byKey;
+    }
+    let start = byKey.get(key);
+    if (start === undefined) {
+      start = (listItem ? this.itemStart(depth) : this.lineStart(depth)) + encodeKey(key);
+      byKey.set(key, start);
+    }
+    this.out += start;
   }
 
   /**
@@ -323,13 +350,11 @@ class Writer {
       }
       // §10: the first field rides on the hyphen line and its content goes two levels deeper;
       // the other fields stand one level deeper than the hyphen.
-      this.startItem(depth);
-      this.write(encodeKey(keys[0]!));
+      this.startField(depth, keys[0]!, true);
       this.fieldValue(value[keys[0]!]!, depth + 2);
       for (let i = 1; i < keys.length; i++) {
         const key = keys[i]!;
-        this.startLine(depth + 1);
-        this.write(encodeKey(key));
+        this.startField(depth + 1, key, false);
         this.fieldValue(value[key]!, depth + 2);
       }
     }
