@@ -336,6 +336,22 @@ class Decoder {
   }
 
   /** A line deeper than its scope allows that no line opened (§8): an error, or skipped when lenient. */
+  /**
+   * The next line of a scope whose lines stand at `depth`, or -1 once the scope has ended (a
+   * shallower line, the end of input, or no scope: `depth` < 0). Deeper lines on the way belong
+   * to no scope: an error in strict mode, skipped otherwise.
+   */
+  private nextLineAt(depth: number): number {
+    while (depth >= 0 && this.cursor < this.count) {
+      const k = this.cursor;
+      const lineDepth = this.depthAt(k);
+      if (lineDepth === depth) return k;
+      if (lineDepth < depth) return -1;
+      this.skipOverIndented(k, depth);
+    }
+    return -1;
+  }
+
   private skipOverIndented(k: number, scopeDepth: number): void {
     if (this.strict) {
       throw this.error(
@@ -913,14 +929,7 @@ class Decoder {
     let depth = -1;
     if (this.cursor < this.count) depth = this.childDepth(ownerDepth, this.cursor);
     let opened = false;
-    while (depth >= 0 && this.cursor < this.count) {
-      const k = this.cursor;
-      const lineDepth = this.depthAt(k);
-      if (lineDepth < depth) break;
-      if (lineDepth > depth) {
-        this.skipOverIndented(k, depth);
-        continue;
-      }
+    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = this.contentStart[k]!;
       const end = this.contentEnd[k]!;
       const isItem = text.charCodeAt(start) === MINUS && (start + 1 === end || text.charCodeAt(start + 1) === SPACE);
@@ -1001,14 +1010,7 @@ class Decoder {
     if (depth >= 0) this.checkLevel(level + 1, this.cursor, this.contentStart[this.cursor]!);
     const cells = this.cells;
     let opened = false;
-    while (depth >= 0 && this.cursor < this.count) {
-      const k = this.cursor;
-      const lineDepth = this.depthAt(k);
-      if (lineDepth < depth) break;
-      if (lineDepth > depth) {
-        this.skipOverIndented(k, depth);
-        continue;
-      }
+    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = this.contentStart[k]!;
       const end = this.contentEnd[k]!;
       // A colon before the first delimiter makes this a key-value line, which ends the rows.
@@ -1105,14 +1107,7 @@ class Decoder {
     const cells = this.cells;
     let count = 0;
     let opened = false;
-    while (depth >= 0 && this.cursor < this.count) {
-      const k = this.cursor;
-      const lineDepth = this.depthAt(k);
-      if (lineDepth < depth) break;
-      if (lineDepth > depth) {
-        this.skipOverIndented(k, depth);
-        continue;
-      }
+    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = this.contentStart[k]!;
       const end = this.contentEnd[k]!;
       let key: string;
