@@ -4,3 +4,9 @@ declare class TextEncoder {
   encode(input?: string): Uint8Array;
   encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
+
+// ES2024's String.prototype.isWellFormed, which Node 20 has; declared alone so the rest of the
+// ES2024 library (Object.groupBy and friends, which Node 20 lacks) stays out of reach.
+interface String {
+  isWellFormed(): boolean;
+}

@@ -89,12 +89,29 @@ export function quote(value: string): string {
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
 export function encodeKey(key: string): string {
-  return isUnquotedKey(key) ? key : quote(key);
+  if (isUnquotedKey(key)) return key;
+  assertWellFormed(key, 'key');
+  return quote(key);
 }
 
 /** A string value as the encoder writes it, quoted only when §7.2 requires. */
 export function encodeString(value: string, delimiter: Delimiter): string {
+  assertWellFormed(value, 'string');
   return needsQuotes(value, delimiter) ? quote(value) : value;
+}
+
+/**
+ * TOON is UTF-8 text (§1.2), which cannot carry an unpaired surrogate, and §7.1 forbids
+ * escaping one; written as is, it would turn into U+FFFD on the wire. So encoding refuses it
+ * (as the reference implementation does), and the picker ships JSON, which escapes it losslessly.
+ */
+function assertWellFormed(value: string, what: 'key' | 'string'): void {
+  if (value.isWellFormed()) return;
+  const index = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  const code = value.charCodeAt(index).toString(16).toUpperCase();
+  throw new TypeError(
+    `cannot encode a ${what} with an unpaired surrogate (U+${code} at index ${index} of ${JSON.stringify(value.slice(0, 40))}): TOON is UTF-8 text and cannot carry it; repair the text (for example with toWellFormed()) or send JSON`,
+  );
 }
 
 /**

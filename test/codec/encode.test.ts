@@ -117,6 +117,17 @@ describe('§7.2 strings are quoted only when needed', () => {
   });
 });
 
+describe('§1.2 / §7.1 unpaired surrogates', () => {
+  it('refuses a string or key with an unpaired surrogate, which UTF-8 text cannot carry', () => {
+    assert.throws(() => encode({ text: 'cut emoji \ud83d' }), { name: 'TypeError', message: /unpaired surrogate \(U\+D83D at index 10/ });
+    assert.throws(() => encode({ ['\udc00']: 1 }), { name: 'TypeError', message: /key with an unpaired surrogate/ });
+    assert.throws(() => encode(['\ud800']), TypeError);
+  });
+  it('writes paired surrogates (astral characters) literally', () => {
+    assert.equal(encode({ text: 'ok 😀' }), 'text: ok 😀');
+  });
+});
+
 describe('§7.3 keys', () => {
   it('leaves identifier-like keys (dots included) bare and quotes the rest', () => {
     assert.equal(encode({ user_name: 1, 'a.b': 2, '2x': 3, 'my-key': 4, '': 5, 'a b': 6 }), lines('user_name: 1', 'a.b: 2', '"2x": 3', '"my-key": 4', '"": 5', '"a b": 6'));

@@ -5,7 +5,7 @@ import { decode } from '../../src/codec/decode.js';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import { flatten, unflatten } from '../../src/compact/index.js';
-import { hostileJson, jsonEqual, objectOf, rowsJson } from './json-model.js';
+import { isWellFormedJson, jsonValue, jsonEqual, objectOf, rowsJson } from '../support/json.js';
 
 /** A chain of `levels` nested objects around `leaf`: chain(2, 1) is { k: { k: 1 } }. */
 function chain(levels: number, leaf: JsonValue): JsonValue {
@@ -160,7 +160,7 @@ describe('unflatten', () => {
 
   it('inverts flatten for every JSON value whose keys contain no dot', () => {
     fc.assert(
-      fc.property(fc.oneof(hostileJson(false), rowsJson(false)), (value) => {
+      fc.property(fc.oneof(jsonValue(false), rowsJson(false)), (value) => {
         assert.ok(jsonEqual(unflatten(flatten(value)), value));
       }),
       { numRuns: 500 },
@@ -169,7 +169,8 @@ describe('unflatten', () => {
 
   it('inverts flatten through a TOON round trip: unflatten(decode(encode(flatten(x)))) equals x', () => {
     fc.assert(
-      fc.property(fc.oneof(hostileJson(false), rowsJson(false)), (value) => {
+      fc.property(fc.oneof(jsonValue(false), rowsJson(false)), (value) => {
+        fc.pre(isWellFormedJson(value)); // TOON refuses unpaired surrogates (see the codec tests)
         assert.ok(jsonEqual(unflatten(decode(encode(flatten(value)))), value));
       }),
       { numRuns: 500 },

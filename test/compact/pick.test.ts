@@ -12,7 +12,7 @@ import {
   pick,
   stringifyCompact,
 } from '../../src/compact/index.js';
-import { jsonEqual } from './json-model.js';
+import { jsonEqual } from '../support/json.js';
 
 const runs = Array.from({ length: 5 }, (_, i) => ({ id: `run${i}`, status: 'SUCCEEDED', usd: i / 8 }));
 

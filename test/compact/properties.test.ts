@@ -14,9 +14,9 @@ import {
   parseCompact,
   pick,
 } from '../../src/compact/index.js';
-import { hostileJson, jsonEqual, rowsJson } from './json-model.js';
+import { jsonValue, jsonEqual, rowsJson } from '../support/json.js';
 
-const anyJson = fc.oneof(hostileJson(true), rowsJson(true), rowsJson(false));
+const anyJson = fc.oneof(jsonValue(true), rowsJson(true), rowsJson(false));
 const all = ['toon', 'toon-flatten', 'toon-tab'] as const;
 /** A custom measure unrelated to bytes: characters other than spaces and newlines. */
 const inkCount = (text: string): number => text.replace(/[ \n]/g, '').length;
