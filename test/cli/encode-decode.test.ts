@@ -33,6 +33,14 @@ describe('toonwire encode', () => {
     assert.equal(run.stdout, '[2\t]{a\tb}:\n  1\t2\n  3\t4\n');
   });
 
+  it('exits 1 with a plain message for text TOON cannot carry (an unpaired surrogate)', async () => {
+    const run = await runCli(['encode'], { input: '{"a":"x\\ud800"}' });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.match(run.stderr, /^<stdin>: cannot encode a string with an unpaired surrogate/);
+    assert.doesNotMatch(run.stderr, /please report|    at /);
+  });
+
   it('indents by --indent spaces', async () => {
     const run = await runCli(['encode', '--indent', '4'], { input: '{"a":{"b":1}}' });
     assert.equal(run.code, 0);

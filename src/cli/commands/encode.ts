@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { encode } from '../../codec/encode.js';
 import type { Delimiter } from '../../codec/types.js';
+import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { readInput, writeOutput } from '../input.js';
 import { formatOfPath, parseInput } from '../json-input.js';
 import { parseDelimiter, parsePositiveInteger } from '../options.js';
@@ -32,6 +33,13 @@ export function registerEncodeCommand(program: Command): void {
       const input = await readInput(file);
       const format = options.jsonl ? 'jsonl' : formatOfPath(input.source);
       const value = parseInput(input.text, input.source, format);
-      await writeOutput(encode(value, { delimiter: options.delimiter, indentSize: options.indent }));
+      let text: string;
+      try {
+        text = encode(value, { delimiter: options.delimiter, indentSize: options.indent });
+      } catch (error) {
+        // JSON input is plain data, so only text TOON cannot carry (an unpaired surrogate) fails.
+        throw new CliError(`${input.source}: ${messageOf(error)}`, EXIT_DATA);
+      }
+      await writeOutput(text);
     });
 }
