@@ -16,6 +16,7 @@ import { orderPage } from '../examples/http/fastify.js';
 import { OrderStore } from '../examples/http/orders.js';
 import { renderBody } from '../src/http/render.js';
 import { compileProjection } from '../src/http/schema-projection.js';
+import { compileToonSerializer } from '../src/http/toon-serializer.js';
 
 interface AutocannonResult {
   requests: { average: number; total: number };
@@ -103,15 +104,19 @@ async function load(url: string, side: Side, seconds: number): Promise<Autocanno
 
 // What each side spends serializing one response in-process, to explain the load figures: the
 // JSON side is Fastify's fast-json-stringify with the route's schema; the TOON side is the
-// plugin's path (schema projection, then encode), and the round trip it falls back to.
+// plugin's path (the schema-compiled serializer), and the two it falls back to: schema
+// projection then encode, and the JSON round trip.
 async function serializerCosts(): Promise<void> {
   const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const fastJsonStringify = requireFromFastify('fast-json-stringify') as (schema: object) => (value: unknown) => string;
   const page = new OrderStore().list(100);
   const json = fastJsonStringify(orderPage);
   const project = compileProjection(orderPage)!;
+  const toon = compileToonSerializer(orderPage, ',')!;
+  if (toon(page) === undefined) throw new Error('the schema-compiled TOON serializer gave up on the orders page');
   const rows: Array<[string, () => unknown]> = [
     ['JSON: fast-json-stringify', () => json(page)],
+    ['TOON: schema-compiled (plugin)', () => toon(page)],
     ['TOON: projection + encode', () => renderBody(project(page), 'toon', ',', { jsonModel: true }).body],
     ['TOON: encode only (no schema)', () => renderBody(page, 'toon', ',').body],
     ['TOON: JSON round trip + encode', () => renderBody(JSON.parse(json(page)), 'toon', ',', { jsonModel: true }).body],

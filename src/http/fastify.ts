@@ -15,9 +15,10 @@ import { appendVary, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { addToonToOpenApi } from './openapi.js';
 import { HttpProblem, type ValidationIssue, validationProblem } from './problem.js';
-import { renderBody, renderProblem } from './render.js';
+import { contentTypeFor, renderBody, renderProblem } from './render.js';
 import { compileProjection, UNSUPPORTED_VALUE } from './schema-projection.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
+import { compileToonSerializer } from './toon-serializer.js';
 
 /** Options of the Fastify plugin. */
 export interface ToonFastifyOptions extends ToonHttpOptions {
@@ -74,31 +75,39 @@ function guardPrototypeKeys(value: JsonValue, onProto: PoisoningAction, onConstr
   }
 }
 
+// The route's JSON serializer for the reply's status and the schema it was compiled from, as
+// Fastify looks them up: by exact status, then by status class (`2xx`).
+function responseSerialization(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): { serialize: (payload: unknown) => string; schema: unknown } | undefined {
+  const status = reply.statusCode;
+  const schemas = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
+  for (const key of [String(status), `${Math.floor(status / 100)}xx`]) {
+    const serialize = jsonSerializer(reply.getSerializationFunction(key) as unknown);
+    if (serialize !== undefined) return { serialize, schema: jsonSchemaOf(schemas?.[key]) };
+  }
+  return undefined;
+}
+
 // A route's response schema decides which fields a JSON response contains (fast-json-stringify
 // drops undeclared ones), and TOON responses must carry the same data. Returns the data of
 // `payload` as the route's JSON serializer would write it, or `payload` itself when the route
 // has no response schema for this status.
 function asSerializedByResponseSchema(
-  request: FastifyRequest,
-  reply: FastifyReply,
+  serialization: ReturnType<typeof responseSerialization>,
   payload: unknown,
 ): { value: unknown; jsonModel: boolean } {
-  const status = reply.statusCode;
-  const schemas = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
-  for (const key of [String(status), `${Math.floor(status / 100)}xx`]) {
-    const serialize = jsonSerializer(reply.getSerializationFunction(key) as unknown);
-    if (serialize === undefined) continue;
-    const projection = compileProjection(jsonSchemaOf(schemas?.[key]));
-    if (projection !== undefined) {
-      try {
-        return { value: projection(payload), jsonModel: true };
-      } catch (error) {
-        if (error !== UNSUPPORTED_VALUE) throw error;
-      }
+  if (serialization === undefined) return { value: payload, jsonModel: false };
+  const projection = compileProjection(serialization.schema);
+  if (projection !== undefined) {
+    try {
+      return { value: projection(payload), jsonModel: true };
+    } catch (error) {
+      if (error !== UNSUPPORTED_VALUE) throw error;
     }
-    return { value: JSON.parse(serialize(payload)), jsonModel: true };
   }
-  return { value: payload, jsonModel: false };
+  return { value: JSON.parse(serialization.serialize(payload)), jsonModel: true };
 }
 
 // Fastify keeps either one serializer per status, or one per media type (`content` maps).
@@ -178,7 +187,17 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       // the payload, and the serializer sees the final one.
       const delimiter = settings.delimiter;
       reply.serializer((final: unknown) => {
-        const { value, jsonModel } = asSerializedByResponseSchema(request, reply, final);
+        const serialization = responseSerialization(request, reply);
+        if (format === 'toon' && serialization !== undefined) {
+          // The schema-compiled writer gives the same text as projection + encode, faster;
+          // it returns undefined for data only the generic encoder can decide.
+          const body = compileToonSerializer(serialization.schema, delimiter)?.(final);
+          if (body !== undefined) {
+            reply.type(contentTypeFor('toon'));
+            return body;
+          }
+        }
+        const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
         const rendered = renderBody(value, format, delimiter, { jsonModel });
         reply.type(rendered.contentType);
         return rendered.body;

@@ -58,6 +58,9 @@ export interface RenderOptions {
  * Serializes a response body in a negotiated format: JSON text, TOON text in the given
  * delimiter, or for `'auto'` whichever of the two is smaller in UTF-8 bytes (JSON on ties).
  *
+ * A value TOON cannot carry (a string with an unpaired surrogate) is sent as JSON instead, with
+ * the JSON content type, so a client that asked for TOON still gets its data.
+ *
  * @throws {TypeError} for a circular structure (as `JSON.stringify` does).
  * @example
  * renderBody({ ok: true }, 'toon', ','); // { body: 'ok: true', contentType: 'text/toon; charset=utf-8', format: 'toon' }
@@ -72,14 +75,20 @@ export function renderBody(
   const kind = options.kind ?? 'data';
   if (format === 'toon') {
     const encodeOptions = delimiter === ',' ? undefined : { delimiter };
-    // JSON.parse output needs no normalization (no Dates, toJSON, undefined or cycles), which
-    // is a third of the encoder's time on typical API payloads.
-    const body = options.jsonModel
-      ? (encodeWithin(value as JsonValue, encodeOptions, Number.POSITIVE_INFINITY) as string)
-      : encode(value, encodeOptions);
-    return { body, contentType: CONTENT_TYPES[kind].toon, format: 'toon' };
+    try {
+      // JSON.parse output needs no normalization (no Dates, toJSON, undefined or cycles), which
+      // is a third of the encoder's time on typical API payloads.
+      const body = options.jsonModel
+        ? (encodeWithin(value as JsonValue, encodeOptions, Number.POSITIVE_INFINITY) as string)
+        : encode(value, encodeOptions);
+      return { body, contentType: CONTENT_TYPES[kind].toon, format: 'toon' };
+    } catch (error) {
+      // Data TOON cannot carry (an unpaired surrogate: UTF-8 text has no way to hold it) goes out
+      // as JSON, labelled as such, rather than failing the request; a cycle fails below as well.
+      if (!(error instanceof TypeError)) throw error;
+    }
   }
-  if (format === 'json') {
+  if (format === 'json' || format === 'toon') {
     return { body: JSON.stringify(value) ?? 'null', contentType: CONTENT_TYPES[kind].json, format: 'json' };
   }
   const picked = pick(value, { candidates: AUTO_CANDIDATES[delimiter] });

@@ -27,21 +27,67 @@ function fail(): never {
   throw UNSUPPORTED_VALUE;
 }
 
-function isPlainObject(value: unknown): value is Record<string, unknown> {
+/** Is `value` an object fast-json-stringify writes property by property (no class instance, no toJSON)? */
+export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
   return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
 }
 
-const scalar: Record<string, (value: unknown) => boolean> = {
-  string: (value) => typeof value === 'string',
-  integer: (value) => Number.isInteger(value),
-  number: (value) => Number.isFinite(value),
-  boolean: (value) => typeof value === 'boolean',
-  null: (value) => value === null,
-};
+/** A scalar type a response schema may declare. */
+export type ScalarType = 'string' | 'integer' | 'number' | 'boolean' | 'null';
 
-function compile(schema: unknown): Projection | undefined {
+/**
+ * What a supported response schema says about a value, with the keywords that do not change
+ * the output already dropped: the common ground of the projection and the TOON serializer.
+ */
+export type SchemaShape = ScalarShape | ArrayShape | ObjectShape;
+export interface ScalarShape {
+  kind: 'scalar';
+  type: ScalarType;
+  nullable: boolean;
+}
+export interface ArrayShape {
+  kind: 'array';
+  items: SchemaShape;
+  nullable: boolean;
+}
+export interface ObjectShape {
+  kind: 'object';
+  /** In the order fast-json-stringify writes them: required properties first, each group in schema order. */
+  properties: PropertyShape[];
+  nullable: boolean;
+}
+export interface PropertyShape {
+  key: string;
+  required: boolean;
+  shape: SchemaShape;
+}
+
+/**
+ * Does `value` have the scalar `type`, as fast-json-stringify checks it before writing the value
+ * as it is? One function with a switch (not a table of predicates) so that hot callers inline it.
+ *
+ * @example
+ * matchesScalar('integer', 3); // true
+ * matchesScalar('number', Infinity); // false
+ */
+export function matchesScalar(type: ScalarType, value: unknown): boolean {
+  switch (type) {
+    case 'string':
+      return typeof value === 'string';
+    case 'integer':
+      return Number.isInteger(value);
+    case 'number':
+      return Number.isFinite(value);
+    case 'boolean':
+      return typeof value === 'boolean';
+    default:
+      return value === null;
+  }
+}
+
+function describe(schema: unknown): SchemaShape | undefined {
   if (typeof schema !== 'object' || schema === null || Array.isArray(schema)) return undefined;
   const s = schema as Record<string, unknown>;
   for (const key of Object.keys(s)) if (!INERT.has(key) && !STRUCTURAL.has(key)) return undefined;
@@ -57,24 +103,19 @@ function compile(schema: unknown): Projection | undefined {
   }
   if (typeof type !== 'string') return undefined;
 
-  let project: Projection | undefined;
-  if (SCALARS.has(type)) {
-    const matches = scalar[type]!;
-    project = (value) => (matches(value) ? (value as JsonValue) : fail());
-  } else if (type === 'array') {
-    const item = compile(s.items);
-    if (item === undefined) return undefined;
-    project = (value) => (Array.isArray(value) ? value.map(item) : fail());
-  } else if (type === 'object') {
-    project = compileObject(s);
+  if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable };
+  if (type === 'array') {
+    const items = describe(s.items);
+    return items === undefined ? undefined : { kind: 'array', items, nullable };
   }
-  if (project === undefined) return undefined;
-  if (!nullable) return project;
-  const inner = project;
-  return (value) => (value === null ? null : inner(value));
+  if (type === 'object') {
+    const properties = describeProperties(s);
+    return properties === undefined ? undefined : { kind: 'object', properties, nullable };
+  }
+  return undefined;
 }
 
-function compileObject(schema: Record<string, unknown>): Projection | undefined {
+function describeProperties(schema: Record<string, unknown>): PropertyShape[] | undefined {
   if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
   const properties = schema.properties ?? {};
   if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
@@ -84,12 +125,33 @@ function compileObject(schema: Record<string, unknown>): Projection | undefined 
   if (declared.includes('__proto__') || required.some((key) => !declared.includes(key))) return undefined;
   // fast-json-stringify writes the required properties first, each group in schema order.
   const order = [...declared.filter((key) => required.includes(key)), ...declared.filter((key) => !required.includes(key))];
-  const fields: Array<{ key: string; project: Projection; required: boolean }> = [];
+  const described: PropertyShape[] = [];
   for (const key of order) {
-    const project = compile((properties as Record<string, unknown>)[key]);
-    if (project === undefined) return undefined;
-    fields.push({ key, project, required: required.includes(key) });
+    const shape = describe((properties as Record<string, unknown>)[key]);
+    if (shape === undefined) return undefined;
+    described.push({ key, required: required.includes(key), shape });
   }
+  return described;
+}
+
+function projectionOf(shape: SchemaShape): Projection {
+  let project: Projection;
+  if (shape.kind === 'scalar') {
+    const type = shape.type;
+    project = (value) => (matchesScalar(type, value) ? (value as JsonValue) : fail());
+  } else if (shape.kind === 'array') {
+    const item = projectionOf(shape.items);
+    project = (value) => (Array.isArray(value) ? value.map(item) : fail());
+  } else {
+    project = objectProjection(shape.properties);
+  }
+  if (!shape.nullable) return project;
+  const inner = project;
+  return (value) => (value === null ? null : inner(value));
+}
+
+function objectProjection(properties: readonly PropertyShape[]): Projection {
+  const fields = properties.map(({ key, required, shape }) => ({ key, required, project: projectionOf(shape) }));
   return (value) => {
     if (!isPlainObject(value)) fail();
     const result: JsonObject = {};
@@ -104,6 +166,29 @@ function compileObject(schema: Record<string, unknown>): Projection | undefined 
     }
     return result;
   };
+}
+
+const shapes = new WeakMap<object, SchemaShape | null>();
+
+/**
+ * What a response schema says about the values it describes, or `undefined` when the schema
+ * is outside the fast path (see {@link compileProjection} for what is inside). Described once
+ * per schema object.
+ *
+ * @example
+ * describeSchema({ type: 'object', required: ['b'], properties: { a: { type: 'string' }, b: { type: ['integer', 'null'] } } });
+ * // { kind: 'object', nullable: false, properties: [
+ * //   { key: 'b', required: true, shape: { kind: 'scalar', type: 'integer', nullable: true } },
+ * //   { key: 'a', required: false, shape: { kind: 'scalar', type: 'string', nullable: false } } ] }
+ */
+export function describeSchema(schema: unknown): SchemaShape | undefined {
+  if (typeof schema !== 'object' || schema === null) return undefined;
+  let shape = shapes.get(schema);
+  if (shape === undefined) {
+    shape = describe(schema) ?? null;
+    shapes.set(schema, shape);
+  }
+  return shape ?? undefined;
 }
 
 const cache = new WeakMap<object, Projection | null>();
@@ -122,7 +207,8 @@ export function compileProjection(schema: unknown): Projection | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   let projection = cache.get(schema);
   if (projection === undefined) {
-    projection = compile(schema) ?? null;
+    const shape = describeSchema(schema);
+    projection = shape === undefined ? null : projectionOf(shape);
     cache.set(schema, projection);
   }
   return projection ?? undefined;

@@ -92,6 +92,18 @@ describe('ToonSettings', () => {
 });
 
 describe('renderBody', () => {
+  it('sends JSON, labelled as JSON, for data TOON cannot carry (an unpaired surrogate)', () => {
+    const rendered = renderBody({ text: 'cut \ud83d' }, 'toon', ',');
+    assert.equal(rendered.format, 'json');
+    assert.equal(rendered.contentType, 'application/json');
+    assert.deepEqual(JSON.parse(rendered.body), { text: 'cut \ud83d' });
+  });
+  it('still fails on a cycle, which neither format can carry', () => {
+    const cyclic: Record<string, unknown> = {};
+    cyclic.self = cyclic;
+    assert.throws(() => renderBody(cyclic, 'toon', ','), TypeError);
+  });
+
   const page = { data: [{ id: 1, sku: 'TEA' }, { id: 2, sku: 'SCONE' }] };
 
   it('writes TOON in the requested delimiter with the TOON Content-Type', () => {
