@@ -5,6 +5,7 @@ import { pathToFileURL } from 'node:url';
 import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import toon, { withToonOpenApi } from '../../src/http/fastify.js'; // in your app: from 'toonwire/fastify'
+import { PROBLEM_JSON_SCHEMA } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { type NewOrder, type OrdersAppOptions, OrderStore, type RunningServer } from './orders.js';
 
 export const orderItem = {
@@ -58,17 +59,7 @@ const problem = {
   description: 'Problem document (RFC 9457)',
   content: {
     'application/problem+json': {
-      schema: {
-        type: 'object',
-        required: ['type', 'title', 'status'],
-        properties: {
-          type: { type: 'string' },
-          title: { type: 'string' },
-          status: { type: 'integer' },
-          detail: { type: 'string' },
-          instance: { type: 'string' },
-        },
-      },
+      schema: PROBLEM_JSON_SCHEMA,
     },
   },
 } as const;

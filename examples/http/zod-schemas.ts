@@ -1,7 +1,7 @@
 // Validation and the OpenAPI document of the Express and Hono examples, both from zod. The
 // Fastify example states the same constraints as JSON Schema (examples/http/fastify.ts).
 import { z } from 'zod';
-import { type ValidationIssue, validationProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
+import { PROBLEM_JSON_SCHEMA, type ValidationIssue, validationProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 
 export const orderItemSchema = z.object({
   sku: z.string().min(1).max(64),
@@ -53,21 +53,6 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return rest;
 }
 
-const problemSchema = {
-  type: 'object',
-  required: ['type', 'title', 'status'],
-  properties: {
-    type: { type: 'string' },
-    title: { type: 'string' },
-    status: { type: 'integer' },
-    detail: { type: 'string' },
-    instance: { type: 'string' },
-    errors: {
-      type: 'array',
-      items: { type: 'object', properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
-    },
-  },
-};
 
 function problemResponse(description: string) {
   return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
@@ -113,6 +98,6 @@ export function ordersOpenApi(): Record<string, unknown> {
         },
       },
     },
-    components: { schemas: { Problem: problemSchema } },
+    components: { schemas: { Problem: PROBLEM_JSON_SCHEMA } },
   };
 }

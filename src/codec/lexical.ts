@@ -31,7 +31,7 @@ const FORCES_QUOTES_TAB = /[\x00-\x1f:"\\[\]{}]/;
  * Does `value` need quotes when it stands as a string value (§7.2)? `delimiter` is the character
  * relevant at that position (§11.1).
  */
-export function needsQuotes(value: string, delimiter: Delimiter): boolean {
+function needsQuotes(value: string, delimiter: Delimiter): boolean {
   const length = value.length;
   if (length === 0) return true;
   const first = value.charCodeAt(0);
@@ -45,7 +45,7 @@ export function needsQuotes(value: string, delimiter: Delimiter): boolean {
 }
 
 /** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
-export function isUnquotedKey(key: string): boolean {
+function isUnquotedKey(key: string): boolean {
   // /^[A-Za-z_][A-Za-z0-9_.]*$/ as a loop: keys are short, and for short strings the call into
   // the regular expression engine costs more than the scan itself.
   if (key.length === 0) return false;
@@ -95,7 +95,7 @@ export function encodeKey(key: string): string {
 }
 
 /** A string value as the encoder writes it, quoted only when §7.2 requires. */
-export function encodeString(value: string, delimiter: Delimiter): string {
+function encodeString(value: string, delimiter: Delimiter): string {
   assertWellFormed(value, 'string');
   return needsQuotes(value, delimiter) ? quote(value) : value;
 }
@@ -119,7 +119,7 @@ function assertWellFormed(value: string, what: 'key' | 'string'): void {
  * avoids exponents exactly on the canonical range [1e-6, 1e21) and writes `e-7` / `e+21` with an
  * explicit sign outside it, so only -0 and non-finite values need care.
  */
-export function formatNumber(value: number): string {
+function formatNumber(value: number): string {
   if (value === 0) return '0'; // also -0
   return Number.isFinite(value) ? String(value) : 'null';
 }

@@ -32,6 +32,7 @@ export {
   problemFromError,
   statusTitle,
   validationProblem,
+  PROBLEM_JSON_SCHEMA,
 } from './problem.js';
 export {
   DEFAULT_BODY_TYPES,

@@ -17,6 +17,29 @@ export interface ProblemDetails {
   [extension: string]: unknown;
 }
 
+/**
+ * The JSON Schema of the problem documents this package writes (RFC 9457 members plus the
+ * `errors` extension of validation problems), for response schemas and OpenAPI components.
+ *
+ * @example
+ * app.get('/orders/:id', { schema: { response: { 200: order, 404: PROBLEM_JSON_SCHEMA } } }, handler);
+ */
+export const PROBLEM_JSON_SCHEMA = {
+  type: 'object',
+  required: ['type', 'title', 'status'],
+  properties: {
+    type: { type: 'string' },
+    title: { type: 'string' },
+    status: { type: 'integer' },
+    detail: { type: 'string' },
+    instance: { type: 'string' },
+    errors: {
+      type: 'array',
+      items: { type: 'object', properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
+    },
+  },
+} as const;
+
 /** What {@link HttpProblem} is built from: a status plus any problem members and extensions. */
 export interface ProblemInit {
   status: number;
