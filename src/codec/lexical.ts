@@ -94,8 +94,15 @@ export function encodeKey(key: string): string {
   return quote(key);
 }
 
-/** A string value as the encoder writes it, quoted only when §7.2 requires. */
-function encodeString(value: string, delimiter: Delimiter): string {
+/**
+ * A string value as the encoder writes it, quoted only when §7.2 requires.
+ *
+ * @throws {TypeError} for a string with an unpaired surrogate (see below).
+ * @example
+ * encodeString('a,b', ','); // '"a,b"'
+ * encodeString('a,b', '|'); // 'a,b'
+ */
+export function encodeString(value: string, delimiter: Delimiter): string {
   assertWellFormed(value, 'string');
   return needsQuotes(value, delimiter) ? quote(value) : value;
 }
@@ -118,8 +125,12 @@ function assertWellFormed(value: string, what: 'key' | 'string'): void {
  * A finite number in canonical form (§2). JavaScript's own shortest round-trip formatting already
  * avoids exponents exactly on the canonical range [1e-6, 1e21) and writes `e-7` / `e+21` with an
  * explicit sign outside it, so only -0 and non-finite values need care.
+ *
+ * @example
+ * formatNumber(-0); // '0'
+ * formatNumber(1e21); // '1e+21'
  */
-function formatNumber(value: number): string {
+export function formatNumber(value: number): string {
   if (value === 0) return '0'; // also -0
   return Number.isFinite(value) ? String(value) : 'null';
 }

@@ -9,16 +9,21 @@
 // the data cheaply or gives up; a serializer that gives up returns `undefined`, and the caller
 // falls back to projection + the generic encoder. Giving up is always correct, only slower.
 //
-// Compiled with closures only (no `new Function`), so it runs under strict CSP.
+// Like fast-json-stringify (which Fastify already runs for every JSON response), it generates
+// JavaScript source, one function per object, array and table position of the schema. Why not
+// closures: closures made at one site share V8's type feedback, so every call through them is
+// megamorphic and nothing inlines; that made the closure version 2.5 times slower than straight
+// code. The source only ever contains literals made by JSON.stringify (keys, prefixes, headers),
+// never data. Where code generation is disallowed (`--disallow-code-generation-from-strings`),
+// compiling fails quietly and the caller takes the generic path.
 import type { Field } from '../codec/layout.js';
 import { fieldList } from '../codec/layout.js';
-import { encodeKey, encodePrimitive } from '../codec/lexical.js';
-import type { Delimiter, JsonPrimitive } from '../codec/types.js';
+import { encodeKey, encodeString, formatNumber } from '../codec/lexical.js';
+import type { Delimiter } from '../codec/types.js';
 import {
   type ArrayShape,
   describeSchema,
   isPlainObject,
-  matchesScalar,
   type ObjectShape,
   type PropertyShape,
   type ScalarShape,
@@ -35,145 +40,21 @@ function giveUp(): never {
   throw GIVE_UP;
 }
 
-/** Appends the TOON of `value` to `out`. Compiled per schema position. */
-type Write = (out: string, value: unknown) => string;
-
-/** Where an array stands (as in the encoder): decides its empty form and whether it may be a table. */
-type Position = 'root' | 'field' | 'item';
-
-interface Context {
-  delimiter: Delimiter;
-  /** The delimiter as written inside brackets: nothing for comma (§6). */
-  bracketSymbol: string;
-}
-
-const INDENT = '  '; // the encoder's default indentSize, which renderBody uses
-
-/** `'\n'` plus the indentation of `depth`: the start of every line at that depth. */
-function lineStart(depth: number): string {
-  return '\n' + INDENT.repeat(depth);
-}
-
 function isArray(value: unknown): value is unknown[] {
   // Array subclasses would map through their species: leave them to the generic path.
   return Array.isArray(value) && Object.getPrototypeOf(value) === Array.prototype;
 }
 
-/**
- * A scalar as it appears anywhere in a document (value, cell or inline item): the projection's
- * type check, then the codec's own formatting, with quoting for the document delimiter.
- *
- * Scalars are most of what a document holds, so this is one plain function rather than a
- * closure per field: closures created at one site share V8's type feedback, which makes a call
- * through them megamorphic, while a direct call to this function is inlined.
- */
-function scalarText(shape: ScalarShape, value: unknown, delimiter: Delimiter): string {
-  if ((value === null && shape.nullable) || matchesScalar(shape.type, value)) {
-    return encodePrimitive(value as JsonPrimitive, delimiter);
-  }
-  return giveUp();
-}
-
-/** Wraps a writer of non-null values so that `null` writes `nullText` when the shape allows it. */
-function orNull(shape: SchemaShape, write: Write, nullText: string): Write {
-  if (!shape.nullable) return write;
-  return (out, value) => (value === null ? out + nullText : write(out, value));
-}
-
-/**
- * What follows a field's key on its line, and its content one level deeper at `depth` (§8):
- * `: 7`, `: []`, `[2]: a,b`, `[2]{id,name}:` + rows, `:` + nested fields.
- */
-function compileAfterKey(shape: SchemaShape, depth: number, context: Context): Write {
-  if (shape.kind === 'scalar') {
-    const { delimiter } = context;
-    return (out, value) => out + ': ' + scalarText(shape, value, delimiter);
-  }
-  if (shape.kind === 'array') return orNull(shape, compileArray(shape, depth, 'field', context), ': null');
-  const fields = compileFields(shape, depth, context, 'field');
-  return orNull(shape, (out, value) => fields(out + ':', value), ': null');
-}
-
-/**
- * §9.5: an object with two or more entries that are all objects may become a keyed table; the
- * serializer never writes one. True when the schema allows such an object at all.
- */
-function mayBeKeyedTable(shape: ObjectShape): boolean {
-  const objects = shape.properties.filter((property) => property.shape.kind === 'object');
-  return objects.length >= 2 && shape.properties.every((property) => !property.required || property.shape.kind === 'object');
-}
-
 /** Would the projected object have two or more entries, all objects? (Then give up: it may be keyed.) */
-function looksKeyed(object: Record<string, unknown>, properties: readonly PropertyShape[]): boolean {
+function looksKeyed(object: Record<string, unknown>, keys: readonly string[]): boolean {
   let objects = 0;
-  for (const { key } of properties) {
+  for (const key of keys) {
     const value = object[key];
     if (value === undefined) continue;
     if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
     objects++;
   }
   return objects >= 2;
-}
-
-/**
- * The fields of an object, one line each at `depth`, in the projection's order; absent optional
- * properties are skipped. Where the object stands changes only its first line: at the root it
- * starts the document (no newline), as a list item (§10) the first written field rides on the
- * hyphen line one level up, and an empty list item is a lone `-`.
- *
- * @example
- * // { id: 1, tags: ['a'] } at depth 1 as a list item, written after 'rows[1]:':
- * // '\n  - id: 1\n    tags[1]: a'
- */
-function compileFields(shape: ObjectShape, depth: number, context: Context, position: Position): Write {
-  const { delimiter } = context;
-  const fields = shape.properties.map(({ key, required, shape: child }) => {
-    // Scalar fields are written inline (see scalarText), with the `: ` folded into the prefix.
-    const scalar = child.kind === 'scalar' ? child : undefined;
-    const line = encodeKey(key) + (scalar === undefined ? '' : ': ');
-    const prefix = lineStart(depth) + line;
-    const firstPrefix = position === 'root' ? line : position === 'item' ? lineStart(depth - 1) + '- ' + line : prefix;
-    const write = scalar === undefined ? compileAfterKey(child, depth + 1, context) : undefined;
-    return { key, required, prefix, firstPrefix, scalar, write };
-  });
-  // Objects inside lists and tables never become keyed tables (only root and field values do).
-  const checkKeyed = position !== 'item' && mayBeKeyedTable(shape);
-  const empty = position === 'item' ? lineStart(depth - 1) + '-' : '';
-  return (out, value) => {
-    if (!isPlainObject(value)) giveUp();
-    if (checkKeyed && looksKeyed(value, shape.properties)) giveUp();
-    let first = true;
-    for (let i = 0; i < fields.length; i++) {
-      const field = fields[i]!;
-      const child = value[field.key];
-      if (child === undefined) {
-        if (field.required) giveUp();
-        continue;
-      }
-      const prefix = first ? field.firstPrefix : field.prefix;
-      first = false;
-      out =
-        field.scalar === undefined ? field.write!(out + prefix, child) : out + prefix + scalarText(field.scalar, child, delimiter);
-    }
-    return first ? out + empty : out;
-  };
-}
-
-/** One `- ` list item at `depth` (§10): a nested array, an object, or null. */
-function compileListItem(shape: SchemaShape, depth: number, context: Context): Write {
-  const start = lineStart(depth) + '- ';
-  if (shape.kind === 'scalar') {
-    const { delimiter } = context;
-    return (out, value) => out + start + scalarText(shape, value, delimiter);
-  }
-  const write =
-    shape.kind === 'array'
-      ? (() => {
-          const array = compileArray(shape, depth + 1, 'item', context);
-          return (out: string, value: unknown) => array(out + start, value);
-        })()
-      : compileFields(shape, depth + 1, context, 'item');
-  return orNull(shape, write, start + 'null');
 }
 
 function allNull(values: readonly unknown[]): boolean {
@@ -186,55 +67,213 @@ function anyNull(values: readonly unknown[]): boolean {
   return false;
 }
 
+/** What generated code may call, under these names. */
+const RUNTIME = { giveUp, isPlainObject, isArray, looksKeyed, allNull, anyNull, encodeString, formatNumber };
+
+/** A JavaScript string literal for `text`, safe to splice into generated source. */
+const literal = (text: string): string => JSON.stringify(text);
+
+/** Where an array or object stands (as in the encoder): decides its first line and empty form. */
+type Position = 'root' | 'field' | 'item';
+
+const INDENT = '  '; // the encoder's default indentSize, which renderBody uses
+
+/** `'\n'` plus the indentation of `depth`: the start of every line at that depth. */
+function lineStart(depth: number): string {
+  return '\n' + INDENT.repeat(depth);
+}
+
+/** The generated program: top-level declarations, and fresh names for them and for locals. */
+class Program {
+  readonly delimiter: Delimiter;
+  /** The delimiter as written inside brackets: nothing for comma (§6). */
+  readonly bracketSymbol: string;
+  readonly #declarations: string[] = [];
+  #names = 0;
+
+  constructor(delimiter: Delimiter) {
+    this.delimiter = delimiter;
+    this.bracketSymbol = delimiter === ',' ? '' : delimiter;
+  }
+
+  /** A name no other declaration or local uses, e.g. `row3`. */
+  name(prefix: string): string {
+    return `${prefix}${this.#names++}`;
+  }
+
+  /** Declares `function name(params) { body }` at the top level; returns its name. */
+  function(prefix: string, params: string, body: readonly string[]): string {
+    const name = this.name(prefix);
+    this.#declarations.push(`function ${name}(${params}) {\n  ${body.join('\n  ')}\n}`);
+    return name;
+  }
+
+  /** Declares a constant at the top level (so hot code does not rebuild it); returns its name. */
+  constant(prefix: string, source: string): string {
+    const name = this.name(prefix);
+    this.#declarations.push(`const ${name} = ${source};`);
+    return name;
+  }
+
+  /** Compiles the program and returns the function called `entry`. */
+  link(entry: string): (value: unknown) => string {
+    const source = [
+      '"use strict";',
+      `const { ${Object.keys(RUNTIME).join(', ')} } = runtime;`,
+      ...this.#declarations,
+      `return ${entry};`,
+    ].join('\n');
+    return new Function('runtime', source)(RUNTIME) as (value: unknown) => string;
+  }
+}
+
 /**
- * An array from its `[N]` on (or its empty form, which depends on `position`, §9.1-§9.2), with
- * items, rows or list items at `depth`.
+ * An expression for the text of the scalar in variable `x`: the projection's type check, then
+ * the codec's own formatting, with quoting for the document delimiter; `giveUp()` otherwise.
+ *
+ * @example
+ * scalar({ kind: 'scalar', type: 'integer', nullable: false }, 'x', program);
+ * // '(Number.isInteger(x) ? formatNumber(x) : giveUp())'
  */
-function compileArray(shape: ArrayShape, depth: number, position: Position, context: Context): Write {
-  const { bracketSymbol, delimiter } = context;
+function scalar(shape: ScalarShape, x: string, program: Program): string {
+  const typed = {
+    string: `typeof ${x} === "string" ? encodeString(${x}, ${literal(program.delimiter)})`,
+    integer: `Number.isInteger(${x}) ? formatNumber(${x})`,
+    number: `Number.isFinite(${x}) ? formatNumber(${x})`,
+    boolean: `${x} === true ? "true" : ${x} === false ? "false"`,
+    null: `${x} === null ? "null"`,
+  }[shape.type];
+  const orNull = shape.nullable && shape.type !== 'null' ? `${x} === null ? "null" : ` : '';
+  return `(${orNull}${typed} : giveUp())`;
+}
+
+/**
+ * §9.5: an object with two or more entries that are all objects may become a keyed table; the
+ * serializer never writes one. True when the schema allows such an object at all.
+ */
+function mayBeKeyedTable(shape: ObjectShape): boolean {
+  const objects = shape.properties.filter((property) => property.shape.kind === 'object');
+  return objects.length >= 2 && shape.properties.every((property) => !property.required || property.shape.kind === 'object');
+}
+
+/**
+ * A statement appending the field `key`, held in `x`, on a new line: the line's start and key
+ * (as `prefixOf` writes them, see `objectWriter`), then `: 7`, `: []`, `[2]: a,b`,
+ * `[2]{id,name}:` + rows, or `:` + nested fields, with its content at `depth`.
+ */
+function fieldStatement(
+  key: string,
+  child: SchemaShape,
+  x: string,
+  depth: number,
+  program: Program,
+  prefixOf: (suffix: string) => string,
+): string {
+  const line = encodeKey(key);
+  if (child.kind === 'scalar') return `out += ${prefixOf(line + ': ')} + ${scalar(child, x, program)};`;
+  const write =
+    child.kind === 'array'
+      ? `${arrayWriter(child, depth, 'field', program)}(out + ${prefixOf(line)}, ${x})`
+      : `${objectWriter(child, depth, 'field', program)}(out + ${prefixOf(line + ':')}, ${x})`;
+  return child.nullable ? `out = ${x} === null ? out + ${prefixOf(line + ': null')} : ${write};` : `out = ${write};`;
+}
+
+/**
+ * Declares `(out, v) => out + the fields of object v`, one line each at `depth`, in the
+ * projection's order; absent optional properties are skipped. Where the object stands changes
+ * only its first line: at the root it starts the document (no newline), as a list item (§10)
+ * the first written field rides on the hyphen line one level up, and an empty list item is a
+ * lone `-`.
+ *
+ * @example
+ * // { id: 1, tags: ['a'] } at depth 2 as a list item, appended after 'rows[1]:':
+ * // '\n  - id: 1\n    tags[1]: a'
+ */
+function objectWriter(shape: ObjectShape, depth: number, position: Position, program: Program): string {
+  const body = ['if (!isPlainObject(v)) giveUp();'];
+  // Objects inside lists and tables never become keyed tables (only root and field values do).
+  if (position !== 'item' && mayBeKeyedTable(shape)) {
+    const keys = program.constant('keys', JSON.stringify(shape.properties.map((property) => property.key)));
+    body.push(`if (looksKeyed(v, ${keys})) giveUp();`);
+  }
+  const start = lineStart(depth);
+  const firstStart = position === 'root' ? '' : position === 'item' ? lineStart(depth - 1) + '- ' : start;
+  const empty = position === 'item' ? lineStart(depth - 1) + '-' : '';
+  // Whether a field was written before this one: statically known ('no', 'yes') until an
+  // optional field comes first; then the `first` flag tracks it at run time.
+  let written: 'no' | 'yes' | 'flag' = position === 'field' ? 'yes' : 'no';
+  const flagged = firstStart !== start && shape.properties[0]?.required === false;
+  if (flagged) body.push('let first = true;');
+  const prefixOf = (suffix: string): string =>
+    written === 'yes'
+      ? literal(start + suffix)
+      : written === 'no'
+        ? literal(firstStart + suffix)
+        : `(first ? ${literal(firstStart + suffix)} : ${literal(start + suffix)})`;
+  shape.properties.forEach(({ key, required, shape: child }: PropertyShape) => {
+    const x = program.name('field');
+    body.push(`const ${x} = v[${literal(key)}];`);
+    const write = fieldStatement(key, child, x, depth + 1, program, prefixOf) + (flagged ? ' first = false;' : '');
+    if (required) body.push(`if (${x} === undefined) giveUp();`, write);
+    else body.push(`if (${x} !== undefined) { ${write} }`);
+    written = required ? 'yes' : written === 'no' ? 'flag' : written;
+  });
+  if (written === 'yes' || empty === '') body.push('return out;');
+  else body.push(written === 'no' ? `return out + ${literal(empty)};` : `return first ? out + ${literal(empty)} : out;`);
+  return program.function(position === 'item' ? 'item' : 'object', 'out, v', body);
+}
+
+/** An expression appending one `- ` list item at `depth` (§10), held in `x`: a nested array, an object or a scalar. */
+function listItem(shape: SchemaShape, x: string, depth: number, program: Program): string {
+  const start = lineStart(depth) + '- ';
+  if (shape.kind === 'scalar') return `out + ${literal(start)} + ${scalar(shape, x, program)}`;
+  const write =
+    shape.kind === 'array'
+      ? `${arrayWriter(shape, depth + 1, 'item', program)}(out + ${literal(start)}, ${x})`
+      : `${objectWriter(shape, depth + 1, 'item', program)}(out, ${x})`;
+  return shape.nullable ? `${x} === null ? out + ${literal(start + 'null')} : ${write}` : write;
+}
+
+/**
+ * Declares `(out, v) => out + array v` from its `[N]` on (or its empty form, which depends on
+ * `position`, §9.1-§9.2), with items, rows or list items at `depth`.
+ */
+function arrayWriter(shape: ArrayShape, depth: number, position: Position, program: Program): string {
+  const { bracketSymbol, delimiter } = program;
   const empty = position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${bracketSymbol}]:`;
   const items = shape.items;
+  const body = ['if (!isArray(v)) giveUp();', 'const n = v.length;', `if (n === 0) return out + ${literal(empty)};`];
 
   if (items.kind === 'scalar') {
     // §9.1: primitives always stay inline.
-    return (out, value) => {
-      if (!isArray(value)) giveUp();
-      const length = value.length;
-      if (length === 0) return out + empty;
-      out += `[${length}${bracketSymbol}]: ` + scalarText(items, value[0], delimiter);
-      for (let i = 1; i < length; i++) out += delimiter + scalarText(items, value[i], delimiter);
-      return out;
-    };
+    const x = program.name('item');
+    body.push(
+      `let ${x} = v[0];`,
+      `out += "[" + n + ${literal(bracketSymbol + ']: ')} + ${scalar(items, x, program)};`,
+      `for (let i = 1; i < n; i++) { ${x} = v[i]; out += ${literal(delimiter)} + ${scalar(items, x, program)}; }`,
+      'return out;',
+    );
+    return program.function('array', 'out, v', body);
   }
 
-  const listItem = compileListItem(items, depth, context);
+  body.push(`const bracket = "[" + n + ${literal(bracketSymbol + ']')};`);
   // §9.4: an array that is itself a list item never takes tabular form.
-  const table = items.kind === 'object' && position !== 'item' ? compileTable(items, depth, context) : undefined;
-  return (out, value) => {
-    if (!isArray(value)) giveUp();
-    const length = value.length;
-    if (length === 0) return out + empty;
-    const bracket = `[${length}${bracketSymbol}]`;
-    if (items.nullable && anyNull(value)) {
-      // All null: an inline array of primitives. Some null: no table can hold them, a list.
-      if (allNull(value)) return out + bracket + ': null' + (delimiter + 'null').repeat(length - 1);
-    } else if (table !== undefined && table.applies(value)) {
-      return table.write(out + bracket, value);
-    }
-    out += bracket + ':';
-    for (let i = 0; i < length; i++) out = listItem(out, value[i]);
-    return out;
-  };
-}
-
-/** How a row of an array of objects stands towards the table whose columns the schema declares. */
-const enum RowFit {
-  /** Every declared field present, nested objects as full field groups: the full table row. */
-  Full,
-  /** Fits no table: an array value or an empty object (§9.3 tables hold primitives only). */
-  Broken,
-  /** Anything else (an absent optional field, a null object): only the generic encoder decides. */
-  Partial,
+  const table = items.kind === 'object' && position !== 'item' ? tableDecision(items, depth, program) : undefined;
+  if (items.nullable) {
+    // All null: an inline array of primitives. Some null: no table can hold them, a list.
+    const nulls = `out + bracket + ": null" + ${literal(delimiter + 'null')}.repeat(n - 1)`;
+    body.push(`if (anyNull(v)) { if (allNull(v)) return ${nulls}; } else { ${table?.statement ?? ''} }`);
+  } else if (table !== undefined) {
+    body.push(table.statement);
+    if (table.always) return program.function('array', 'out, v', body);
+  }
+  const x = program.name('item');
+  body.push(
+    'out += bracket + ":";',
+    `for (let i = 0; i < n; i++) { const ${x} = v[i]; out = ${listItem(items, x, depth, program)}; }`,
+    'return out;',
+  );
+  return program.function('array', 'out, v', body);
 }
 
 /** Whether rows conforming to `shape` always, never, or only sometimes form the full table. */
@@ -275,121 +314,108 @@ function fullLayout(shape: ObjectShape): Field[] | undefined {
   return fields;
 }
 
-/** Classifies one row (see {@link RowFit}) without writing it. */
-function compileRowFit(shape: ObjectShape): (row: unknown) => RowFit {
-  const nested = shape.properties.map(({ key, shape: child }) => ({
-    key,
-    kind: child.kind,
-    fit: child.kind === 'object' ? compileRowFit(child) : undefined,
-  }));
-  return (row) => {
-    if (!isPlainObject(row)) giveUp();
-    let fit = RowFit.Full;
-    let present = 0;
-    for (let i = 0; i < nested.length; i++) {
-      const field = nested[i]!;
-      const value = row[field.key];
-      if (value === undefined) {
-        fit = RowFit.Partial;
-        continue;
-      }
-      present++;
-      if (field.kind === 'scalar') continue;
-      if (value === null) {
-        fit = RowFit.Partial; // a leaf column where the full table has a group (or an array)
-      } else if (field.kind === 'array') {
-        if (Array.isArray(value)) return RowFit.Broken;
-        giveUp();
-      } else {
-        const inner = field.fit!(value);
-        if (inner === RowFit.Broken) return RowFit.Broken;
-        if (inner === RowFit.Partial) fit = RowFit.Partial;
-      }
-    }
-    return present === 0 ? RowFit.Broken : fit;
-  };
+/**
+ * Declares `rows => boolean`: does some row fit no table at all (§9.3: a row whose projection
+ * is an empty object, or holds an array or an empty object)? Then the rows are a list. It gives
+ * up on rows of the wrong type, which the generic path decides.
+ */
+function anyBrokenRow(shape: ObjectShape, program: Program): string {
+  return program.function('anyBrokenRow', 'rows', [
+    `for (let i = 0; i < rows.length; i++) if (${brokenRow(shape, program)}(rows[i])) return true;`,
+    'return false;',
+  ]);
 }
 
-/** A row's cells in depth-first column order (§9.3), separated by the delimiter. */
-function compileCells(shape: ObjectShape, context: Context): Write {
-  const cells = shape.properties.map(({ key, shape: child }) =>
-    child.kind === 'scalar'
-      ? { key, scalar: child, group: undefined }
-      : { key, scalar: undefined, group: compileCells(child as ObjectShape, context) },
-  );
-  const { delimiter } = context;
-  return (out, row) => {
-    if (!isPlainObject(row)) giveUp();
-    for (let i = 0; i < cells.length; i++) {
-      const cell = cells[i]!;
-      if (i > 0) out += delimiter;
-      const value = row[cell.key];
-      out = cell.scalar === undefined ? cell.group!(out, value) : out + scalarText(cell.scalar, value, delimiter);
-    }
-    return out;
-  };
-}
-
-interface Table {
-  /** Do these (non-null) rows form the full table? Gives up when only the generic encoder can tell. */
-  applies(rows: readonly unknown[]): boolean;
-  /** Writes the header after `[N]`, then one line of cells per row. */
-  write: Write;
-}
-
-/** The §9.3 table for an array of objects at `depth`, or `undefined` when it can never apply. */
-function compileTable(shape: ObjectShape, depth: number, context: Context): Table | undefined {
-  const kind = tabularity(shape);
-  const layout = fullLayout(shape);
-  if (kind === 'never' || layout === undefined) {
-    if (kind === 'never') return undefined;
-    // No full table exists (an optional or nullable array field), yet rows may form another.
-    const fit = compileRowFit(shape);
-    return { applies: (rows) => rows.some((row) => fit(row) === RowFit.Broken) ? false : giveUp(), write: giveUp };
+/** Declares `row => boolean` for one row (or nested field group) of {@link anyBrokenRow}. */
+function brokenRow(shape: ObjectShape, program: Program): string {
+  const body = ['if (!isPlainObject(row)) giveUp();', 'let present = 0;'];
+  for (const { key, shape: child } of shape.properties) {
+    const x = program.name('field');
+    const check =
+      child.kind === 'array'
+        ? ` if (Array.isArray(${x})) return true; if (${x} !== null) giveUp();`
+        : child.kind === 'object'
+          ? ` if (${x} !== null && ${brokenRow(child, program)}(${x})) return true;`
+          : '';
+    body.push(`const ${x} = row[${literal(key)}];`, `if (${x} !== undefined) {${check} present++; }`);
   }
-  const header = fieldList(layout, context.delimiter) + ':';
-  const rowStart = lineStart(depth);
-  const cells = compileCells(shape, context);
-  const fit = kind === 'runtime' ? compileRowFit(shape) : undefined;
-  return {
-    applies(rows) {
-      if (fit === undefined) return true;
-      let full = true;
-      for (let i = 0; i < rows.length; i++) {
-        const rowFit = fit(rows[i]);
-        if (rowFit === RowFit.Broken) return false;
-        if (rowFit === RowFit.Partial) full = false;
-      }
-      // Rows that all miss the same optional field would form a narrower table: not decided here.
-      return full || giveUp();
-    },
-    write(out, rows) {
-      out += header;
-      const array = rows as readonly unknown[];
-      for (let i = 0; i < array.length; i++) out = cells(out + rowStart, array[i]);
-      return out;
-    },
-  };
+  body.push('return present === 0;');
+  return program.function('brokenRow', 'row', body);
+}
+
+/**
+ * Statements that declare the cells of the row in `row` and push their texts, in depth-first
+ * column order (§9.3), onto `cells`.
+ */
+function cellStatements(shape: ObjectShape, row: string, program: Program, cells: string[]): string[] {
+  const statements = [`if (!isPlainObject(${row})) giveUp();`];
+  for (const { key, shape: child } of shape.properties) {
+    const x = program.name('cell');
+    statements.push(`const ${x} = ${row}[${literal(key)}];`);
+    if (child.kind === 'scalar') cells.push(scalar(child, x, program));
+    else statements.push(...cellStatements(child as ObjectShape, x, program, cells));
+  }
+  return statements;
+}
+
+/**
+ * The statement an array writer runs to decide on the §9.3 table for its rows (at `depth`),
+ * returning the table when it applies (`always`: whatever the rows hold); `undefined` when no
+ * table can ever apply.
+ */
+function tableDecision(
+  shape: ObjectShape,
+  depth: number,
+  program: Program,
+): { statement: string; always: boolean } | undefined {
+  const kind = tabularity(shape);
+  if (kind === 'never') return undefined;
+  const layout = fullLayout(shape);
+  if (layout === undefined) {
+    // No full table exists (an optional or nullable array field), yet rows may form another:
+    // go on as a list only when some row fits no table at all.
+    return { statement: `if (!${anyBrokenRow(shape, program)}(v)) giveUp();`, always: false };
+  }
+  const cells: string[] = [];
+  const statements = cellStatements(shape, 'row', program, cells);
+  const write = program.function('table', 'out, rows', [
+    `out += ${literal(fieldList(layout, program.delimiter) + ':')};`,
+    'for (let i = 0; i < rows.length; i++) {',
+    '  const row = rows[i];',
+    ...statements.map((statement) => '  ' + statement),
+    `  out += ${literal(lineStart(depth))} + ${cells.join(` + ${literal(program.delimiter)} + `)};`,
+    '}',
+    'return out;',
+  ]);
+  if (kind === 'always') return { statement: `return ${write}(out + bracket, v);`, always: true };
+  // The writer gives up on a row missing an optional field or holding a null group: only the
+  // generic encoder decides whether such rows form a narrower table.
+  return { statement: `if (!${anyBrokenRow(shape, program)}(v)) return ${write}(out + bracket, v);`, always: false };
 }
 
 /** The whole document: a root primitive, a root array, or the root object's fields (§5). */
-function compileDocument(shape: SchemaShape, context: Context): (value: unknown) => string {
-  if (shape.kind === 'scalar') return (value) => scalarText(shape, value, context.delimiter);
-  if (shape.kind === 'array') {
-    const array = orNull(shape, compileArray(shape, 1, 'root', context), 'null');
-    return (value) => array('', value);
-  }
-  const fields = compileFields(shape, 0, context, 'root');
-  return (value) => (value === null && shape.nullable ? 'null' : fields('', value));
+function compileDocument(shape: SchemaShape, delimiter: Delimiter): (value: unknown) => string {
+  const program = new Program(delimiter);
+  const orNull = shape.nullable ? 'v === null ? "null" : ' : '';
+  const write =
+    shape.kind === 'scalar'
+      ? scalar(shape, 'v', program)
+      : `${orNull}${shape.kind === 'array' ? arrayWriter(shape, 1, 'root', program) : objectWriter(shape, 0, 'root', program)}("", v)`;
+  return program.link(program.function('document', 'v', [`return ${write};`]));
 }
 
-const BRACKET_SYMBOLS: Record<Delimiter, string> = { ',': '', '|': '|', '\t': '\t' };
 const compiled = new WeakMap<object, Map<Delimiter, ToonSerializer | null>>();
 
 function compileFor(schema: object, delimiter: Delimiter): ToonSerializer | undefined {
   const shape = describeSchema(schema);
   if (shape === undefined) return undefined;
-  const document = compileDocument(shape, { delimiter, bracketSymbol: BRACKET_SYMBOLS[delimiter] });
+  let document: (value: unknown) => string;
+  try {
+    document = compileDocument(shape, delimiter);
+  } catch (error) {
+    if (error instanceof EvalError) return undefined; // code generation is disallowed here
+    throw error;
+  }
   return (value) => {
     try {
       return document(value);
@@ -406,10 +432,11 @@ function compileFor(schema: object, delimiter: Delimiter): ToonSerializer | unde
  * A serializer that writes values described by a Fastify response schema as canonical TOON:
  * for every value it accepts, the result is exactly
  * `encode(compileProjection(schema)(value), { delimiter })`. It never throws; it returns
- * `undefined` (write the value the generic way) for values it cannot decide exactly: a type the schema does not allow,
- * class instances, an array of objects whose rows miss optional fields, an object that could be
- * a keyed table. The function itself is `undefined` for schemas outside the projection's fast
- * path. Compiled once per schema object and delimiter.
+ * `undefined` (write the value the generic way) for values it cannot decide exactly: a type the
+ * schema does not allow, class instances, an array of objects whose rows miss optional fields,
+ * an object that could be a keyed table. The function itself is `undefined` for schemas outside
+ * the projection's fast path, or where code generation is disallowed. Compiled once per schema
+ * object and delimiter.
  *
  * @example
  * const write = compileToonSerializer(

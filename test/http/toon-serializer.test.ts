@@ -1,6 +1,7 @@
 // The schema-compiled TOON serializer must write exactly what projection + the generic encoder
 // write, or give up (return undefined) so the caller takes that path itself.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { encode } from '../../src/codec/encode.js';
@@ -175,6 +176,25 @@ describe('compileToonSerializer', () => {
     assert.equal(compileToonSerializer(undefined), undefined);
   });
 
+  it('is undefined where code generation is disallowed, so callers take the generic path', () => {
+    const module = new URL('../../src/http/toon-serializer.ts', import.meta.url).href;
+    const script = `const { compileToonSerializer } = await import(${JSON.stringify(module)});
+      console.log(String(compileToonSerializer({ type: 'string' })));`;
+    const run = (flags: string[]) =>
+      execFileSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
+    assert.equal(run(['--disallow-code-generation-from-strings']), 'undefined');
+    assert.notEqual(run([]), 'undefined', 'the same script compiles a serializer otherwise');
+  });
+
+  it('embeds schema keys in generated code as literals only, whatever they contain', () => {
+    const keys = ['"); throw 1; ("', '\\', "'", '`${globalThis}`', '\u2028', '*/ x /*', 'line\nbreak', 'constructor'];
+    const schema = { type: 'object', properties: Object.fromEntries(keys.map((key) => [key, { type: 'string' }])) };
+    const value = Object.fromEntries(keys.map((key) => [key, key]));
+    const text = compileToonSerializer(schema)!(value);
+    assert.ok(text !== undefined);
+    assert.equal(text, reference(schema, value, ','));
+  });
+
   it('is compiled once per schema object and delimiter', () => {
     const schema = { type: 'array', items: { type: 'string' } };
     assert.equal(compileToonSerializer(schema, '|'), compileToonSerializer(schema, '|'));
@@ -214,6 +234,17 @@ describe('compileToonSerializer: canonical forms', () => {
     const text = 'rows: []\ngrid[2]:\n  - [2]: 1,null\n  - [0]:\nempty:\nlist[2]:\n  - tags[1]: x\n  -';
     assert.equal(write(value), text);
     assert.equal(write(value), reference(schema, value, ','));
+  });
+
+  it('writes rows as a list, without giving up, when one of them fits no table', () => {
+    const optional = {
+      type: 'array',
+      items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'object', properties: { c: { type: 'integer' } } } } },
+    };
+    const writeRows = compileToonSerializer(optional)!;
+    assert.equal(writeRows([{ a: 1 }, {}]), '[2]:\n  - a: 1\n  -', 'an empty row');
+    assert.equal(writeRows([{ a: 1, b: { c: 2 } }, { a: 2, b: {} }]), '[2]:\n  - a: 1\n    b:\n      c: 2\n  - a: 2\n    b:', 'an empty group');
+    assert.equal(writeRows([{ a: 1, b: { c: 2 } }, { a: 2, b: { c: 3 } }]), '[2]{a,b{c}}:\n  1,2\n  2,3', 'full rows');
   });
 
   it('gives up when rows miss optional fields, since only the data decides that table', () => {
