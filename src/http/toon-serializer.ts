@@ -102,14 +102,14 @@ class Program {
   }
 
   /** Declares `function name(params) { body }` at the top level; returns its name. */
-  function(prefix: string, params: string, body: readonly string[]): string {
+  declareFunction(prefix: string, params: string, body: readonly string[]): string {
     const name = this.name(prefix);
     this.#declarations.push(`function ${name}(${params}) {\n  ${body.join('\n  ')}\n}`);
     return name;
   }
 
   /** Declares a constant at the top level (so hot code does not rebuild it); returns its name. */
-  constant(prefix: string, source: string): string {
+  declareConstant(prefix: string, source: string): string {
     const name = this.name(prefix);
     this.#declarations.push(`const ${name} = ${source};`);
     return name;
@@ -193,7 +193,7 @@ function objectWriter(shape: ObjectShape, depth: number, position: Position, pro
   const body = ['if (!isPlainObject(v)) giveUp();'];
   // Objects inside lists and tables never become keyed tables (only root and field values do).
   if (position !== 'item' && mayBeKeyedTable(shape)) {
-    const keys = program.constant('keys', JSON.stringify(shape.properties.map((property) => property.key)));
+    const keys = program.declareConstant('keys', JSON.stringify(shape.properties.map((property) => property.key)));
     body.push(`if (looksKeyed(v, ${keys})) giveUp();`);
   }
   const start = lineStart(depth);
@@ -220,7 +220,7 @@ function objectWriter(shape: ObjectShape, depth: number, position: Position, pro
   });
   if (written === 'yes' || empty === '') body.push('return out;');
   else body.push(written === 'no' ? `return out + ${literal(empty)};` : `return first ? out + ${literal(empty)} : out;`);
-  return program.function(position === 'item' ? 'item' : 'object', 'out, v', body);
+  return program.declareFunction(position === 'item' ? 'item' : 'object', 'out, v', body);
 }
 
 /** An expression appending one `- ` list item at `depth` (§10), held in `x`: a nested array, an object or a scalar. */
@@ -253,7 +253,7 @@ function arrayWriter(shape: ArrayShape, depth: number, position: Position, progr
       `for (let i = 1; i < n; i++) { ${x} = v[i]; out += ${literal(delimiter)} + ${scalar(items, x, program)}; }`,
       'return out;',
     );
-    return program.function('array', 'out, v', body);
+    return program.declareFunction('array', 'out, v', body);
   }
 
   body.push(`const bracket = "[" + n + ${literal(bracketSymbol + ']')};`);
@@ -265,7 +265,7 @@ function arrayWriter(shape: ArrayShape, depth: number, position: Position, progr
     body.push(`if (anyNull(v)) { if (allNull(v)) return ${nulls}; } else { ${table?.statement ?? ''} }`);
   } else if (table !== undefined) {
     body.push(table.statement);
-    if (table.always) return program.function('array', 'out, v', body);
+    if (table.always) return program.declareFunction('array', 'out, v', body);
   }
   const x = program.name('item');
   body.push(
@@ -273,7 +273,7 @@ function arrayWriter(shape: ArrayShape, depth: number, position: Position, progr
     `for (let i = 0; i < n; i++) { const ${x} = v[i]; out = ${listItem(items, x, depth, program)}; }`,
     'return out;',
   );
-  return program.function('array', 'out, v', body);
+  return program.declareFunction('array', 'out, v', body);
 }
 
 /** Whether rows conforming to `shape` always, never, or only sometimes form the full table. */
@@ -320,7 +320,7 @@ function fullLayout(shape: ObjectShape): Field[] | undefined {
  * up on rows of the wrong type, which the generic path decides.
  */
 function anyBrokenRow(shape: ObjectShape, program: Program): string {
-  return program.function('anyBrokenRow', 'rows', [
+  return program.declareFunction('anyBrokenRow', 'rows', [
     `for (let i = 0; i < rows.length; i++) if (${brokenRow(shape, program)}(rows[i])) return true;`,
     'return false;',
   ]);
@@ -340,7 +340,7 @@ function brokenRow(shape: ObjectShape, program: Program): string {
     body.push(`const ${x} = row[${literal(key)}];`, `if (${x} !== undefined) {${check} present++; }`);
   }
   body.push('return present === 0;');
-  return program.function('brokenRow', 'row', body);
+  return program.declareFunction('brokenRow', 'row', body);
 }
 
 /**
@@ -378,7 +378,7 @@ function tableDecision(
   }
   const cells: string[] = [];
   const statements = cellStatements(shape, 'row', program, cells);
-  const write = program.function('table', 'out, rows', [
+  const write = program.declareFunction('table', 'out, rows', [
     `out += ${literal(fieldList(layout, program.delimiter) + ':')};`,
     'for (let i = 0; i < rows.length; i++) {',
     '  const row = rows[i];',
@@ -401,7 +401,7 @@ function compileDocument(shape: SchemaShape, delimiter: Delimiter): (value: unkn
     shape.kind === 'scalar'
       ? scalar(shape, 'v', program)
       : `${orNull}${shape.kind === 'array' ? arrayWriter(shape, 1, 'root', program) : objectWriter(shape, 0, 'root', program)}("", v)`;
-  return program.link(program.function('document', 'v', [`return ${write};`]));
+  return program.link(program.declareFunction('document', 'v', [`return ${write};`]));
 }
 
 const compiled = new WeakMap<object, Map<Delimiter, ToonSerializer | null>>();
