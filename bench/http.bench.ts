@@ -1,10 +1,12 @@
-// Load benchmark of the Fastify orders example: GET /orders?limit=100 (100 orders) with
-// Accept: text/toon against Accept: application/json, side by side. The server runs in a child
-// process on 127.0.0.1 so the load generator does not share its event loop; runs alternate
-// between the two sides (and swap which goes first each round) so drift hits both equally.
+// Load benchmark of an orders example app (Fastify by default): GET /orders?limit=100 (100
+// orders) with Accept: text/toon against Accept: application/json, side by side. The server runs
+// in a child process on 127.0.0.1 so the load generator does not share its event loop; runs
+// alternate between the two sides (and swap which goes first each round) so drift hits both
+// equally.
 //
-//   npm run bench:http                       # 3 rounds x 5 s per side
+//   npm run bench:http                       # Fastify, 3 rounds x 5 s per side
 //   npm run bench:http -- --duration 3 --rounds 2 --connections 10
+//   npm run bench:http -- --app express      # or hono: the adapters without response schemas
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
@@ -42,8 +44,13 @@ const { values } = parseArgs({
     rounds: { type: 'string', default: '3' },
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
+    app: { type: 'string', default: 'fastify' },
   },
 });
+const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
+type App = keyof typeof APPS;
+if (!Object.hasOwn(APPS, values.app)) throw new Error(`--app must be fastify, express or hono, got ${values.app}`);
+const app = values.app as App;
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
@@ -58,7 +65,7 @@ const SIDES = {
 type Side = keyof typeof SIDES;
 
 async function startExample(): Promise<{ child: ChildProcess; url: string }> {
-  const example = fileURLToPath(new URL('../examples/http/fastify.ts', import.meta.url));
+  const example = fileURLToPath(new URL(`../examples/http/${app}.ts`, import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', example], {
     env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -102,29 +109,42 @@ async function load(url: string, side: Side, seconds: number): Promise<Autocanno
   return result;
 }
 
-// What each side spends serializing one response in-process, to explain the load figures: the
-// JSON side is Fastify's fast-json-stringify with the route's schema; the TOON side is the
+type Row = [name: string, serialize: () => unknown];
+
+// What each side spends serializing one response in-process, to explain the load figures. With
+// Fastify the JSON side is fast-json-stringify with the route's schema; the TOON side is the
 // plugin's path (the schema-compiled serializer), and the two it falls back to: schema
-// projection then encode, and the JSON round trip.
-async function serializerCosts(): Promise<void> {
+// projection then encode, and the JSON round trip. Express and Hono have no response schemas:
+// JSON.stringify against the generic encoder.
+function fastifyRows(page: unknown): Row[] {
   const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const fastJsonStringify = requireFromFastify('fast-json-stringify') as (schema: object) => (value: unknown) => string;
-  const page = new OrderStore().list(100);
   const json = fastJsonStringify(orderPage);
   const project = compileProjection(orderPage)!;
   const toon = compileToonSerializer(orderPage, ',')!;
   if (toon(page) === undefined) throw new Error('the schema-compiled TOON serializer gave up on the orders page');
-  const rows: Array<[string, () => unknown]> = [
+  return [
     ['JSON: fast-json-stringify', () => json(page)],
     ['TOON: schema-compiled (plugin)', () => toon(page)],
     ['TOON: projection + encode', () => renderBody(project(page), 'toon', ',', { jsonModel: true }).body],
     ['TOON: encode only (no schema)', () => renderBody(page, 'toon', ',').body],
     ['TOON: JSON round trip + encode', () => renderBody(JSON.parse(json(page)), 'toon', ',', { jsonModel: true }).body],
   ];
+}
+
+async function serializerCosts(): Promise<void> {
+  const page = new OrderStore().list(100);
+  const rows: Row[] =
+    app === 'fastify'
+      ? fastifyRows(page)
+      : [
+          ['JSON: JSON.stringify', () => JSON.stringify(page)],
+          [`TOON: encode (the ${APPS[app]} adapter)`, () => renderBody(page, 'toon', ',').body],
+        ];
   console.log('serializer cost per response (in-process, median):');
   for (const [name, fn] of rows) {
     const stats = await measure(fn);
-    console.log(`  ${name.padEnd(32)} ${(stats.p50 / 1000).toFixed(1).padStart(7)} µs`);
+    console.log(`  ${name.padEnd(36)} ${(stats.p50 / 1000).toFixed(1).padStart(7)} µs`);
   }
   console.log('');
 }
@@ -135,7 +155,7 @@ await serializerCosts();
 const { child, url } = await startExample();
 try {
   const bytes = await checkResponses(url);
-  console.log(`Fastify example, GET ${PATH} (100 orders) on ${url}`);
+  console.log(`${APPS[app]} example, GET ${PATH} (100 orders) on ${url}`);
   console.log(`response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`);
   console.log(`autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`);
 

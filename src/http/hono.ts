@@ -71,15 +71,62 @@ function hasBody(raw: Request, contentType: string | null): boolean {
   const length = raw.headers.get('content-length');
   const encoding = raw.headers.get('transfer-encoding');
   if (length !== null || encoding !== null) return requestHasBody(length, encoding);
-  return raw.body !== null && contentType !== null;
+  // Content-Type first: reading `body` makes @hono/node-server build the full Request.
+  return contentType !== null && raw.body !== null;
 }
 
-async function reencodeJsonResponse(c: Context, settings: ToonSettings): Promise<void> {
+// @hono/node-server sends a response whose body is still a string without streaming it; changing
+// its headers in place keeps it that way, while c.header() on a finished response rebuilds it
+// around a body stream. Headers of a fetched response are immutable: those are rebuilt.
+function addVary(c: Context, response: Response): void {
+  const vary = appendVary(response.headers.get('vary'));
+  try {
+    response.headers.set('vary', vary);
+  } catch {
+    c.header('Vary', vary);
+  }
+}
+
+function hasContentType(headers: Record<string, unknown>): boolean {
+  return Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+}
+
+/** Responses c.json already negotiated: the after-handler step leaves them alone. */
+const negotiatedResponses = new WeakSet<Response>();
+
+type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, string | string[]>];
+
+// c.json(obj) answers in the negotiated format straight from obj. Re-encoding its finished JSON
+// response instead means reading the body back as a stream and parsing it, which cost more than
+// the encoding itself. A Content-Type the handler passes explicitly is left to Hono.
+function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
+  const json = c.json as (...args: JsonArguments) => Response;
+  const body = c.body as (data: string, arg?: unknown, headers?: Record<string, string | string[]>) => Response;
+  const negotiating = (...[object, arg, headers]: JsonArguments): Response => {
+    if (headers !== undefined && hasContentType(headers)) return json(object, arg, headers);
+    const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
+    let response: Response;
+    if (format === 'json') {
+      response = json(object, arg, headers);
+    } else {
+      const rendered = renderBody(object, format, settings.delimiter);
+      response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
+    }
+    addVary(c, response);
+    negotiatedResponses.add(response);
+    return response;
+  };
+  return negotiating as Context['json'];
+}
+
+// The fallback for JSON responses built without c.json (new Response(...), c.body(...)):
+// re-encode the finished response when the client asked for TOON.
+async function negotiateJsonResponse(c: Context, settings: ToonSettings): Promise<void> {
   const res = c.res;
-  if (mediaTypeOf(res.headers.get('content-type')) !== 'application/json') return;
+  if (negotiatedResponses.has(res) || mediaTypeOf(res.headers.get('content-type')) !== 'application/json') return;
   const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
   if (format === 'json' || res.body === null) {
-    c.header('Vary', appendVary(res.headers.get('vary')));
+    addVary(c, res);
     return;
   }
   const text = await res.text();
@@ -105,7 +152,8 @@ async function reencodeJsonResponse(c: Context, settings: ToonSettings): Promise
  * The Hono middleware. Mount it with `app.use` before the routes, and give its `onError` (and,
  * if you like, `notFound`) to the app:
  * - `c.json(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
- *   `Vary: Accept` (JSON responses are re-encoded after the handler, content-length dropped);
+ *   `Vary: Accept`; JSON responses built another way (`new Response(...)`) are re-encoded after
+ *   the handler, content-length dropped;
  * - `text/toon` request bodies are decoded strictly and the request is replaced by its JSON
  *   equivalent, so `c.req.json()` and `validator('json', ...)` see the same data as for JSON;
  *   malformed is a 400 naming line and column, over `maxSize` a 413 for both formats, a
@@ -133,10 +181,8 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
       ? undefined
       : bodyLimit({ maxSize, onError: (c) => problemResponse(c, payloadTooLarge(maxSize), settings) });
 
-  const negotiate = async (c: Context, next: Next): Promise<Response | void> => {
-    const headers = c.req.raw.headers;
-    const contentType = headers.get('content-type');
-    if (hasBody(c.req.raw, contentType)) {
+  const negotiate = async (c: Context, next: Next, contentType: string | null, withBody: boolean): Promise<Response | void> => {
+    if (withBody) {
       if (!matchesMediaType(contentType, accepted)) {
         return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
       }
@@ -151,15 +197,23 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
         }
       }
     }
+    c.json = negotiatingJson(c, settings);
     await next();
-    await reencodeJsonResponse(c, settings);
+    await negotiateJsonResponse(c, settings);
   };
 
-  const middleware: MiddlewareHandler = (c, next) =>
-    limit === undefined ? negotiate(c, next) : limit(c, async () => {
-      const early = await negotiate(c, next);
+  const middleware: MiddlewareHandler = (c, next) => {
+    const contentType = c.req.raw.headers.get('content-type');
+    const withBody = hasBody(c.req.raw, contentType);
+    // A GET or HEAD Request never has a body; the limit would read `body` to find that out,
+    // which makes @hono/node-server build the full Request.
+    const method = c.req.method;
+    if (limit === undefined || method === 'GET' || method === 'HEAD') return negotiate(c, next, contentType, withBody);
+    return limit(c, async () => {
+      const early = await negotiate(c, next, contentType, withBody);
       if (early !== undefined) c.res = early;
     });
+  };
 
   const onError: ErrorHandler = (error, c) => {
     // An HTTPException built with its own Response is the app's explicit answer: keep it.

@@ -224,6 +224,11 @@ describe('Hono adapter', () => {
       return c.json({ ok: true });
     });
     app.get('/text', (c) => c.text('plain, untouched'));
+    app.get('/hal', (c) => c.json({ ok: true }, 200, { 'content-type': 'application/hal+json' }));
+    app.get('/vary', (c) => {
+      c.header('Vary', 'Origin');
+      return c.json({ ok: true }, 201);
+    });
     app.post('/raw-json', async (c) => c.json({ got: await c.req.json() }));
     app.get('/forbidden', () => {
       throw new HTTPException(403, { message: 'Orders of other customers are private.' });
@@ -261,6 +266,19 @@ describe('Hono adapter', () => {
     assert.equal(response.mediaType, 'text/toon');
     assert.equal(response.headers.get('set-cookie'), 'a=1');
     assert.equal(response.headers.get('x-trace'), 't1');
+  });
+
+  it('keeps a JSON flavour the handler chose explicitly', async () => {
+    const response = await send(server, { path: '/hal', headers: TOON });
+    assert.equal(response.mediaType, 'application/hal+json');
+  });
+
+  it('adds Accept to a Vary header set through the context, in both formats', async () => {
+    for (const headers of [TOON, { accept: 'application/json' }]) {
+      const response = await send(server, { path: '/vary', headers });
+      assert.equal(response.status, 201);
+      assert.equal(response.headers.get('vary'), 'Origin, Accept');
+    }
   });
 
   it('leaves non-JSON responses alone', async () => {
