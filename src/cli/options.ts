@@ -1,7 +1,7 @@
-// Option value parsers shared by the commands. Each throws commander's InvalidArgumentError,
-// which commander turns into "error: option '...' argument '...' is invalid. <reason>" and
-// main.ts into exit code 2.
-import { InvalidArgumentError } from 'commander';
+// Options and option value parsers shared by the commands. Each parser throws commander's
+// InvalidArgumentError, which commander turns into "error: option '...' argument '...' is
+// invalid. <reason>" and main.ts into exit code 2.
+import { InvalidArgumentError, Option } from 'commander';
 import type { Delimiter } from '../codec/types.js';
 import { CANDIDATE_NAMES, type CandidateName, type TokenizerName } from '../compact/index.js';
 
@@ -54,7 +54,8 @@ export function parseCandidates(value: string): CandidateName[] {
   const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
   const unknown = names.filter((name) => !(CANDIDATE_NAMES as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
-    throw new InvalidArgumentError(`Use a comma-separated list of ${CANDIDATE_NAMES.join(', ')}, or 'all'.`);
+    const named = unknown.length > 0 ? `unknown candidate ${unknown.map((name) => `'${name}'`).join(', ')}. ` : '';
+    throw new InvalidArgumentError(`${named}Use a comma-separated list of ${CANDIDATE_NAMES.join(', ')}, or 'all'.`);
   }
   return names as CandidateName[];
 }
@@ -66,4 +67,40 @@ export function parseFields(value: string): string[] {
     throw new InvalidArgumentError('Use a comma-separated list of field names or dotted paths, e.g. title,url,location.lat');
   }
   return fields;
+}
+
+// The picker's options, spelled the same in every command that picks (pick, report, proxy).
+
+/**
+ * `-b, --by <measure>`: what "smallest" means to the picker, `bytes` (default) or `tokens`.
+ *
+ * @example
+ * command.addOption(measureOption());
+ */
+export function measureOption(): Option {
+  return new Option('-b, --by <measure>', "what 'smallest' means: bytes (UTF-8) or tokens").argParser(parseMeasure).default('bytes');
+}
+
+/**
+ * `-t, --tokenizer <name>`: the tokenizer that counts tokens, `o200k_base` (default) or `cl100k_base`.
+ *
+ * @example
+ * command.addOption(tokenizerOption());
+ */
+export function tokenizerOption(): Option {
+  return new Option('-t, --tokenizer <name>', 'tokenizer for token counts: o200k_base or cl100k_base')
+    .argParser(parseTokenizer)
+    .default('o200k_base');
+}
+
+/**
+ * `-c, --candidates <list>`: the encodings that compete with JSON; unset means the picker's default.
+ *
+ * @example
+ * command.addOption(candidatesOption());
+ */
+export function candidatesOption(): Option {
+  return new Option('-c, --candidates <list>', "candidates besides json: toon, toon-flatten, toon-tab, or 'all' (default toon,toon-flatten)").argParser(
+    parseCandidates,
+  );
 }

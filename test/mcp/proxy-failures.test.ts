@@ -99,4 +99,10 @@ describe('toonwire proxy exit', () => {
     assert.equal(await proxy.exited, 2);
     assert.match(proxy.stderr, /unknown candidate 'yaml'/);
   });
+
+  it('exits 2 for an unknown tokenizer', async () => {
+    const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--tokenizer', 'p50k', '--', ...UPSTREAM]);
+    assert.equal(await proxy.exited, 2);
+    assert.match(proxy.stderr, /o200k_base/);
+  });
 });

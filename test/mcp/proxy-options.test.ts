@@ -67,6 +67,20 @@ describe('toonwire proxy options', () => {
     assert.ok(count(value.content[0]!.text) < count(original));
   });
 
+  it('takes -b tokens -t cl100k_base, spelled as in pick and report', async () => {
+    const count = await loadTokenizer('cl100k_base');
+    const original = await upstreamText('list_rows', 20);
+    const { value } = await withProxy(['-b', 'tokens', '-t', 'cl100k_base'], (call) => call('list_rows', 20));
+    assert.ok(count(value.content[0]!.text) < count(original));
+  });
+
+  it('--candidates all lets toon-tab compete, as in pick and report', async () => {
+    const { value } = await withProxy(['--candidates', 'all'], (call) => call('array_rows', 10));
+    const strategy = value._meta?.['toonwire/encodingStrategy'] as string;
+    assert.ok(['json', 'toon', 'toon-flatten', 'toon-tab'].includes(strategy));
+    assert.deepEqual(parseCompact(value.content[0]!.text, strategy), JSON.parse(await upstreamText('array_rows', 10)));
+  });
+
   it('--no-structured-content keeps structuredContent out of results that had none', async () => {
     const { value } = await withProxy(['--no-structured-content'], async (call) => [await call('list_rows', 10), await call('typed_rows', 10)]);
     const [listed, typed] = value as Array<Result & { structuredContent?: unknown }>;

@@ -13,7 +13,7 @@ import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { formatInt } from '../format.js';
 import { readInput, writeOutput } from '../input.js';
 import { formatOfPath, parseInput } from '../json-input.js';
-import { parseCandidates, parseFields, parseMeasure, parseTokenizer } from '../options.js';
+import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
 import { renderTextTable } from '../report/table.js';
 
 interface PickCommandOptions {
@@ -37,10 +37,10 @@ export function registerPickCommand(program: Command): void {
     .summary('print the smallest encoding of JSON: JSON or TOON')
     .description('Print the smallest encoding of JSON input: JSON itself or one of the TOON candidates.')
     .argument('[file]', 'JSON file to read; standard input when omitted or "-"')
-    .option('-b, --by <measure>', "what 'smallest' means: bytes (UTF-8) or tokens", parseMeasure, 'bytes')
-    .option('-t, --tokenizer <name>', 'tokenizer for tokens: o200k_base or cl100k_base', parseTokenizer, 'o200k_base')
+    .addOption(measureOption())
+    .addOption(tokenizerOption())
     .option('-f, --fields <list>', "keep only these fields of each item first, e.g. 'title,url,totalScore'", parseFields)
-    .option('-c, --candidates <list>', "candidates besides json: toon, toon-flatten, toon-tab, or 'all' (default toon,toon-flatten)", parseCandidates)
+    .addOption(candidatesOption())
     .option('-e, --explain', "print every candidate's size and the choice to stderr")
     .option('--jsonl', 'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)')
     .addHelpText(

@@ -2,8 +2,9 @@
 // The proxy's code loads only when the command runs, so the rest of the CLI never pays for it.
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
+import type { CandidateName, TokenizerName } from '../../compact/index.js';
+import { candidatesOption, measureOption, tokenizerOption } from '../options.js';
 
-const CANDIDATES = ['json', 'toon', 'toon-flatten', 'toon-tab'] as const;
 const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
 const DEFAULT_TIMEOUT_MS = 300_000;
 
@@ -41,7 +42,8 @@ interface ProxyCliOptions {
   header: string[];
   listen?: ListenTarget;
   by: 'bytes' | 'tokens';
-  candidates: (typeof CANDIDATES)[number][];
+  tokenizer: TokenizerName;
+  candidates?: CandidateName[];
   tools?: string[];
   stats?: boolean;
   timeout: number;
@@ -78,12 +80,9 @@ export function registerProxyCommand(program: Command): void {
         .default([], 'none'),
     )
     .option('--listen <host:port>', 'serve MCP over Streamable HTTP (path /mcp) instead of stdio', parseListen)
-    .addOption(new Option('--by <measure>', 'how candidate sizes compare').choices(['bytes', 'tokens']).default('bytes'))
-    .addOption(
-      new Option('--candidates <list>', `comma-separated candidates from ${CANDIDATES.join(', ')}; json is always one`)
-        .argParser(parseCandidates)
-        .default(['json', 'toon', 'toon-flatten'], 'json,toon,toon-flatten'),
-    )
+    .addOption(measureOption())
+    .addOption(tokenizerOption())
+    .addOption(candidatesOption())
     .option('--tools <list>', 'compact only these tools (comma-separated names); default all', parseList)
     .option('--stats', 'log per-tool bytes saved and strategy win counts to stderr on exit')
     .option('--timeout <ms>', 'end with an error when the upstream leaves a request unanswered this long; 0 disables', parseTimeout, DEFAULT_TIMEOUT_MS)
@@ -122,6 +121,7 @@ async function runProxyCommand(upstreamCommand: string[], options: ProxyCliOptio
         ? { url: options.upstreamUrl, headers: Object.fromEntries(options.header.map(splitHeader)) }
         : { command: command!, args },
     by: options.by,
+    tokenizer: options.tokenizer,
     candidates: options.candidates,
     tools: options.tools,
     metaKey: options.metaKey,
@@ -194,16 +194,6 @@ function parseList(value: string): string[] {
   const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
   if (names.length === 0) throw new InvalidArgumentError('expected comma-separated names');
   return names;
-}
-
-function parseCandidates(value: string): ProxyCliOptions['candidates'] {
-  const names = parseList(value);
-  for (const name of names) {
-    if (!(CANDIDATES as readonly string[]).includes(name)) {
-      throw new InvalidArgumentError(`unknown candidate '${name}'; choose from ${CANDIDATES.join(', ')}`);
-    }
-  }
-  return names as ProxyCliOptions['candidates'];
 }
 
 function parseTimeout(value: string): number {

@@ -7,7 +7,7 @@ import { type CandidateName, DEFAULT_CANDIDATES, type TokenizerName, loadTokeniz
 import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
 import { readTextFile, writeOutput } from '../input.js';
 import { parseInput } from '../json-input.js';
-import { parseCandidates, parseFields, parseMeasure, parseTokenizer } from '../options.js';
+import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
 import { renderHtml } from '../report/html.js';
 import { type ReportInputs, bundledInputs, fileInputs } from '../report/inputs.js';
 import { type MeasureSettings, type PayloadResult, itemCount, measurePayload } from '../report/measure.js';
@@ -46,9 +46,9 @@ export function registerReportCommand(program: Command): void {
     .summary('measure what the picker saves, in bytes and tokens (default: the bundled corpus)')
     .description('Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the bundled corpus of Apify API responses.')
     .argument('[files...]', 'JSON or JSONL files, directories, or quoted glob patterns (*, ?, **, [abc])')
-    .option('-b, --by <measure>', "the picker's measure: bytes (UTF-8) or tokens", parseMeasure, 'bytes')
-    .option('-t, --tokenizer <name>', 'tokenizer for token counts: o200k_base or cl100k_base', parseTokenizer, 'o200k_base')
-    .option('-c, --candidates <list>', "candidates besides json: toon, toon-flatten, toon-tab, or 'all' (default toon,toon-flatten)", parseCandidates)
+    .addOption(measureOption())
+    .addOption(tokenizerOption())
+    .addOption(candidatesOption())
     .option('-f, --fields <list>', 'also measure each payload projected to these fields (the projection table)', parseFields)
     .option('--json', 'print the report as JSON')
     .option('--markdown', 'print the report as Markdown tables')
