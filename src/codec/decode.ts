@@ -59,6 +59,16 @@ interface FieldList {
   hasProtoName: boolean;
 }
 
+/** What a table's header declared: read by `classify`, checked against the rows. */
+interface Table {
+  /** The header's line, and where its `[N]` length is on it (for count errors). */
+  header: number;
+  lengthOffset: number;
+  fields: FieldList;
+  declared: number;
+  delimiter: number;
+}
+
 /** A malformed header; strict mode reports it, non-strict mode re-reads the line (§6). */
 class HeaderSyntax {
   constructor(
@@ -131,6 +141,8 @@ class Decoder {
   private headerKeyed = false;
   private headerDelimiter = COMMA;
   private headerFields: FieldList | null = null;
+  /** The key `entryKey` read last. */
+  private entryKeyValue = '';
   private headerEnd = 0;
   /** Why a header-looking line without any colon failed, to explain a later "missing colon". */
   private scalarHint: HeaderSyntax | null = null;
@@ -890,12 +902,13 @@ class Decoder {
     const lengthOffset = this.headerLengthOffset;
     const delimiter = this.headerDelimiter;
     const fields = this.headerFields;
-    if (this.headerKeyed) return this.keyedEntries(k, fields!, length, lengthOffset, delimiter, ownerDepth, level);
-    const items: JsonArray = [];
     if (fields !== null) {
-      this.tabularRows(items, k, fields, length, lengthOffset, delimiter, ownerDepth, level);
-      return exactSize(items);
+      const table: Table = { header: k, fields, declared: length, lengthOffset, delimiter };
+      const into: JsonArray | JsonObject = this.headerKeyed ? {} : [];
+      this.tableRows(table, ownerDepth, level, into);
+      return Array.isArray(into) ? exactSize(into) : into;
     }
+    const items: JsonArray = [];
     const end = this.contentEnd[k]!;
     const inline = this.skipSpaces(this.headerEnd, end);
     if (inline < end) {
@@ -994,42 +1007,83 @@ class Decoder {
     return item;
   }
 
-  /** Rows of a tabular array (§9.3), one level below `ownerDepth`. `level` is the array's. */
-  private tabularRows(
-    items: JsonArray,
-    header: number,
-    fields: FieldList,
-    declared: number,
-    lengthOffset: number,
-    delimiter: number,
-    ownerDepth: number,
-    level: number,
-  ): void {
+  /**
+   * The rows of a table, one level below `ownerDepth` (`level` is the table's own): the rows of a
+   * tabular array (§9.3), pushed onto `into`, or the entry rows `key: cells` of a keyed tabular
+   * object (§9.5), set on `into`.
+   */
+  private tableRows(table: Table, ownerDepth: number, level: number, into: JsonArray | JsonObject): void {
+    const { fields, declared, delimiter } = table;
+    const keyed = !Array.isArray(into);
+    const noun = keyed ? 'entry row' : 'row';
     let depth = -1;
     if (this.cursor < this.count) depth = this.childDepth(ownerDepth, this.cursor);
     if (depth >= 0) this.checkLevel(level + 1, this.cursor, this.contentStart[this.cursor]!);
     const cells = this.cells;
+    let count = 0;
     let opened = false;
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = this.contentStart[k]!;
       const end = this.contentEnd[k]!;
-      // A colon before the first delimiter makes this a key-value line, which ends the rows.
-      if (this.colonBeforeDelimiter(start, end, delimiter)) break;
-      if (this.strict && items.length === declared) throw this.countMismatch(k, start, declared, 'more', 'row');
+      let cellsStart = start;
+      let key = '';
+      if (keyed) {
+        cellsStart = this.entryKey(k, start, end);
+        if (cellsStart < 0) {
+          this.cursor = k + 1; // non-strict: a line that is no entry row is skipped
+          continue;
+        }
+        key = this.entryKeyValue;
+      } else if (this.colonBeforeDelimiter(start, end, delimiter)) {
+        break; // a key-value line ends the rows
+      }
+      if (this.strict) {
+        if (count === declared) throw this.countMismatch(k, start, declared, 'more', noun);
+        if (keyed && hasOwn.call(into, key)) throw this.error(k, start, `duplicate entry key ${excerpt(key)}; each key may appear once per object`);
+      }
       this.consume(k);
       cells.length = 0;
-      const overflow = this.readCells(cells, k, start, end, delimiter, fields.leafCount);
-      if (this.strict && (overflow || cells.length !== fields.leafCount)) throw this.widthMismatch(k, end, fields, delimiter, 'row');
-      items.push(this.row(cells, fields));
+      const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
+      this.extraCellOffset = -1;
+      const overflow = first < end && this.readCells(cells, k, first, end, delimiter, fields.leafCount);
+      if (this.strict && (overflow || cells.length !== fields.leafCount)) throw this.widthMismatch(k, end, fields, delimiter, noun);
+      const row = this.row(cells, fields);
+      if (keyed) setField(into, key, row);
+      else (into as JsonArray).push(row);
+      count++;
       if (!opened) {
         opened = true;
         this.openSpans++;
       }
     }
     if (opened) this.openSpans--;
-    if (this.strict && items.length !== declared) {
-      throw this.countMismatch(header, lengthOffset, declared, String(items.length), 'row');
+    if (this.strict && count !== declared) {
+      throw this.countMismatch(table.header, table.lengthOffset, declared, String(count), noun);
     }
+  }
+
+  /**
+   * Reads the `key:` that opens an entry row on line `k` into `entryKeyValue` and returns the
+   * offset after its colon, or -1 (non-strict only) for a line with no colon.
+   */
+  private entryKey(k: number, start: number, end: number): number {
+    const text = this.text;
+    if (text.charCodeAt(start) === QUOTE) {
+      const token = this.readQuotedAt(k, start, end);
+      const colon = this.skipSpaces(token.end, end);
+      if (colon >= end || text.charCodeAt(colon) !== COLON) {
+        throw this.error(k, colon, 'missing ":" after the entry key; an entry row is "key: value,value"');
+      }
+      this.entryKeyValue = token.value;
+      return colon + 1;
+    }
+    const colon = this.findColon(start, end);
+    if (colon < 0) {
+      if (this.strict) throw this.error(k, start, 'expected an entry row "key: value,value" in this keyed table; the line has no ":"');
+      return -1;
+    }
+    this.entryKeyValue = this.keyAt(start, this.trimEnd(start, colon));
+    return colon + 1;
   }
 
   private widthMismatch(k: number, end: number, fields: FieldList, delimiter: number, what: string): ToonDecodeError {
@@ -1087,73 +1141,6 @@ class Decoder {
       }
     }
     return row;
-  }
-
-  /** Entry rows of a keyed tabular object (§9.5), one level below `ownerDepth`. */
-  private keyedEntries(
-    header: number,
-    fields: FieldList,
-    declared: number,
-    lengthOffset: number,
-    delimiter: number,
-    ownerDepth: number,
-    level: number,
-  ): JsonObject {
-    const text = this.text;
-    const entries: JsonObject = {};
-    let depth = -1;
-    if (this.cursor < this.count) depth = this.childDepth(ownerDepth, this.cursor);
-    if (depth >= 0) this.checkLevel(level + 1, this.cursor, this.contentStart[this.cursor]!);
-    const cells = this.cells;
-    let count = 0;
-    let opened = false;
-    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
-      const start = this.contentStart[k]!;
-      const end = this.contentEnd[k]!;
-      let key: string;
-      let cellsStart: number;
-      if (text.charCodeAt(start) === QUOTE) {
-        const token = this.readQuotedAt(k, start, end);
-        const colon = this.skipSpaces(token.end, end);
-        if (colon >= end || text.charCodeAt(colon) !== COLON) {
-          throw this.error(k, colon, 'missing ":" after the entry key; an entry row is "key: value,value"');
-        }
-        key = token.value;
-        cellsStart = colon + 1;
-      } else {
-        const colon = this.findColon(start, end);
-        if (colon < 0) {
-          if (this.strict) throw this.error(k, start, 'expected an entry row "key: value,value" in this keyed table; the line has no ":"');
-          this.cursor = k + 1;
-          continue;
-        }
-        key = this.keyAt(start, this.trimEnd(start, colon));
-        cellsStart = colon + 1;
-      }
-      if (this.strict) {
-        if (count === declared) throw this.countMismatch(k, start, declared, 'more', 'entry row');
-        if (hasOwn.call(entries, key)) throw this.error(k, start, `duplicate entry key ${excerpt(key)}; each key may appear once per object`);
-      }
-      this.consume(k);
-      cells.length = 0;
-      const first = this.skipSpaces(cellsStart, end);
-      this.extraCellOffset = -1;
-      const overflow = first < end && this.readCells(cells, k, first, end, delimiter, fields.leafCount);
-      if (this.strict && (overflow || cells.length !== fields.leafCount)) {
-        throw this.widthMismatch(k, end, fields, delimiter, 'entry row');
-      }
-      setField(entries, key, this.row(cells, fields));
-      count++;
-      if (!opened) {
-        opened = true;
-        this.openSpans++;
-      }
-    }
-    if (opened) this.openSpans--;
-    if (this.strict && count !== declared) {
-      throw this.countMismatch(header, lengthOffset, declared, String(count), 'entry row');
-    }
-    return entries;
   }
 }
 
