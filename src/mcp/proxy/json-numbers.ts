@@ -5,6 +5,9 @@
 /** Doubles carry any decimal of up to 15 significant digits exactly through a round trip. */
 const SAFE_SIGNIFICANT_DIGITS = 15;
 
+/** A digit before an exponent, or 16 digits and points in a row (see losesPrecision). */
+const MAY_LOSE_PRECISION = /\d[eE]|\d[\d.]{15}/;
+
 /**
  * Whether any number in the JSON text `text` changes value through `JSON.parse` (more digits
  * than a double holds, or out of range). Strings are skipped; `text` is assumed to be JSON.
@@ -14,6 +17,10 @@ const SAFE_SIGNIFICANT_DIGITS = 15;
  * losesPrecision('{"id":1234, "price":0.1, "big":1e300}'); // false
  */
 export function losesPrecision(text: string): boolean {
+  // A number that can lose precision has an exponent or more than 15 significant digits, so
+  // a run of 16 digits and points. Texts without either (most) need no scan; a match inside a
+  // string only costs the scan below.
+  if (!MAY_LOSE_PRECISION.test(text)) return false;
   const length = text.length;
   let i = 0;
   while (i < length) {
@@ -24,8 +31,15 @@ export function losesPrecision(text: string): boolean {
     }
     if (code === 0x2d /* - */ || (code >= 0x30 && code <= 0x39)) {
       const start = i;
-      i += 1;
-      while (i < length && isNumberChar(text.charCodeAt(i))) i += 1;
+      let exponent = false;
+      for (i += 1; i < length; i++) {
+        const next = text.charCodeAt(i);
+        if (!isNumberChar(next)) break;
+        if (next === 0x65 || next === 0x45) exponent = true;
+      }
+      // Most numbers are short: at most 15 characters hold at most 15 digits, which a double
+      // carries exactly unless an exponent takes them out of range.
+      if (i - start <= SAFE_SIGNIFICANT_DIGITS && !exponent) continue;
       if (!survivesParse(text.slice(start, i))) return true;
       continue;
     }
