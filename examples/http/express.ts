@@ -5,7 +5,7 @@ import { pathToFileURL } from 'node:url';
 import express from 'express';
 import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { toon } from '../../src/http/express.js'; // in your app: from 'toonwire/express'
-import { type OrdersAppOptions, OrderStore, type RunningServer } from './orders.js';
+import { type OrdersAppOptions, OrderStore, runningServer } from './orders.js';
 import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from './zod-schemas.js';
 
 /** Builds the app; `settings` is the live negotiation settings, `store` the order store. */
@@ -48,16 +48,7 @@ export async function startServer(options: OrdersAppOptions & { port?: number; h
       error ? reject(error) : resolve(listening),
     );
   });
-  const address = server.address();
-  if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
-  const running: RunningServer = {
-    url: `http://${options.host ?? '127.0.0.1'}:${address.port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  const running = runningServer(server, options.host ?? '127.0.0.1');
   return { ...running, settings, store };
 }
 

@@ -8,7 +8,7 @@ import { Hono } from 'hono';
 import { validator } from 'hono/validator';
 import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { toon } from '../../src/http/hono.js'; // in your app: from 'toonwire/hono'
-import { type OrdersAppOptions, OrderStore, type RunningServer } from './orders.js';
+import { type OrdersAppOptions, OrderStore, runningServer } from './orders.js';
 import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from './zod-schemas.js';
 
 /** Builds the app; `settings` is the live negotiation settings, `store` the order store. */
@@ -55,19 +55,10 @@ export function buildApp(options: OrdersAppOptions = {}) {
 export async function startServer(options: OrdersAppOptions & { port?: number; host?: string } = {}) {
   const { app, settings, store } = buildApp(options);
   const hostname = options.host ?? '127.0.0.1';
-  const { server, port } = await new Promise<{ server: Server; port: number }>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, (info) =>
-      resolve({ server: started as Server, port: info.port }),
-    );
+  const server = await new Promise<Server>((resolve) => {
+    const started = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(started as Server));
   });
-  const running: RunningServer = {
-    url: `http://${hostname}:${port}`,
-    close: () =>
-      new Promise<void>((resolve, reject) => {
-        server.close((error) => (error ? reject(error) : resolve()));
-        server.closeAllConnections();
-      }),
-  };
+  const running = runningServer(server, hostname);
   return { ...running, settings, store };
 }
 

@@ -1,6 +1,7 @@
 // The orders domain shared by the three example apps: the seed's two orders followed by
 // generated ones, cursor pagination, and order creation. Framework-free on purpose, so the
 // apps differ only in how each framework wires negotiation, validation and errors.
+import type { Server } from 'node:http';
 import { HttpProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import type { DefaultFormat } from '../../src/http/index.js';
 import type { Delimiter } from '../../src/index.js';
@@ -143,4 +144,18 @@ export class OrderStore {
 export interface RunningServer {
   url: string;
   close(): Promise<void>;
+}
+
+/** A listening node:http server as a {@link RunningServer}; closing it also drops idle keep-alive connections. */
+export function runningServer(server: Server, host: string): RunningServer {
+  const address = server.address();
+  if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
+  return {
+    url: `http://${host}:${address.port}`,
+    close: () =>
+      new Promise<void>((resolve, reject) => {
+        server.close((error) => (error ? reject(error) : resolve()));
+        server.closeAllConnections();
+      }),
+  };
 }
