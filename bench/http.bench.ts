@@ -7,6 +7,7 @@
 //   npm run bench:http                       # Fastify, 3 rounds x 5 s per side
 //   npm run bench:http -- --duration 3 --rounds 2 --connections 10
 //   npm run bench:http -- --app express      # or hono: the adapters without response schemas
+//   npm run bench:http -- --overhead         # JSON clients: Fastify example with the plugin vs without
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { createRequire } from 'node:module';
@@ -45,6 +46,7 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
     app: { type: 'string', default: 'fastify' },
+    overhead: { type: 'boolean', default: false },
   },
 });
 const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
@@ -64,10 +66,10 @@ const SIDES = {
 } as const;
 type Side = keyof typeof SIDES;
 
-async function startExample(): Promise<{ child: ChildProcess; url: string }> {
+async function startExample(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
   const example = fileURLToPath(new URL(`../examples/http/${app}.ts`, import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', example], {
-    env: { ...process.env, PORT: '0', NODE_ENV: 'production' },
+    env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
   let output = '';
@@ -101,12 +103,52 @@ async function checkResponses(url: string): Promise<Record<Side, number>> {
   return { json: Buffer.byteLength(jsonText), toon: Buffer.byteLength(toonText) };
 }
 
-async function load(url: string, side: Side, seconds: number): Promise<AutocannonResult> {
-  const result = await autocannon({ url: url + PATH, connections, duration: seconds, headers: SIDES[side] });
+/** One side of a comparison: a server and the Accept header its load carries. */
+interface LoadSide {
+  name: string;
+  url: string;
+  headers: Record<string, string>;
+}
+
+async function load(side: LoadSide, seconds: number): Promise<AutocannonResult> {
+  const result = await autocannon({ url: side.url + PATH, connections, duration: seconds, headers: side.headers });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${side}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
+    throw new Error(`${side.name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
   }
   return result;
+}
+
+const mean = (numbers: readonly number[]): number => numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
+
+/** Loads two sides alternately (swapping which goes first each round); returns their mean req/s. */
+async function compareSides([a, b]: readonly [LoadSide, LoadSide]): Promise<[number, number]> {
+  console.log(`autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`);
+  await load(a, warmup);
+  await load(b, warmup);
+  const rps = new Map<LoadSide, number[]>([[a, []], [b, []]]);
+  const p99 = new Map<LoadSide, number[]>([[a, []], [b, []]]);
+  for (let round = 0; round < rounds; round++) {
+    for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
+      const result = await load(side, duration);
+      rps.get(side)!.push(result.requests.average);
+      p99.get(side)!.push(result.latency.p99);
+      console.log(
+        `round ${round + 1} ${side.name.padEnd(4)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+      );
+    }
+  }
+  const means: [number, number] = [mean(rps.get(a)!), mean(rps.get(b)!)];
+  console.log(`\nmean req/s: ${a.name} ${means[0].toFixed(0)}, ${b.name} ${means[1].toFixed(0)}`);
+  console.log(`mean p99 latency: ${a.name} ${mean(p99.get(a)!).toFixed(1)} ms, ${b.name} ${mean(p99.get(b)!).toFixed(1)} ms`);
+  return means;
+}
+
+async function stop(child: ChildProcess): Promise<void> {
+  if (child.exitCode !== null || child.signalCode !== null) return;
+  const exited = once(child, 'exit');
+  child.kill('SIGTERM');
+  await exited;
 }
 
 type Row = [name: string, serialize: () => unknown];
@@ -149,42 +191,35 @@ async function serializerCosts(): Promise<void> {
   console.log('');
 }
 
-const mean = (numbers: readonly number[]): number => numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
-
-await serializerCosts();
-const { child, url } = await startExample();
-try {
-  const bytes = await checkResponses(url);
-  console.log(`${APPS[app]} example, GET ${PATH} (100 orders) on ${url}`);
-  console.log(`response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`);
-  console.log(`autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`);
-
-  await load(url, 'json', warmup);
-  await load(url, 'toon', warmup);
-
-  const rps: Record<Side, number[]> = { json: [], toon: [] };
-  const p99: Record<Side, number[]> = { json: [], toon: [] };
-  for (let round = 0; round < rounds; round++) {
-    const order: Side[] = round % 2 === 0 ? ['json', 'toon'] : ['toon', 'json'];
-    for (const side of order) {
-      const result = await load(url, side, duration);
-      rps[side].push(result.requests.average);
-      p99[side].push(result.latency.p99);
-      console.log(
-        `round ${round + 1} ${side.padEnd(4)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
-      );
-    }
+if (values.overhead) {
+  // What installing the plugin costs clients that keep asking for JSON: the same example with and
+  // without it, both serving JSON.
+  if (app !== 'fastify') throw new Error('--overhead measures the Fastify example');
+  const [withPlugin, without] = await Promise.all([startExample(), startExample({ TOONWIRE: 'off' })]);
+  try {
+    console.log(`Fastify example, GET ${PATH} with Accept: application/json, with the plugin and without`);
+    const [plugin, plain] = await compareSides([
+      { name: 'plugin', url: withPlugin.url, headers: SIDES.json },
+      { name: 'plain', url: without.url, headers: SIDES.json },
+    ]);
+    console.log(`ratio with/without the plugin, JSON req/s: ${(plugin / plain).toFixed(3)}`);
+  } finally {
+    await Promise.all([stop(withPlugin.child), stop(without.child)]);
   }
-
-  const ratio = mean(rps.toon) / mean(rps.json);
-  console.log(`\nmean req/s: JSON ${mean(rps.json).toFixed(0)}, TOON ${mean(rps.toon).toFixed(0)}`);
-  console.log(`mean p99 latency: JSON ${mean(p99.json).toFixed(1)} ms, TOON ${mean(p99.toon).toFixed(1)} ms`);
-  console.log(`ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
-} finally {
-  if (child.exitCode === null && child.signalCode === null) {
-    const exited = once(child, 'exit');
-    child.kill('SIGTERM');
-    await exited;
+} else {
+  await serializerCosts();
+  const { child, url } = await startExample();
+  try {
+    const bytes = await checkResponses(url);
+    console.log(`${APPS[app]} example, GET ${PATH} (100 orders) on ${url}`);
+    console.log(`response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`);
+    const [json, toon] = await compareSides([
+      { name: 'json', url, headers: SIDES.json },
+      { name: 'toon', url, headers: SIDES.toon },
+    ]);
+    const ratio = toon / json;
+    console.log(`ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
+  } finally {
+    await stop(child);
   }
 }

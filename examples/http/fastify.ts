@@ -64,8 +64,11 @@ const problem = {
   },
 } as const;
 
+/** Options of the Fastify example: `toonwire: false` leaves the plugin out (to measure what it costs JSON clients). */
+export type FastifyExampleOptions = OrdersAppOptions & { logger?: boolean; toonwire?: boolean };
+
 /** Builds the app; `settings` is the live negotiation settings (also `app.toon`), `store` the order store. */
-export async function buildApp(options: OrdersAppOptions & { logger?: boolean } = {}) {
+export async function buildApp(options: FastifyExampleOptions = {}) {
   const store = options.store ?? new OrderStore();
   const app = Fastify({ logger: options.logger ?? false, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) });
 
@@ -73,7 +76,9 @@ export async function buildApp(options: OrdersAppOptions & { logger?: boolean } 
     swagger,
     withToonOpenApi({ openapi: { openapi: '3.1.0', info: { title: 'Orders', version: '1.0.0' } } }),
   );
-  await app.register(toon, { defaultFormat: options.defaultFormat, delimiter: options.delimiter, notFound: true });
+  if (options.toonwire !== false) {
+    await app.register(toon, { defaultFormat: options.defaultFormat, delimiter: options.delimiter, notFound: true });
+  }
 
   app.get<{ Querystring: { limit: number; cursor?: string } }>(
     '/orders',
@@ -119,7 +124,7 @@ export async function buildApp(options: OrdersAppOptions & { logger?: boolean } 
 }
 
 /** Builds the app and listens on `host:port` (port 0: any free port). */
-export async function startServer(options: OrdersAppOptions & { port?: number; host?: string; logger?: boolean } = {}) {
+export async function startServer(options: FastifyExampleOptions & { port?: number; host?: string } = {}) {
   const { app, settings, store } = await buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 3000, host });
@@ -130,6 +135,6 @@ export async function startServer(options: OrdersAppOptions & { port?: number; h
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const server = await startServer({ port: Number(process.env.PORT ?? 3000) });
+  const server = await startServer({ port: Number(process.env.PORT ?? 3000), toonwire: process.env.TOONWIRE !== 'off' });
   console.log(`orders API (Fastify) listening on ${server.url}`);
 }
