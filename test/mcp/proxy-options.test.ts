@@ -67,11 +67,14 @@ describe('toonwire proxy options', () => {
     assert.ok(count(value.content[0]!.text) < count(original));
   });
 
-  it('takes -b tokens -t cl100k_base, spelled as in pick and report', async () => {
+  it('-t picks the tokenizer -b tokens counts with (one row: JSON is smaller in o200k_base, TOON in cl100k_base)', async () => {
+    const strategy = (value: Result) => value._meta?.['toonwire/encodingStrategy'];
+    const o200k = await withProxy(['-b', 'tokens'], (call) => call('array_rows', 1));
+    const cl100k = await withProxy(['-b', 'tokens', '-t', 'cl100k_base'], (call) => call('array_rows', 1));
+    assert.equal(strategy(o200k.value), undefined, 'JSON wins: the text is forwarded as it is');
+    assert.equal(strategy(cl100k.value), 'toon');
     const count = await loadTokenizer('cl100k_base');
-    const original = await upstreamText('list_rows', 20);
-    const { value } = await withProxy(['-b', 'tokens', '-t', 'cl100k_base'], (call) => call('list_rows', 20));
-    assert.ok(count(value.content[0]!.text) < count(original));
+    assert.ok(count(cl100k.value.content[0]!.text) < count(await upstreamText('array_rows', 1)));
   });
 
   it('--candidates all lets toon-tab compete, as in pick and report', async () => {
