@@ -13,13 +13,17 @@ const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const rows: string[][] = [];
 let allTargetsMet = true;
 
-console.log(`# bench:codec on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), Node ${process.version}, ${rounds} interleaved rounds\n`);
+console.log(
+  `# bench:codec on ${os.cpus()[0]?.model ?? 'unknown CPU'} (${os.cpus().length} cores), Node ${process.version}, ${rounds} interleaved rounds\n`,
+);
 
 for (const { name, value } of loadDocuments()) {
   const json = JSON.stringify(value);
   const toon = encode(value);
-  if (toon !== referenceEncode(value)) console.error(`note: ${name}: toonwire and the reference encode differently`);
-  if (JSON.stringify(decode(toon)) !== json) throw new Error(`${name}: decode(encode(x)) differs from x`);
+  if (toon !== referenceEncode(value))
+    console.error(`note: ${name}: toonwire and the reference encode differently`);
+  if (JSON.stringify(decode(toon)) !== json)
+    throw new Error(`${name}: decode(encode(x)) differs from x`);
 
   const encoding = await compare(
     [
@@ -60,7 +64,16 @@ for (const { name, value } of loadDocuments()) {
 
 console.log('');
 printTable(
-  ['document', 'encode', 'vs reference', 'vs JSON.stringify', 'decode', 'vs reference', 'vs JSON.parse', 'targets met'],
+  [
+    'document',
+    'encode',
+    'vs reference',
+    'vs JSON.stringify',
+    'decode',
+    'vs reference',
+    'vs JSON.parse',
+    'targets met',
+  ],
   rows,
 );
 console.log(`\nall targets met: ${allTargetsMet ? 'yes' : 'no'}`);

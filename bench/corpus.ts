@@ -9,7 +9,10 @@ export interface Document {
   value: unknown;
 }
 
-const sharedCorpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../shared/corpus');
+const sharedCorpus = path.resolve(
+  path.dirname(fileURLToPath(import.meta.url)),
+  '../../shared/corpus',
+);
 
 /**
  * The benchmark documents: every `*.json` of ../shared/corpus, or a bundled sample.
@@ -19,7 +22,10 @@ const sharedCorpus = path.resolve(path.dirname(fileURLToPath(import.meta.url)), 
  */
 export function loadDocuments(): Document[] {
   if (fs.existsSync(sharedCorpus)) {
-    const files = fs.readdirSync(sharedCorpus).filter((file) => file.endsWith('.json')).sort();
+    const files = fs
+      .readdirSync(sharedCorpus)
+      .filter((file) => file.endsWith('.json'))
+      .sort();
     if (files.length > 0) {
       return files.map((file) => ({
         name: file.replace(/\.json$/, ''),
@@ -35,7 +41,8 @@ export function loadDocuments(): Document[] {
 function bundledSample(): unknown {
   let seed = 42;
   const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
-  const word = () => ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'][Math.floor(next() * 6)]!;
+  const word = () =>
+    ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'][Math.floor(next() * 6)]!;
   return {
     repos: Array.from({ length: 200 }, (_, i) => ({
       id: 1000 + i,
@@ -48,7 +55,10 @@ function bundledSample(): unknown {
     events: Array.from({ length: 100 }, (_, i) => ({
       id: i,
       tags: [word(), word()],
-      payload: i % 3 === 0 ? { kind: 'note', text: `${word()} ${word()}` } : { kind: 'point', at: [next(), next()] },
+      payload:
+        i % 3 === 0
+          ? { kind: 'note', text: `${word()} ${word()}` }
+          : { kind: 'point', at: [next(), next()] },
     })),
     coordinates: Array.from({ length: 2000 }, () => [next() * 180 - 90, next() * 360 - 180]),
   };

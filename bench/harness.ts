@@ -41,7 +41,10 @@ export async function compare(
     // Rotate the order each round so no contender always runs right after a GC-heavy one.
     for (let i = 0; i < contenders.length; i++) {
       const contender = contenders[(i + round) % contenders.length]!;
-      const stats = await measure(contender.fn, { min_cpu_time: cpuTimeMs * 1e6, max_samples: 1e6 });
+      const stats = await measure(contender.fn, {
+        min_cpu_time: cpuTimeMs * 1e6,
+        max_samples: 1e6,
+      });
       thisRound.set(contender.name, stats.p50);
     }
     const base = thisRound.get(baseline)!;
@@ -52,7 +55,9 @@ export async function compare(
   }
   return {
     nanoseconds: Object.fromEntries([...times].map(([name, values]) => [name, median(values)])),
-    ratioToBaseline: Object.fromEntries([...ratios].map(([name, values]) => [name, median(values)])),
+    ratioToBaseline: Object.fromEntries(
+      [...ratios].map(([name, values]) => [name, median(values)]),
+    ),
   };
 }
 

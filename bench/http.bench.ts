@@ -51,7 +51,8 @@ const { values } = parseArgs({
 });
 const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
 type App = keyof typeof APPS;
-if (!Object.hasOwn(APPS, values.app)) throw new Error(`--app must be fastify, express or hono, got ${values.app}`);
+if (!Object.hasOwn(APPS, values.app))
+  throw new Error(`--app must be fastify, express or hono, got ${values.app}`);
 const app = values.app as App;
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
@@ -66,7 +67,9 @@ const SIDES = {
 } as const;
 type Side = keyof typeof SIDES;
 
-async function startExample(env: Record<string, string> = {}): Promise<{ child: ChildProcess; url: string }> {
+async function startExample(
+  env: Record<string, string> = {},
+): Promise<{ child: ChildProcess; url: string }> {
   const example = fileURLToPath(new URL(`../examples/http/${app}.ts`, import.meta.url));
   const child = spawn(process.execPath, ['--import', 'tsx', example], {
     env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
@@ -75,7 +78,10 @@ async function startExample(env: Record<string, string> = {}): Promise<{ child: 
   let output = '';
   child.stdout!.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
-    const timer = setTimeout(() => reject(new Error(`example did not start within 20 s; output: ${output}`)), 20_000);
+    const timer = setTimeout(
+      () => reject(new Error(`example did not start within 20 s; output: ${output}`)),
+      20_000,
+    );
     child.stdout!.on('data', (chunk: string) => {
       output += chunk;
       const match = /listening on (http:\/\/127\.0\.0\.1:\d+)/.exec(output);
@@ -84,7 +90,9 @@ async function startExample(env: Record<string, string> = {}): Promise<{ child: 
         resolve(match[1]!);
       }
     });
-    child.once('exit', (code) => reject(new Error(`example exited with code ${code}; output: ${output}`)));
+    child.once('exit', (code) =>
+      reject(new Error(`example exited with code ${code}; output: ${output}`)),
+    );
   });
   return { child, url };
 }
@@ -93,13 +101,17 @@ async function startExample(env: Record<string, string> = {}): Promise<{ child: 
 async function checkResponses(url: string): Promise<Record<Side, number>> {
   const json = await fetch(url + PATH, { headers: SIDES.json });
   const toon = await fetch(url + PATH, { headers: SIDES.toon });
-  if (!json.headers.get('content-type')?.startsWith('application/json')) throw new Error('JSON side is not JSON');
-  if (toon.headers.get('content-type') !== 'text/toon; charset=utf-8') throw new Error('TOON side is not TOON');
+  if (!json.headers.get('content-type')?.startsWith('application/json'))
+    throw new Error('JSON side is not JSON');
+  if (toon.headers.get('content-type') !== 'text/toon; charset=utf-8')
+    throw new Error('TOON side is not TOON');
   const jsonText = await json.text();
   const toonText = await toon.text();
   const fromJson = JSON.parse(jsonText) as { data: unknown[] };
-  if (fromJson.data.length !== 100) throw new Error(`expected 100 orders, got ${fromJson.data.length}`);
-  if (JSON.stringify(decode(toonText)) !== JSON.stringify(fromJson)) throw new Error('TOON and JSON carry different data');
+  if (fromJson.data.length !== 100)
+    throw new Error(`expected 100 orders, got ${fromJson.data.length}`);
+  if (JSON.stringify(decode(toonText)) !== JSON.stringify(fromJson))
+    throw new Error('TOON and JSON carry different data');
   return { json: Buffer.byteLength(jsonText), toon: Buffer.byteLength(toonText) };
 }
 
@@ -111,22 +123,38 @@ interface LoadSide {
 }
 
 async function load(side: LoadSide, seconds: number): Promise<AutocannonResult> {
-  const result = await autocannon({ url: side.url + PATH, connections, duration: seconds, headers: side.headers });
+  const result = await autocannon({
+    url: side.url + PATH,
+    connections,
+    duration: seconds,
+    headers: side.headers,
+  });
   if (result.errors > 0 || result.timeouts > 0 || result.non2xx > 0) {
-    throw new Error(`${side.name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`);
+    throw new Error(
+      `${side.name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`,
+    );
   }
   return result;
 }
 
-const mean = (numbers: readonly number[]): number => numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
+const mean = (numbers: readonly number[]): number =>
+  numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
 
 /** Loads two sides alternately (swapping which goes first each round); returns their mean req/s. */
 async function compareSides([a, b]: readonly [LoadSide, LoadSide]): Promise<[number, number]> {
-  console.log(`autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`);
+  console.log(
+    `autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`,
+  );
   await load(a, warmup);
   await load(b, warmup);
-  const rps = new Map<LoadSide, number[]>([[a, []], [b, []]]);
-  const p99 = new Map<LoadSide, number[]>([[a, []], [b, []]]);
+  const rps = new Map<LoadSide, number[]>([
+    [a, []],
+    [b, []],
+  ]);
+  const p99 = new Map<LoadSide, number[]>([
+    [a, []],
+    [b, []],
+  ]);
   for (let round = 0; round < rounds; round++) {
     for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
       const result = await load(side, duration);
@@ -140,7 +168,9 @@ async function compareSides([a, b]: readonly [LoadSide, LoadSide]): Promise<[num
   }
   const means: [number, number] = [mean(rps.get(a)!), mean(rps.get(b)!)];
   console.log(`\nmean req/s: ${a.name} ${means[0].toFixed(0)}, ${b.name} ${means[1].toFixed(0)}`);
-  console.log(`mean p99 latency: ${a.name} ${mean(p99.get(a)!).toFixed(1)} ms, ${b.name} ${mean(p99.get(b)!).toFixed(1)} ms`);
+  console.log(
+    `mean p99 latency: ${a.name} ${mean(p99.get(a)!).toFixed(1)} ms, ${b.name} ${mean(p99.get(b)!).toFixed(1)} ms`,
+  );
   return means;
 }
 
@@ -160,17 +190,26 @@ type Row = [name: string, serialize: () => unknown];
 // JSON.stringify against the generic encoder.
 function fastifyRows(page: unknown): Row[] {
   const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-  const fastJsonStringify = requireFromFastify('fast-json-stringify') as (schema: object) => (value: unknown) => string;
+  const fastJsonStringify = requireFromFastify('fast-json-stringify') as (
+    schema: object,
+  ) => (value: unknown) => string;
   const json = fastJsonStringify(orderPage);
   const project = compileProjection(orderPage)!;
   const toon = compileToonSerializer(orderPage, ',')!;
-  if (toon(page) === undefined) throw new Error('the schema-compiled TOON serializer gave up on the orders page');
+  if (toon(page) === undefined)
+    throw new Error('the schema-compiled TOON serializer gave up on the orders page');
   return [
     ['JSON: fast-json-stringify', () => json(page)],
     ['TOON: schema-compiled (plugin)', () => toon(page)],
-    ['TOON: projection + encode', () => renderBody(project(page), 'toon', ',', { jsonModel: true }).body],
+    [
+      'TOON: projection + encode',
+      () => renderBody(project(page), 'toon', ',', { jsonModel: true }).body,
+    ],
     ['TOON: encode only (no schema)', () => renderBody(page, 'toon', ',').body],
-    ['TOON: JSON round trip + encode', () => renderBody(JSON.parse(json(page)), 'toon', ',', { jsonModel: true }).body],
+    [
+      'TOON: JSON round trip + encode',
+      () => renderBody(JSON.parse(json(page)), 'toon', ',', { jsonModel: true }).body,
+    ],
   ];
 }
 
@@ -195,9 +234,14 @@ if (values.overhead) {
   // What installing the plugin costs clients that keep asking for JSON: the same example with and
   // without it, both serving JSON.
   if (app !== 'fastify') throw new Error('--overhead measures the Fastify example');
-  const [withPlugin, without] = await Promise.all([startExample(), startExample({ TOONWIRE: 'off' })]);
+  const [withPlugin, without] = await Promise.all([
+    startExample(),
+    startExample({ TOONWIRE: 'off' }),
+  ]);
   try {
-    console.log(`Fastify example, GET ${PATH} with Accept: application/json, with the plugin and without`);
+    console.log(
+      `Fastify example, GET ${PATH} with Accept: application/json, with the plugin and without`,
+    );
     const [plugin, plain] = await compareSides([
       { name: 'plugin', url: withPlugin.url, headers: SIDES.json },
       { name: 'plain', url: without.url, headers: SIDES.json },
@@ -212,13 +256,17 @@ if (values.overhead) {
   try {
     const bytes = await checkResponses(url);
     console.log(`${APPS[app]} example, GET ${PATH} (100 orders) on ${url}`);
-    console.log(`response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`);
+    console.log(
+      `response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`,
+    );
     const [json, toon] = await compareSides([
       { name: 'json', url, headers: SIDES.json },
       { name: 'toon', url, headers: SIDES.toon },
     ]);
     const ratio = toon / json;
-    console.log(`ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`);
+    console.log(
+      `ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`,
+    );
   } finally {
     await stop(child);
   }

@@ -53,7 +53,9 @@ const payloads: Payload[] = [
 const withTab = { candidates: ['toon', 'toon-flatten', 'toon-tab'] } as const;
 const ratio = (value: number | undefined): string => `${(value ?? Number.NaN).toFixed(2)}x`;
 
-console.log(`node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; sizes in UTF-8 bytes\n`);
+console.log(
+  `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}; sizes in UTF-8 bytes\n`,
+);
 const rows: string[][] = [];
 for (const { name, value } of payloads) {
   const { nanoseconds, ratioToBaseline } = await compare(
@@ -78,6 +80,16 @@ for (const { name, value } of payloads) {
   ]);
 }
 printTable(
-  ['payload', 'JSON bytes', 'picked', 'picked bytes', 'JSON.stringify', 'pick()', 'pick() / JSON', 'pick() extra', 'pick(+toon-tab) / JSON'],
+  [
+    'payload',
+    'JSON bytes',
+    'picked',
+    'picked bytes',
+    'JSON.stringify',
+    'pick()',
+    'pick() / JSON',
+    'pick() extra',
+    'pick(+toon-tab) / JSON',
+  ],
   rows,
 );

@@ -28,7 +28,9 @@ function proxyCli(): string {
 
 async function connect(args: string[]): Promise<Client> {
   const client = new Client({ name: 'proxy-bench', version: '1.0.0' });
-  await client.connect(new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' }));
+  await client.connect(
+    new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit' }),
+  );
   await client.listTools();
   return client;
 }
@@ -50,9 +52,14 @@ interface Scenario {
   args: Record<string, unknown>;
 }
 
-async function timeCall(client: Client, scenario: Scenario): Promise<{ ms: number; textBytes: number }> {
+async function timeCall(
+  client: Client,
+  scenario: Scenario,
+): Promise<{ ms: number; textBytes: number }> {
   const start = performance.now();
-  const result = (await client.callTool({ name: scenario.tool, arguments: scenario.args })) as { content: Array<{ text: string }> };
+  const result = (await client.callTool({ name: scenario.tool, arguments: scenario.args })) as {
+    content: Array<{ text: string }>;
+  };
   const ms = performance.now() - start;
   return { ms, textBytes: Buffer.byteLength(result.content[0]!.text) };
 }
@@ -62,10 +69,18 @@ const proxied = await connect([proxyCli(), 'proxy', '--', process.execPath, UPST
 
 const scenarios: Scenario[] = [
   { label: `list_rows: ${ROWS} rows, pretty JSON text`, tool: 'list_rows', args: { count: ROWS } },
-  { label: `typed_rows: ${ROWS} rows, JSON text + structuredContent`, tool: 'typed_rows', args: { count: ROWS } },
+  {
+    label: `typed_rows: ${ROWS} rows, JSON text + structuredContent`,
+    tool: 'typed_rows',
+    args: { count: ROWS },
+  },
   { label: 'prose: one line, forwarded as is', tool: 'prose', args: {} },
   // What a real tool does first: an API call or a query. 5 ms is a fast one.
-  { label: `list_rows: ${ROWS} rows after 5 ms of upstream I/O`, tool: 'list_rows', args: { count: ROWS, delayMs: 5 } },
+  {
+    label: `list_rows: ${ROWS} rows after 5 ms of upstream I/O`,
+    tool: 'list_rows',
+    args: { count: ROWS, delayMs: 5 },
+  },
 ];
 const rows: string[][] = [];
 try {
@@ -108,5 +123,10 @@ try {
   await proxied.close();
 }
 
-console.log(`toonwire proxy: added latency per tools/call, ${ROUNDS} alternating call pairs per scenario (node ${process.version})\n`);
-printTable(['scenario', 'direct p50', 'proxied p50', 'added', 'ratio', 'p95 direct / proxied', 'text bytes'], rows);
+console.log(
+  `toonwire proxy: added latency per tools/call, ${ROUNDS} alternating call pairs per scenario (node ${process.version})\n`,
+);
+printTable(
+  ['scenario', 'direct p50', 'proxied p50', 'added', 'ratio', 'p95 direct / proxied', 'text bytes'],
+  rows,
+);

@@ -12,7 +12,11 @@ import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from '
 export function buildApp(options: OrdersAppOptions = {}) {
   const store = options.store ?? new OrderStore();
   const limit = options.bodyLimit ?? '100kb';
-  const negotiation = toon({ defaultFormat: options.defaultFormat, delimiter: options.delimiter, limit });
+  const negotiation = toon({
+    defaultFormat: options.defaultFormat,
+    delimiter: options.delimiter,
+    limit,
+  });
   const openapi = addToonToOpenApi(ordersOpenApi());
 
   const app = express();
@@ -41,11 +45,15 @@ export function buildApp(options: OrdersAppOptions = {}) {
 }
 
 /** Builds the app and listens on `host:port` (port 0: any free port). */
-export async function startServer(options: OrdersAppOptions & { port?: number; host?: string } = {}) {
+export async function startServer(
+  options: OrdersAppOptions & { port?: number; host?: string } = {},
+) {
   const { app, settings, store } = buildApp(options);
   const server = await new Promise<Server>((resolve, reject) => {
-    const listening = app.listen(options.port ?? 3000, options.host ?? '127.0.0.1', (error?: Error) =>
-      error ? reject(error) : resolve(listening),
+    const listening = app.listen(
+      options.port ?? 3000,
+      options.host ?? '127.0.0.1',
+      (error?: Error) => (error ? reject(error) : resolve(listening)),
     );
   });
   const running = runningServer(server, options.host ?? '127.0.0.1');

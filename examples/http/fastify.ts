@@ -70,14 +70,21 @@ export type FastifyExampleOptions = OrdersAppOptions & { logger?: boolean; toonw
 /** Builds the app; `settings` is the live negotiation settings (also `app.toon`), `store` the order store. */
 export async function buildApp(options: FastifyExampleOptions = {}) {
   const store = options.store ?? new OrderStore();
-  const app = Fastify({ logger: options.logger ?? false, ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) });
+  const app = Fastify({
+    logger: options.logger ?? false,
+    ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+  });
 
   await app.register(
     swagger,
     withToonOpenApi({ openapi: { openapi: '3.1.0', info: { title: 'Orders', version: '1.0.0' } } }),
   );
   if (options.toonwire !== false) {
-    await app.register(toon, { defaultFormat: options.defaultFormat, delimiter: options.delimiter, notFound: true });
+    await app.register(toon, {
+      defaultFormat: options.defaultFormat,
+      delimiter: options.delimiter,
+      notFound: true,
+    });
   }
 
   app.get<{ Querystring: { limit: number; cursor?: string } }>(
@@ -87,7 +94,10 @@ export async function buildApp(options: FastifyExampleOptions = {}) {
         summary: 'List orders, newest first',
         querystring: {
           type: 'object',
-          properties: { limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 }, cursor: { type: 'string' } },
+          properties: {
+            limit: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            cursor: { type: 'string' },
+          },
         },
         response: { 200: orderPage, 400: problem },
       },
@@ -124,17 +134,25 @@ export async function buildApp(options: FastifyExampleOptions = {}) {
 }
 
 /** Builds the app and listens on `host:port` (port 0: any free port). */
-export async function startServer(options: FastifyExampleOptions & { port?: number; host?: string } = {}) {
+export async function startServer(
+  options: FastifyExampleOptions & { port?: number; host?: string } = {},
+) {
   const { app, settings, store } = await buildApp(options);
   const host = options.host ?? '127.0.0.1';
   await app.listen({ port: options.port ?? 3000, host });
   const address = app.server.address();
   if (address === null || typeof address === 'string') throw new Error('expected a TCP address');
-  const running: RunningServer = { url: `http://${host}:${address.port}`, close: () => app.close() };
+  const running: RunningServer = {
+    url: `http://${host}:${address.port}`,
+    close: () => app.close(),
+  };
   return { ...running, settings, store };
 }
 
 if (process.argv[1] !== undefined && import.meta.url === pathToFileURL(process.argv[1]).href) {
-  const server = await startServer({ port: Number(process.env.PORT ?? 3000), toonwire: process.env.TOONWIRE !== 'off' });
+  const server = await startServer({
+    port: Number(process.env.PORT ?? 3000),
+    toonwire: process.env.TOONWIRE !== 'off',
+  });
   console.log(`orders API (Fastify) listening on ${server.url}`);
 }

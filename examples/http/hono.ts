@@ -52,11 +52,15 @@ export function buildApp(options: OrdersAppOptions = {}) {
 }
 
 /** Builds the app and listens on `host:port` (port 0: any free port). */
-export async function startServer(options: OrdersAppOptions & { port?: number; host?: string } = {}) {
+export async function startServer(
+  options: OrdersAppOptions & { port?: number; host?: string } = {},
+) {
   const { app, settings, store } = buildApp(options);
   const hostname = options.host ?? '127.0.0.1';
   const server = await new Promise<Server>((resolve) => {
-    const started = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () => resolve(started as Server));
+    const started = serve({ fetch: app.fetch, port: options.port ?? 3000, hostname }, () =>
+      resolve(started as Server),
+    );
   });
   const running = runningServer(server, hostname);
   return { ...running, settings, store };

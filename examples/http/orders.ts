@@ -68,12 +68,25 @@ const NEWEST_SAMPLE = 0x01a1;
  */
 export function sampleOrders(count = 250): Order[] {
   const orders: Order[] = [
-    { id: orderId(NEWEST_SAMPLE), status: 'placed', items: [PRODUCTS[0]!, PRODUCTS[1]!], totalCents: 1050 },
+    {
+      id: orderId(NEWEST_SAMPLE),
+      status: 'placed',
+      items: [PRODUCTS[0]!, PRODUCTS[1]!],
+      totalCents: 1050,
+    },
     { id: orderId(NEWEST_SAMPLE - 1), status: 'paid', items: [PRODUCTS[2]!], totalCents: 1000 },
   ];
   for (let n = 2; n < count; n++) {
-    const items = [PRODUCTS[n % PRODUCTS.length]!, PRODUCTS[(n * 3 + 1) % PRODUCTS.length]!].slice(0, 1 + (n % 2));
-    orders.push({ id: orderId(NEWEST_SAMPLE - n), status: STATUSES[n % STATUSES.length]!, items, totalCents: total(items) });
+    const items = [PRODUCTS[n % PRODUCTS.length]!, PRODUCTS[(n * 3 + 1) % PRODUCTS.length]!].slice(
+      0,
+      1 + (n % 2),
+    );
+    orders.push({
+      id: orderId(NEWEST_SAMPLE - n),
+      status: STATUSES[n % STATUSES.length]!,
+      items,
+      totalCents: total(items),
+    });
   }
   return orders.slice(0, count);
 }
@@ -91,7 +104,8 @@ function decodeCursor(cursor: string): string {
   }
   throw new HttpProblem({
     status: 400,
-    detail: 'The cursor is not one this API issued. Pass page.nextCursor from the previous page unchanged.',
+    detail:
+      'The cursor is not one this API issued. Pass page.nextCursor from the previous page unchanged.',
   });
 }
 
@@ -112,17 +126,25 @@ export class OrderStore {
     if (cursor !== undefined) {
       const after = decodeCursor(cursor);
       start = this.orders.findIndex((order) => order.id === after) + 1;
-      if (start === 0) throw new HttpProblem({ status: 400, detail: `The cursor points at order ${after}, which no longer exists. Start again without a cursor.` });
+      if (start === 0)
+        throw new HttpProblem({
+          status: 400,
+          detail: `The cursor points at order ${after}, which no longer exists. Start again without a cursor.`,
+        });
     }
     const data = this.orders.slice(start, start + limit);
     const hasMore = start + limit < this.orders.length;
-    return { data, page: { nextCursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null, hasMore } };
+    return {
+      data,
+      page: { nextCursor: hasMore ? encodeCursor(data[data.length - 1]!.id) : null, hasMore },
+    };
   }
 
   /** The order with this id; a 404 problem when there is none. */
   get(id: string): Order {
     const order = this.orders.find((candidate) => candidate.id === id);
-    if (order === undefined) throw new HttpProblem({ status: 404, detail: `There is no order with id ${id}.` });
+    if (order === undefined)
+      throw new HttpProblem({ status: 404, detail: `There is no order with id ${id}.` });
     return order;
   }
 

@@ -1,7 +1,11 @@
 // Validation and the OpenAPI document of the Express and Hono examples, both from zod. The
 // Fastify example states the same constraints as JSON Schema (examples/http/fastify.ts).
 import { z } from 'zod';
-import { PROBLEM_JSON_SCHEMA, type ValidationIssue, validationProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
+import {
+  PROBLEM_JSON_SCHEMA,
+  type ValidationIssue,
+  validationProblem,
+} from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 
 export const orderItemSchema = z.object({
   sku: z.string().min(1).max(64),
@@ -44,7 +48,10 @@ function pointer(path: readonly PropertyKey[]): string {
 export function parseOrProblem<T>(schema: z.ZodType<T>, value: unknown, part = 'body'): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues: ValidationIssue[] = result.error.issues.map((issue) => ({ pointer: pointer(issue.path), message: issue.message }));
+  const issues: ValidationIssue[] = result.error.issues.map((issue) => ({
+    pointer: pointer(issue.path),
+    message: issue.message,
+  }));
   throw validationProblem(issues, { part });
 }
 
@@ -53,9 +60,11 @@ function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, u
   return rest;
 }
 
-
 function problemResponse(description: string) {
-  return { description, content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } } };
+  return {
+    description,
+    content: { 'application/problem+json': { schema: { $ref: '#/components/schemas/Problem' } } },
+  };
 }
 
 /** The OpenAPI 3.1 document of the orders API, JSON only: apps pass it through addToonToOpenApi. */
@@ -68,19 +77,32 @@ export function ordersOpenApi(): Record<string, unknown> {
         get: {
           summary: 'List orders, newest first',
           parameters: [
-            { name: 'limit', in: 'query', schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 } },
+            {
+              name: 'limit',
+              in: 'query',
+              schema: { type: 'integer', minimum: 1, maximum: 100, default: 20 },
+            },
             { name: 'cursor', in: 'query', schema: { type: 'string' } },
           ],
           responses: {
-            200: { description: 'One page of orders', content: { 'application/json': { schema: jsonSchema(orderPageSchema, 'output') } } },
+            200: {
+              description: 'One page of orders',
+              content: { 'application/json': { schema: jsonSchema(orderPageSchema, 'output') } },
+            },
             400: problemResponse('Invalid query'),
           },
         },
         post: {
           summary: 'Place an order',
-          requestBody: { required: true, content: { 'application/json': { schema: jsonSchema(newOrderSchema, 'input') } } },
+          requestBody: {
+            required: true,
+            content: { 'application/json': { schema: jsonSchema(newOrderSchema, 'input') } },
+          },
           responses: {
-            201: { description: 'The new order', content: { 'application/json': { schema: jsonSchema(orderSchema, 'output') } } },
+            201: {
+              description: 'The new order',
+              content: { 'application/json': { schema: jsonSchema(orderSchema, 'output') } },
+            },
             400: problemResponse('Invalid or malformed body'),
             413: problemResponse('Body too large'),
             415: problemResponse('Unsupported Content-Type'),
@@ -92,7 +114,10 @@ export function ordersOpenApi(): Record<string, unknown> {
           summary: 'One order',
           parameters: [{ name: 'id', in: 'path', required: true, schema: { type: 'string' } }],
           responses: {
-            200: { description: 'The order', content: { 'application/json': { schema: jsonSchema(orderSchema, 'output') } } },
+            200: {
+              description: 'The order',
+              content: { 'application/json': { schema: jsonSchema(orderSchema, 'output') } },
+            },
             404: problemResponse('No such order'),
           },
         },

@@ -32,7 +32,13 @@ export class DatasetFolder {
       const path = join(this.folder, file);
       const items = await this.readItems(path, format);
       const fields = [...new Set(items.flatMap((item) => Object.keys(item)))];
-      infos.push({ name: nameOf(file), format, itemCount: items.length, fields, sizeBytes: (await stat(path)).size });
+      infos.push({
+        name: nameOf(file),
+        format,
+        itemCount: items.length,
+        fields,
+        sizeBytes: (await stat(path)).size,
+      });
     }
     return infos;
   }
@@ -40,9 +46,13 @@ export class DatasetFolder {
   /** The items of dataset `name`, or an error naming the datasets there are. */
   async items(name: string): Promise<Item[]> {
     const files = await readdir(this.folder);
-    const file = files.find((candidate) => FORMATS[extname(candidate)] !== undefined && nameOf(candidate) === name);
+    const file = files.find(
+      (candidate) => FORMATS[extname(candidate)] !== undefined && nameOf(candidate) === name,
+    );
     if (file === undefined) {
-      const names = files.filter((candidate) => FORMATS[extname(candidate)] !== undefined).map(nameOf);
+      const names = files
+        .filter((candidate) => FORMATS[extname(candidate)] !== undefined)
+        .map(nameOf);
       throw new Error(`No dataset named "${name}". Available: ${names.join(', ') || 'none'}.`);
     }
     return this.readItems(join(this.folder, file), FORMATS[extname(file)]!);
@@ -66,7 +76,11 @@ export class DatasetFolder {
     const value: unknown = JSON.parse(text);
     if (Array.isArray(value)) return value.map(asItem);
     const envelope = value as { items?: unknown; data?: unknown };
-    const list = Array.isArray(envelope.items) ? envelope.items : Array.isArray(envelope.data) ? envelope.data : [value];
+    const list = Array.isArray(envelope.items)
+      ? envelope.items
+      : Array.isArray(envelope.data)
+        ? envelope.data
+        : [value];
     return list.map(asItem);
   }
 }
@@ -76,5 +90,7 @@ function nameOf(file: string): string {
 }
 
 function asItem(value: unknown): Item {
-  return typeof value === 'object' && value !== null && !Array.isArray(value) ? (value as Item) : { value };
+  return typeof value === 'object' && value !== null && !Array.isArray(value)
+    ? (value as Item)
+    : { value };
 }

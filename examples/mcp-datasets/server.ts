@@ -51,7 +51,13 @@ export function createDatasetServer(folder: string): McpServer {
       inputSchema: {
         dataset: z.string().describe('The dataset name, as list-datasets reports it'),
         offset: z.number().int().min(0).default(0).describe('How many items to skip'),
-        limit: z.number().int().min(1).max(MAX_LIMIT).default(100).describe('How many items to return'),
+        limit: z
+          .number()
+          .int()
+          .min(1)
+          .max(MAX_LIMIT)
+          .default(100)
+          .describe('How many items to return'),
       },
       outputSchema: {
         dataset: z.string(),
@@ -65,14 +71,21 @@ export function createDatasetServer(folder: string): McpServer {
     },
     async ({ dataset, offset, limit }) => {
       const items = await datasets.items(dataset);
-      return { dataset, total: items.length, offset, limit, items: items.slice(offset, offset + limit) };
+      return {
+        dataset,
+        total: items.length,
+        offset,
+        limit,
+        items: items.slice(offset, offset + limit),
+      };
     },
   );
 
   return server;
 }
 
-const isMain = process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
+const isMain =
+  process.argv[1] !== undefined && resolve(process.argv[1]) === fileURLToPath(import.meta.url);
 if (isMain) {
   const folder = resolve(process.argv[2] ?? join(dirname(fileURLToPath(import.meta.url)), 'data'));
   await createDatasetServer(folder).connect(new StdioServerTransport());

@@ -83,22 +83,28 @@ export function actorRunList(random: Random, options: RunListOptions): JsonObjec
   const items: JsonObject[] = [];
   for (let i = 0; i < options.count; i++) {
     const actor = random.pick(actors);
-    const build = actor.builds[Math.min(actor.builds.length - 1, Math.floor((i / options.count) * actor.builds.length))]!;
+    const build =
+      actor.builds[
+        Math.min(actor.builds.length - 1, Math.floor((i / options.count) * actor.builds.length))
+      ]!;
     if (i > 0) {
-      const gap = random.chance(0.4) ? HOUR * random.int(1, 24) : random.logNormal(20 * MINUTE, 1.2);
+      const gap = random.chance(0.4)
+        ? HOUR * random.int(1, 24)
+        : random.logNormal(20 * MINUTE, 1.2);
       cursor += options.desc ? -gap : gap;
     }
     // Scheduled and API starts never land on a round millisecond.
     const startedAt = Math.round(cursor) + random.int(0, 59_999);
     const isNewest = options.desc ? i === 0 : i === options.count - 1;
-    const status = isNewest && random.chance(0.5)
-      ? 'RUNNING'
-      : random.weighted([
-          ['SUCCEEDED', 84],
-          ['FAILED', 7],
-          ['ABORTED', 5],
-          ['TIMED-OUT', 4],
-        ] as const);
+    const status =
+      isNewest && random.chance(0.5)
+        ? 'RUNNING'
+        : random.weighted([
+            ['SUCCEEDED', 84],
+            ['FAILED', 7],
+            ['ABORTED', 5],
+            ['TIMED-OUT', 4],
+          ] as const);
     const durationMs =
       status === 'TIMED-OUT'
         ? random.pick([300, 600, 3600]) * 1000 + random.int(200, 4000)
@@ -114,7 +120,10 @@ export function actorRunList(random: Random, options: RunListOptions): JsonObjec
       buildId: build.id,
       buildNumber: build.number,
       meta: runMeta(random, browser),
-      usageTotalUsd: round(Math.max(0.00001, minutes * actor.usdPerMinute * random.float(0.9, 1.3)), 8),
+      usageTotalUsd: round(
+        Math.max(0.00001, minutes * actor.usdPerMinute * random.float(0.9, 1.3)),
+        8,
+      ),
       defaultKeyValueStoreId: apifyId(random),
       defaultDatasetId: apifyId(random),
       defaultRequestQueueId: apifyId(random),
@@ -127,15 +136,40 @@ function envelope(
   options: { total: number; offset: number; limit: number; desc: boolean },
   items: JsonObject[],
 ): JsonObject {
-  return { total: options.total, offset: options.offset, limit: options.limit, desc: options.desc, count: items.length, items };
+  return {
+    total: options.total,
+    offset: options.offset,
+    limit: options.limit,
+    desc: options.desc,
+    count: items.length,
+    items,
+  };
 }
 
 const STORAGE_NAMES = [
-  'google-maps-leads-prague', 'competitor-prices', 'instagram-brand-mentions', 'product-catalog-eu',
-  'job-postings-weekly', 'news-monitoring', 'real-estate-listings', 'tiktok-trends', 'amazon-reviews-q2',
-  'crawler-state', 'rag-knowledge-base', 'seo-audit-results', 'hotel-prices-vienna', 'twitter-sentiment',
-  'linkedin-companies', 'booking-availability', 'youtube-comments', 'price-history', 'sitemap-urls',
-  'restaurant-menus', 'ecommerce-inventory', 'event-calendar', 'website-content-crawler-docs',
+  'google-maps-leads-prague',
+  'competitor-prices',
+  'instagram-brand-mentions',
+  'product-catalog-eu',
+  'job-postings-weekly',
+  'news-monitoring',
+  'real-estate-listings',
+  'tiktok-trends',
+  'amazon-reviews-q2',
+  'crawler-state',
+  'rag-knowledge-base',
+  'seo-audit-results',
+  'hotel-prices-vienna',
+  'twitter-sentiment',
+  'linkedin-companies',
+  'booking-availability',
+  'youtube-comments',
+  'price-history',
+  'sitemap-urls',
+  'restaurant-menus',
+  'ecommerce-inventory',
+  'event-calendar',
+  'website-content-crawler-docs',
 ];
 
 /** Unique storage names in random order; past the end of the list they get a numeric suffix. */
@@ -175,19 +209,30 @@ interface StorageTimes {
 }
 
 function storageTimes(random: Random, index: number, options: StorageListOptions): StorageTimes {
-  const ageDays = options.desc ? 2 + index * random.float(0.5, 3) : 300 - index * random.float(3, 9);
+  const ageDays = options.desc
+    ? 2 + index * random.float(0.5, 3)
+    : 300 - index * random.float(3, 9);
   const createdAt = Math.round(CORPUS_NOW - ageDays * DAY - random.int(0, DAY));
   // Later events never pass "now": past it, they land at a random moment of the last hours.
-  const notAfterNow = (ms: number) => (ms < CORPUS_NOW ? Math.round(ms) : CORPUS_NOW - random.int(MINUTE, 6 * HOUR));
-  const modifiedAt = Math.max(createdAt, notAfterNow(createdAt + random.logNormal(20 * MINUTE, 2.5)));
+  const notAfterNow = (ms: number) =>
+    ms < CORPUS_NOW ? Math.round(ms) : CORPUS_NOW - random.int(MINUTE, 6 * HOUR);
+  const modifiedAt = Math.max(
+    createdAt,
+    notAfterNow(createdAt + random.logNormal(20 * MINUTE, 2.5)),
+  );
   const accessedAt = Math.max(modifiedAt, notAfterNow(modifiedAt + random.logNormal(2 * DAY, 1.5)));
   return { createdAt, modifiedAt, accessedAt };
 }
 
 /** Who created a storage: a run (ids set) or a person or API client (both null). */
-function storageOrigin(random: Random, named: boolean): { actId: string | null; actRunId: string | null } {
+function storageOrigin(
+  random: Random,
+  named: boolean,
+): { actId: string | null; actRunId: string | null } {
   const byRun = named ? random.chance(0.35) : true;
-  return byRun ? { actId: apifyId(random), actRunId: apifyId(random) } : { actId: null, actRunId: null };
+  return byRun
+    ? { actId: apifyId(random), actRunId: apifyId(random) }
+    : { actId: null, actRunId: null };
 }
 
 /** `GET /v2/datasets`. Rows chosen to carry a schema get the optional `schema` field last. */
@@ -207,7 +252,8 @@ export function datasetList(random: Random, options: StorageListOptions): JsonOb
       modifiedAt: iso(times.modifiedAt),
       accessedAt: iso(times.accessedAt),
       itemCount,
-      cleanItemCount: itemCount - Math.round(itemCount * (random.chance(0.7) ? 0 : random.float(0, 0.2))),
+      cleanItemCount:
+        itemCount - Math.round(itemCount * (random.chance(0.7) ? 0 : random.float(0, 0.2))),
       ...storageOrigin(random, named),
     };
     if (withSchema.has(index)) row['schema'] = datasetSchema(random);
@@ -256,7 +302,10 @@ function datasetSchema(random: Random): JsonObject {
   const shown = fields.slice(0, random.int(3, Math.min(6, fields.length)));
   const display: JsonObject = {};
   for (const field of shown) {
-    display[field.name] = { label: field.label, format: field.format === 'uri' ? 'link' : field.type === 'number' ? 'number' : 'text' };
+    display[field.name] = {
+      label: field.label,
+      format: field.format === 'uri' ? 'link' : field.type === 'number' ? 'number' : 'text',
+    };
   }
   return {
     actorSpecification: 1,
@@ -289,24 +338,88 @@ const DATASET_SCHEMA_KINDS: ReadonlyArray<{ title: string; fields: SchemaField[]
   {
     title: 'Product listings',
     fields: [
-      { name: 'url', type: 'string', format: 'uri', label: 'URL', description: 'Canonical URL of the product page.' },
-      { name: 'title', type: 'string', label: 'Title', description: 'Product name as shown on the page.' },
-      { name: 'price', type: 'number', label: 'Price', description: 'Current price in the listed currency.' },
-      { name: 'currency', type: 'string', label: 'Currency', description: 'ISO 4217 currency code.' },
-      { name: 'inStock', type: 'boolean', label: 'In stock', description: 'Whether the product can be ordered now.' },
+      {
+        name: 'url',
+        type: 'string',
+        format: 'uri',
+        label: 'URL',
+        description: 'Canonical URL of the product page.',
+      },
+      {
+        name: 'title',
+        type: 'string',
+        label: 'Title',
+        description: 'Product name as shown on the page.',
+      },
+      {
+        name: 'price',
+        type: 'number',
+        label: 'Price',
+        description: 'Current price in the listed currency.',
+      },
+      {
+        name: 'currency',
+        type: 'string',
+        label: 'Currency',
+        description: 'ISO 4217 currency code.',
+      },
+      {
+        name: 'inStock',
+        type: 'boolean',
+        label: 'In stock',
+        description: 'Whether the product can be ordered now.',
+      },
       { name: 'sku', type: 'string', label: 'SKU', description: 'Seller stock keeping unit.' },
-      { name: 'scrapedAt', type: 'string', format: 'date-time', label: 'Scraped at', description: 'When the page was loaded.' },
+      {
+        name: 'scrapedAt',
+        type: 'string',
+        format: 'date-time',
+        label: 'Scraped at',
+        description: 'When the page was loaded.',
+      },
     ],
   },
   {
     title: 'Company leads',
     fields: [
-      { name: 'companyName', type: 'string', label: 'Company', description: 'Registered company name.' },
-      { name: 'website', type: 'string', format: 'uri', label: 'Website', description: 'Company home page.' },
-      { name: 'email', type: 'string', format: 'email', label: 'Email', description: 'Public contact email.' },
-      { name: 'phone', type: 'string', label: 'Phone', description: 'Phone number in international format.' },
-      { name: 'employees', type: 'integer', label: 'Employees', description: 'Headcount estimate.' },
-      { name: 'country', type: 'string', label: 'Country', description: 'ISO 3166-1 alpha-2 country code.' },
+      {
+        name: 'companyName',
+        type: 'string',
+        label: 'Company',
+        description: 'Registered company name.',
+      },
+      {
+        name: 'website',
+        type: 'string',
+        format: 'uri',
+        label: 'Website',
+        description: 'Company home page.',
+      },
+      {
+        name: 'email',
+        type: 'string',
+        format: 'email',
+        label: 'Email',
+        description: 'Public contact email.',
+      },
+      {
+        name: 'phone',
+        type: 'string',
+        label: 'Phone',
+        description: 'Phone number in international format.',
+      },
+      {
+        name: 'employees',
+        type: 'integer',
+        label: 'Employees',
+        description: 'Headcount estimate.',
+      },
+      {
+        name: 'country',
+        type: 'string',
+        label: 'Country',
+        description: 'ISO 3166-1 alpha-2 country code.',
+      },
     ],
   },
   {
@@ -315,9 +428,25 @@ const DATASET_SCHEMA_KINDS: ReadonlyArray<{ title: string; fields: SchemaField[]
       { name: 'url', type: 'string', format: 'uri', label: 'URL', description: 'Article URL.' },
       { name: 'headline', type: 'string', label: 'Headline', description: 'Article headline.' },
       { name: 'author', type: 'string', label: 'Author', description: 'Byline, if any.' },
-      { name: 'publishedAt', type: 'string', format: 'date-time', label: 'Published', description: 'Publication time.' },
-      { name: 'wordCount', type: 'integer', label: 'Words', description: 'Length of the article body.' },
-      { name: 'section', type: 'string', label: 'Section', description: 'Site section the article belongs to.' },
+      {
+        name: 'publishedAt',
+        type: 'string',
+        format: 'date-time',
+        label: 'Published',
+        description: 'Publication time.',
+      },
+      {
+        name: 'wordCount',
+        type: 'integer',
+        label: 'Words',
+        description: 'Length of the article body.',
+      },
+      {
+        name: 'section',
+        type: 'string',
+        label: 'Section',
+        description: 'Site section the article belongs to.',
+      },
     ],
   },
 ];
@@ -341,7 +470,8 @@ function keyValueStoreSchema(random: Random): JsonObject {
         },
       };
     }
-    collections[slug(collection.title).replace(/-(\w)/g, (_, c: string) => c.toUpperCase())] = entry;
+    collections[slug(collection.title).replace(/-(\w)/g, (_, c: string) => c.toUpperCase())] =
+      entry;
   }
   return {
     actorKeyValueStoreSchemaVersion: 1,
@@ -358,10 +488,30 @@ const KV_COLLECTIONS: ReadonlyArray<{
   key?: string;
   contentTypes: string[];
 }> = [
-  { title: 'Screenshots', description: 'Full-page screenshots of visited pages.', keyPrefix: 'screenshot-', contentTypes: ['image/png', 'image/jpeg'] },
-  { title: 'Page snapshots', description: 'Raw HTML of pages that failed to parse.', keyPrefix: 'page-', contentTypes: ['text/html'] },
-  { title: 'Run report', description: 'Summary of the run written at the end.', key: 'REPORT', contentTypes: ['application/json'] },
-  { title: 'Exports', description: 'CSV and XLSX exports of the dataset.', keyPrefix: 'export-', contentTypes: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'] },
+  {
+    title: 'Screenshots',
+    description: 'Full-page screenshots of visited pages.',
+    keyPrefix: 'screenshot-',
+    contentTypes: ['image/png', 'image/jpeg'],
+  },
+  {
+    title: 'Page snapshots',
+    description: 'Raw HTML of pages that failed to parse.',
+    keyPrefix: 'page-',
+    contentTypes: ['text/html'],
+  },
+  {
+    title: 'Run report',
+    description: 'Summary of the run written at the end.',
+    key: 'REPORT',
+    contentTypes: ['application/json'],
+  },
+  {
+    title: 'Exports',
+    description: 'CSV and XLSX exports of the dataset.',
+    keyPrefix: 'export-',
+    contentTypes: ['text/csv', 'application/vnd.openxmlformats-officedocument.spreadsheetml.sheet'],
+  },
 ];
 
 export interface KeyListOptions {
@@ -385,7 +535,13 @@ export function keyValueStoreKeys(random: Random, options: KeyListOptions): Json
       { key: 'SDK_SESSION_POOL_STATE', size: random.int(3000, 60000) },
     );
   }
-  const sites = ['www-example-com', 'shop-acme-eu', 'blog-contoso-io', 'news-fabrikam-net', 'docs-initech-dev'];
+  const sites = [
+    'www-example-com',
+    'shop-acme-eu',
+    'blog-contoso-io',
+    'news-fabrikam-net',
+    'docs-initech-dev',
+  ];
   while (keys.length < options.count) {
     const site = random.pick(sites);
     const page = random.pick(['product', 'category', 'search', 'article', 'pricing', 'about']);
@@ -394,7 +550,10 @@ export function keyValueStoreKeys(random: Random, options: KeyListOptions): Json
     keys.push(
       isHtml
         ? { key: `page-${site}-${page}-${id}`, size: Math.round(random.logNormal(180_000, 0.6)) }
-        : { key: `screenshot-${site}-${page}-${id}`, size: Math.round(random.logNormal(420_000, 0.5)) },
+        : {
+            key: `screenshot-${site}-${page}-${id}`,
+            size: Math.round(random.logNormal(420_000, 0.5)),
+          },
     );
   }
   // The API lists keys in ascending order.

@@ -32,11 +32,33 @@ const CITIES: Record<string, City> = {
     lng: 14.4378005,
     state: null,
     postalCodes: ['110 00', '120 00', '130 00', '150 00', '170 00', '186 00'],
-    neighborhoods: ['Nové Město', 'Staré Město', 'Vinohrady', 'Žižkov', 'Holešovice', 'Karlín', 'Smíchov'],
-    streets: ['Národní', 'Vodičkova', 'Korunní', 'Seifertova', 'Dělnická', 'Sokolovská', 'Štefánikova', 'Jugoslávská', 'Mánesova', 'Dlouhá', 'Milady Horákové'],
-    phone: (random) => `+420 ${random.int(600, 777)} ${random.int(100, 999)} ${random.int(100, 999)}`,
+    neighborhoods: [
+      'Nové Město',
+      'Staré Město',
+      'Vinohrady',
+      'Žižkov',
+      'Holešovice',
+      'Karlín',
+      'Smíchov',
+    ],
+    streets: [
+      'Národní',
+      'Vodičkova',
+      'Korunní',
+      'Seifertova',
+      'Dělnická',
+      'Sokolovská',
+      'Štefánikova',
+      'Jugoslávská',
+      'Mánesova',
+      'Dlouhá',
+      'Milady Horákové',
+    ],
+    phone: (random) =>
+      `+420 ${random.int(600, 777)} ${random.int(100, 999)} ${random.int(100, 999)}`,
     currency: 'CZK',
-    addressLine: (street, postalCode, neighborhood) => `${street}, ${postalCode} Praha-${neighborhood}, Czechia`,
+    addressLine: (street, postalCode, neighborhood) =>
+      `${street}, ${postalCode} Praha-${neighborhood}, Czechia`,
   },
   berlin: {
     name: 'Berlin',
@@ -46,8 +68,24 @@ const CITIES: Record<string, City> = {
     lng: 13.404954,
     state: null,
     postalCodes: ['10115', '10119', '10178', '10245', '10405', '10437', '10967', '10999', '12047'],
-    neighborhoods: ['Mitte', 'Kreuzberg', 'Prenzlauer Berg', 'Friedrichshain', 'Neukölln', 'Charlottenburg'],
-    streets: ['Oranienstraße', 'Torstraße', 'Kastanienallee', 'Bergmannstraße', 'Weserstraße', 'Kantstraße', 'Simon-Dach-Straße', 'Schönhauser Allee'],
+    neighborhoods: [
+      'Mitte',
+      'Kreuzberg',
+      'Prenzlauer Berg',
+      'Friedrichshain',
+      'Neukölln',
+      'Charlottenburg',
+    ],
+    streets: [
+      'Oranienstraße',
+      'Torstraße',
+      'Kastanienallee',
+      'Bergmannstraße',
+      'Weserstraße',
+      'Kantstraße',
+      'Simon-Dach-Straße',
+      'Schönhauser Allee',
+    ],
     phone: (random) => `+49 30 ${digits(random, 8)}`,
     currency: '€',
     addressLine: (street, postalCode) => `${street}, ${postalCode} Berlin, Germany`,
@@ -60,8 +98,26 @@ const CITIES: Record<string, City> = {
     lng: 16.3738189,
     state: null,
     postalCodes: ['1010', '1020', '1040', '1050', '1060', '1070', '1080', '1090'],
-    neighborhoods: ['Innere Stadt', 'Leopoldstadt', 'Wieden', 'Margareten', 'Mariahilf', 'Neubau', 'Josefstadt', 'Alsergrund'],
-    streets: ['Kärntner Straße', 'Neubaugasse', 'Praterstraße', 'Josefstädter Straße', 'Mariahilfer Straße', 'Schönbrunner Straße', 'Burggasse', 'Porzellangasse'],
+    neighborhoods: [
+      'Innere Stadt',
+      'Leopoldstadt',
+      'Wieden',
+      'Margareten',
+      'Mariahilf',
+      'Neubau',
+      'Josefstadt',
+      'Alsergrund',
+    ],
+    streets: [
+      'Kärntner Straße',
+      'Neubaugasse',
+      'Praterstraße',
+      'Josefstädter Straße',
+      'Mariahilfer Straße',
+      'Schönbrunner Straße',
+      'Burggasse',
+      'Porzellangasse',
+    ],
     phone: (random) => `+43 1 ${digits(random, 7)}`,
     currency: '€',
     addressLine: (street, postalCode) => `${street}, ${postalCode} Wien, Austria`,
@@ -85,15 +141,38 @@ interface Vertical {
 const COFFEE: Vertical = {
   search: 'coffee',
   mainCategories: ['Coffee shop', 'Cafe', 'Espresso bar', 'Coffee roasters'],
-  extraCategories: ['Breakfast restaurant', 'Bakery', 'Brunch restaurant', 'Dessert shop', 'Cake shop', 'Tea house'],
+  extraCategories: [
+    'Breakfast restaurant',
+    'Bakery',
+    'Brunch restaurant',
+    'Dessert shop',
+    'Cake shop',
+    'Tea house',
+  ],
   names: (random) =>
     random.pick([
-      () => `Café ${random.pick(['Blau', 'Louvre', 'Nordic', 'Lumen', 'Ema', 'Orbit', 'Paleta', 'Sirup', 'Kolo'])}`,
-      () => `${random.pick(['Little', 'Good', 'Slow', 'Black', 'Second', 'Wild', 'Quiet'])} ${random.pick(['Fox', 'Bird', 'Bean', 'Owl', 'Cup', 'Crow', 'Harbour'])} Coffee`,
-      () => `${random.pick(['Onesip', 'Muj šálek', 'Kaffee Alt', 'Bonanza', 'Father', 'Mama'])} ${random.pick(['Coffee', 'Roasters', 'Espresso Bar', 'Kaffeebar'])}`,
+      () =>
+        `Café ${random.pick(['Blau', 'Louvre', 'Nordic', 'Lumen', 'Ema', 'Orbit', 'Paleta', 'Sirup', 'Kolo'])}`,
+      () =>
+        `${random.pick(['Little', 'Good', 'Slow', 'Black', 'Second', 'Wild', 'Quiet'])} ${random.pick(['Fox', 'Bird', 'Bean', 'Owl', 'Cup', 'Crow', 'Harbour'])} Coffee`,
+      () =>
+        `${random.pick(['Onesip', 'Muj šálek', 'Kaffee Alt', 'Bonanza', 'Father', 'Mama'])} ${random.pick(['Coffee', 'Roasters', 'Espresso Bar', 'Kaffeebar'])}`,
     ])(),
   prices: (city) => (city.currency === 'CZK' ? ['CZK 1–200', 'CZK 200–400'] : ['€1–10', '€10–20']),
-  reviewTags: ['espresso', 'flat white', 'cake', 'croissant', 'brunch', 'beans', 'laptop', 'barista', 'oat milk', 'cheesecake', 'prices', 'terrace'],
+  reviewTags: [
+    'espresso',
+    'flat white',
+    'cake',
+    'croissant',
+    'brunch',
+    'beans',
+    'laptop',
+    'barista',
+    'oat milk',
+    'cheesecake',
+    'prices',
+    'terrace',
+  ],
   reviewSentences: [
     'The {drink} was one of the best I have had in {city}.',
     'We stopped by for breakfast on a {day} morning and it was already busy.',
@@ -115,8 +194,23 @@ const COFFEE: Vertical = {
     'The filter coffee changes every week and is always interesting.',
   ],
   slots: {
-    drink: ['flat white', 'cortado', 'espresso', 'cappuccino', 'V60 filter', 'iced latte', 'chai latte'],
-    pastry: ['cinnamon roll', 'croissant', 'banana bread', 'carrot cake', 'cheesecake', 'almond croissant'],
+    drink: [
+      'flat white',
+      'cortado',
+      'espresso',
+      'cappuccino',
+      'V60 filter',
+      'iced latte',
+      'chai latte',
+    ],
+    pastry: [
+      'cinnamon roll',
+      'croissant',
+      'banana bread',
+      'carrot cake',
+      'cheesecake',
+      'almond croissant',
+    ],
     day: ['Monday', 'Tuesday', 'Saturday', 'Sunday'],
   },
   descriptions: [
@@ -129,19 +223,57 @@ const COFFEE: Vertical = {
 
 const RESTAURANTS: Vertical = {
   search: 'restaurant',
-  mainCategories: ['Restaurant', 'Italian restaurant', 'Austrian restaurant', 'Vietnamese restaurant', 'Pizza restaurant', 'Vegetarian restaurant', 'Bistro', 'Steak house', 'Sushi restaurant', 'Indian restaurant'],
-  extraCategories: ['Bar', 'Wine bar', 'Brunch restaurant', 'European restaurant', 'Fine dining restaurant', 'Lunch restaurant', 'Takeout restaurant'],
+  mainCategories: [
+    'Restaurant',
+    'Italian restaurant',
+    'Austrian restaurant',
+    'Vietnamese restaurant',
+    'Pizza restaurant',
+    'Vegetarian restaurant',
+    'Bistro',
+    'Steak house',
+    'Sushi restaurant',
+    'Indian restaurant',
+  ],
+  extraCategories: [
+    'Bar',
+    'Wine bar',
+    'Brunch restaurant',
+    'European restaurant',
+    'Fine dining restaurant',
+    'Lunch restaurant',
+    'Takeout restaurant',
+  ],
   names: (random) =>
     random.pick([
       () => `Trattoria da ${random.pick(['Marco', 'Giulia', 'Enzo', 'Luca', 'Sofia'])}`,
-      () => `Gasthaus ${random.pick(['Pöschl', 'Zur Linde', 'Rebhuhn', 'Sonne', 'Schwarzer Adler'])}`,
+      () =>
+        `Gasthaus ${random.pick(['Pöschl', 'Zur Linde', 'Rebhuhn', 'Sonne', 'Schwarzer Adler'])}`,
       () => `Phở ${random.pick(['Hà Nội', 'Sài Gòn', 'Việt', 'Bistro', 'Long'])}`,
-      () => `${random.pick(['Salt', 'Olive', 'Fig', 'Copper', 'Ember', 'Linden'])} & ${random.pick(['Vine', 'Stone', 'Smoke', 'Table', 'Thyme'])}`,
+      () =>
+        `${random.pick(['Salt', 'Olive', 'Fig', 'Copper', 'Ember', 'Linden'])} & ${random.pick(['Vine', 'Stone', 'Smoke', 'Table', 'Thyme'])}`,
       () => `Sushi ${random.pick(['Ken', 'Mori', 'Yume', 'Hana', 'Tokyo'])}`,
-      () => `${random.pick(['Maharaja', 'Tandoor', 'Curry'])} ${random.pick(['Palace', 'House', 'Garden'])}`,
+      () =>
+        `${random.pick(['Maharaja', 'Tandoor', 'Curry'])} ${random.pick(['Palace', 'House', 'Garden'])}`,
     ])(),
-  prices: (city) => (city.currency === 'CZK' ? ['CZK 200–400', 'CZK 400–600', 'CZK 600–800'] : ['€10–20', '€20–30', '€30–50']),
-  reviewTags: ['schnitzel', 'pasta', 'tiramisu', 'wine list', 'reservation', 'portions', 'pho', 'service', 'dessert', 'terrace', 'lunch menu', 'steak'],
+  prices: (city) =>
+    city.currency === 'CZK'
+      ? ['CZK 200–400', 'CZK 400–600', 'CZK 600–800']
+      : ['€10–20', '€20–30', '€30–50'],
+  reviewTags: [
+    'schnitzel',
+    'pasta',
+    'tiramisu',
+    'wine list',
+    'reservation',
+    'portions',
+    'pho',
+    'service',
+    'dessert',
+    'terrace',
+    'lunch menu',
+    'steak',
+  ],
   reviewSentences: [
     'We had the {dish} and it was cooked perfectly.',
     'Portions are generous and the prices are fair for the area.',
@@ -163,7 +295,16 @@ const RESTAURANTS: Vertical = {
     'Kids were welcome and they brought crayons without us asking.',
   ],
   slots: {
-    dish: ['Wiener Schnitzel', 'beef tartare', 'pho bo', 'tagliatelle al ragù', 'duck confit', 'butter chicken', 'ramen', 'goulash'],
+    dish: [
+      'Wiener Schnitzel',
+      'beef tartare',
+      'pho bo',
+      'tagliatelle al ragù',
+      'duck confit',
+      'butter chicken',
+      'ramen',
+      'goulash',
+    ],
     wine: ['Grüner Veltliner', 'Zweigelt', 'Riesling', 'Chianti', 'Blaufränkisch'],
     dessert: ['tiramisu', 'Kaiserschmarrn', 'apple strudel', 'panna cotta', 'chocolate fondant'],
     day: ['Friday', 'Saturday', 'Sunday'],
@@ -191,9 +332,24 @@ export function googleMapsPlaces(random: Random, options: PlacesOptions): JsonOb
   const scrapedStart = CORPUS_NOW - random.int(1, 6) * HOUR - random.int(0, HOUR);
   const searchPageUrl = `https://www.google.com/maps/search/${encodeURIComponent(vertical.search)}/@${city.lat},${city.lng},13z?hl=en`;
   const items = Array.from({ length: options.count }, (_, index) =>
-    place(random, city, vertical, index + 1, scrapedStart + index * random.int(2, 9) * 1000, searchPageUrl, options.reviewsPerPlace),
+    place(
+      random,
+      city,
+      vertical,
+      index + 1,
+      scrapedStart + index * random.int(2, 9) * 1000,
+      searchPageUrl,
+      options.reviewsPerPlace,
+    ),
   );
-  return { total: options.count, offset: 0, limit: options.count, desc: false, count: items.length, items };
+  return {
+    total: options.count,
+    offset: 0,
+    limit: options.count,
+    desc: false,
+    count: items.length,
+    items,
+  };
 }
 
 const URL_SAFE = 'ABCDEFGHIJKLMNOPQRSTUVWXYZabcdefghijklmnopqrstuvwxyz0123456789_-';
@@ -220,14 +376,28 @@ function place(
   const reviewsCount = Math.max(3, Math.round(random.logNormal(420, 1.2)));
   const distribution = starDistribution(random, random.float(3.9, 4.9), reviewsCount);
   const totalScore = round(
-    (distribution.oneStar + 2 * distribution.twoStar + 3 * distribution.threeStar + 4 * distribution.fourStar + 5 * distribution.fiveStar) /
+    (distribution.oneStar +
+      2 * distribution.twoStar +
+      3 * distribution.threeStar +
+      4 * distribution.fourStar +
+      5 * distribution.fiveStar) /
       reviewsCount,
     1,
   );
   const category = random.pick(vertical.mainCategories);
-  const categories = [category, ...random.sample(vertical.extraCategories.filter((c) => c !== category), random.int(0, 3))];
+  const categories = [
+    category,
+    ...random.sample(
+      vertical.extraCategories.filter((c) => c !== category),
+      random.int(0, 3),
+    ),
+  ];
   const website = random.chance(0.8)
-    ? `https://www.${title.normalize('NFKD').replace(/[\u0300-\u036f]/g, '').toLowerCase().replace(/[^a-z0-9]+/g, '')}.${city.countryCode.toLowerCase()}/`
+    ? `https://www.${title
+        .normalize('NFKD')
+        .replace(/[\u0300-\u036f]/g, '')
+        .toLowerCase()
+        .replace(/[^a-z0-9]+/g, '')}.${city.countryCode.toLowerCase()}/`
     : null;
   const hasLiveData = random.chance(0.3);
   const hasHistogram = reviewsCount > 60 && random.chance(0.85);
@@ -251,7 +421,15 @@ function place(
     phoneUnformatted: phone === null ? null : phone.replace(/ /g, ''),
     claimThisBusiness: random.chance(0.08),
     location: { lat, lng },
-    locatedIn: random.chance(0.12) ? random.pick(['Palladium', 'Bikini Berlin', 'Westfield Chodov', 'Hauptbahnhof', 'MuseumsQuartier']) : null,
+    locatedIn: random.chance(0.12)
+      ? random.pick([
+          'Palladium',
+          'Bikini Berlin',
+          'Westfield Chodov',
+          'Hauptbahnhof',
+          'MuseumsQuartier',
+        ])
+      : null,
     plusCode: `${random.string('23456789CFGHJMPQRVWX', 4)}+${random.string('23456789CFGHJMPQRVWX', 2)} ${neighborhood}, ${city.name}, ${city.country}`,
     menu: website !== null && random.chance(0.35) ? `${website}menu` : null,
     totalScore,
@@ -264,10 +442,19 @@ function place(
     reviewsCount,
     reviewsDistribution: distribution,
     imagesCount: Math.round(random.logNormal(reviewsCount * 0.6, 0.5)),
-    imageCategories: random.sample(['All', 'Menu', 'Food & drink', 'Vibe', 'By owner', 'Street View & 360°', 'Videos', 'Latest'], random.int(3, 7)),
+    imageCategories: random.sample(
+      ['All', 'Menu', 'Food & drink', 'Vibe', 'By owner', 'Street View & 360°', 'Videos', 'Latest'],
+      random.int(3, 7),
+    ),
     scrapedAt: iso(scrapedAtMs),
-    reserveTableUrl: vertical === RESTAURANTS && random.chance(0.3) ? `https://www.google.com/maps/reserve/v/dine/c/${random.string(URL_SAFE, 11)}?source=pa&hl=en-US&gei=${random.string(URL_SAFE, 22)}` : null,
-    googleFoodUrl: vertical === RESTAURANTS && random.chance(0.2) ? `https://food.google.com/chooseprovider?restaurantId=/g/11${random.string('abcdefghijklmnopqrstuvwxyz0123456789_', 9)}&g2lbs=${random.string(URL_SAFE, 40)}&hl=en-US&gl=${city.countryCode.toLowerCase()}` : null,
+    reserveTableUrl:
+      vertical === RESTAURANTS && random.chance(0.3)
+        ? `https://www.google.com/maps/reserve/v/dine/c/${random.string(URL_SAFE, 11)}?source=pa&hl=en-US&gei=${random.string(URL_SAFE, 22)}`
+        : null,
+    googleFoodUrl:
+      vertical === RESTAURANTS && random.chance(0.2)
+        ? `https://food.google.com/chooseprovider?restaurantId=/g/11${random.string('abcdefghijklmnopqrstuvwxyz0123456789_', 9)}&g2lbs=${random.string(URL_SAFE, 40)}&hl=en-US&gl=${city.countryCode.toLowerCase()}`
+        : null,
     hotelStars: null,
     hotelDescription: null,
     checkInDate: null,
@@ -275,7 +462,15 @@ function place(
     similarHotelsNearby: null,
     hotelReviewSummary: null,
     hotelAds: [],
-    popularTimesLiveText: hasLiveData ? random.pick(['Usually not too busy', 'Usually a little busy', 'Less busy than usual', 'As busy as it gets', 'Busier than usual']) : null,
+    popularTimesLiveText: hasLiveData
+      ? random.pick([
+          'Usually not too busy',
+          'Usually a little busy',
+          'Less busy than usual',
+          'As busy as it gets',
+          'Busier than usual',
+        ])
+      : null,
     popularTimesLivePercent: hasLiveData ? random.int(5, 95) : null,
     popularTimesHistogram: hasHistogram ? popularTimes(random, vertical, openingHours) : null,
     openingHours,
@@ -288,7 +483,12 @@ function place(
         }))
       : [],
     placesTags: [],
-    reviewsTags: random.sample(vertical.reviewTags, random.int(4, 10)).map((tag) => ({ title: tag, count: Math.round(random.logNormal(reviewsCount * 0.04, 0.6)) + 1 })),
+    reviewsTags: random
+      .sample(vertical.reviewTags, random.int(4, 10))
+      .map((tag) => ({
+        title: tag,
+        count: Math.round(random.logNormal(reviewsCount * 0.04, 0.6)) + 1,
+      })),
     additionalInfo: additionalInfo(random, vertical),
     gasPrices: [],
     questionsAndAnswers: [],
@@ -297,9 +497,15 @@ function place(
     webResults: [],
     tableReservationLinks: [],
     bookingLinks: [],
-    orderBy: vertical === RESTAURANTS && random.chance(0.4)
-      ? random.sample(['Wolt', 'foodora', 'Lieferando', 'Bolt Food'], random.int(1, 2)).map((name) => ({ name, url: `https://${name.toLowerCase().replace(/ /g, '')}.com/en/${city.countryCode.toLowerCase()}/${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}` }))
-      : [],
+    orderBy:
+      vertical === RESTAURANTS && random.chance(0.4)
+        ? random
+            .sample(['Wolt', 'foodora', 'Lieferando', 'Bolt Food'], random.int(1, 2))
+            .map((name) => ({
+              name,
+              url: `https://${name.toLowerCase().replace(/ /g, '')}.com/en/${city.countryCode.toLowerCase()}/${title.toLowerCase().replace(/[^a-z0-9]+/g, '-')}`,
+            }))
+        : [],
     restaurantData: {},
     url: `https://www.google.com/maps/search/?api=1&query=${encodeURIComponent(title)}&query_place_id=${placeId}`,
     searchPageUrl,
@@ -311,21 +517,28 @@ function place(
       ? `https://lh3.googleusercontent.com/p/AF1Qip${random.string(URL_SAFE, 38)}=w408-h306-k-no`
       : `https://lh3.googleusercontent.com/gps-cs-s/AC9h4n${random.string(URL_SAFE, 128)}=w408-h272-k-no`,
     kgmid: `/g/11${random.string('abcdefghijklmnopqrstuvwxyz0123456789_', 9)}`,
-    reviews: Array.from({ length: Math.min(reviewsPerPlace, reviewsCount) }, () => review(random, vertical, city, fidLow)),
+    reviews: Array.from({ length: Math.min(reviewsPerPlace, reviewsCount) }, () =>
+      review(random, vertical, city, fidLow),
+    ),
     userPlaceNote: null,
     imageUrls: [],
   };
 }
 
 /** Star counts whose mean is close to `score`, summing exactly to `count`. */
-function starDistribution(random: Random, score: number, count: number): JsonObject & Record<'oneStar' | 'twoStar' | 'threeStar' | 'fourStar' | 'fiveStar', number> {
+function starDistribution(
+  random: Random,
+  score: number,
+  count: number,
+): JsonObject & Record<'oneStar' | 'twoStar' | 'threeStar' | 'fourStar' | 'fiveStar', number> {
   // Weights proportional to exp(alpha * stars); find alpha whose mean hits the score.
   let low = -5;
   let high = 5;
   for (let i = 0; i < 40; i++) {
     const alpha = (low + high) / 2;
     const weights = [1, 2, 3, 4, 5].map((s) => Math.exp(alpha * s));
-    const mean = weights.reduce((sum, w, i) => sum + w * (i + 1), 0) / weights.reduce((a, b) => a + b, 0);
+    const mean =
+      weights.reduce((sum, w, i) => sum + w * (i + 1), 0) / weights.reduce((a, b) => a + b, 0);
     if (mean < score) low = alpha;
     else high = alpha;
   }
@@ -333,7 +546,13 @@ function starDistribution(random: Random, score: number, count: number): JsonObj
   const sum = weights.reduce((a, b) => a + b, 0);
   const counts = weights.map((w) => Math.floor((w / sum) * count));
   counts[4]! += count - counts.reduce((a, b) => a + b, 0);
-  return { oneStar: counts[0]!, twoStar: counts[1]!, threeStar: counts[2]!, fourStar: counts[3]!, fiveStar: counts[4]! };
+  return {
+    oneStar: counts[0]!,
+    twoStar: counts[1]!,
+    threeStar: counts[2]!,
+    fourStar: counts[3]!,
+    fiveStar: counts[4]!,
+  };
 }
 
 const DAYS = ['Monday', 'Tuesday', 'Wednesday', 'Thursday', 'Friday', 'Saturday', 'Sunday'];
@@ -354,7 +573,9 @@ function weeklyHours(random: Random, vertical: Vertical): JsonObject[] {
   return DAYS.map((day) => {
     const weekend = day === 'Saturday' || day === 'Sunday';
     const hours =
-      day === closedDay ? 'Closed' : `${clock(weekend && vertical === COFFEE ? open + 1 : open)} to ${clock(close)}`;
+      day === closedDay
+        ? 'Closed'
+        : `${clock(weekend && vertical === COFFEE ? open + 1 : open)} to ${clock(close)}`;
     return { day, hours };
   });
 }
@@ -371,7 +592,10 @@ function popularTimes(random: Random, vertical: Vertical, hours: JsonObject[]): 
       : Array.from({ length: 18 }, (_, i) => {
           const hour = i + 6;
           const distance = Math.abs(hour - vertical.peakHour);
-          const level = Math.max(0, busiest * Math.exp(-(distance * distance) / 10) * 100 + random.float(-6, 6));
+          const level = Math.max(
+            0,
+            busiest * Math.exp(-(distance * distance) / 10) * 100 + random.float(-6, 6),
+          );
           return { hour, occupancyPercent: Math.round(level) };
         });
   });
@@ -379,11 +603,39 @@ function popularTimes(random: Random, vertical: Vertical, hours: JsonObject[]): 
 }
 
 const INFO_SECTIONS: Record<string, string[]> = {
-  'Service options': ['Outdoor seating', 'Curbside pickup', 'No-contact delivery', 'Delivery', 'Takeout', 'Dine-in'],
-  Highlights: ['Fast service', 'Great coffee', 'Great tea selection', 'Great wine list', 'Live music', 'Rooftop seating'],
+  'Service options': [
+    'Outdoor seating',
+    'Curbside pickup',
+    'No-contact delivery',
+    'Delivery',
+    'Takeout',
+    'Dine-in',
+  ],
+  Highlights: [
+    'Fast service',
+    'Great coffee',
+    'Great tea selection',
+    'Great wine list',
+    'Live music',
+    'Rooftop seating',
+  ],
   'Popular for': ['Breakfast', 'Lunch', 'Dinner', 'Solo dining', 'Good for working on laptop'],
-  Accessibility: ['Wheelchair accessible entrance', 'Wheelchair accessible restroom', 'Wheelchair accessible seating'],
-  Offerings: ['Alcohol', 'Beer', 'Coffee', 'Vegetarian options', 'Vegan options', 'Wine', 'Small plates', 'Quick bite', 'Organic dishes'],
+  Accessibility: [
+    'Wheelchair accessible entrance',
+    'Wheelchair accessible restroom',
+    'Wheelchair accessible seating',
+  ],
+  Offerings: [
+    'Alcohol',
+    'Beer',
+    'Coffee',
+    'Vegetarian options',
+    'Vegan options',
+    'Wine',
+    'Small plates',
+    'Quick bite',
+    'Organic dishes',
+  ],
   'Dining options': ['Breakfast', 'Brunch', 'Lunch', 'Dinner', 'Dessert', 'Seating'],
   Amenities: ['Restroom', 'Wi-Fi', 'Free Wi-Fi', 'Bar onsite'],
   Atmosphere: ['Casual', 'Cozy', 'Trendy', 'Quiet', 'Romantic'],
@@ -402,8 +654,13 @@ function additionalInfo(random: Random, vertical: Vertical): JsonObject {
   const chosen = random.sample(names, random.int(5, names.length));
   for (const name of names) {
     if (!chosen.includes(name)) continue;
-    const attributes = random.sample(INFO_SECTIONS[name]!, random.int(1, INFO_SECTIONS[name]!.length));
-    info[name] = attributes.map((attribute) => ({ [attribute]: random.chance(vertical === COFFEE ? 0.92 : 0.88) }));
+    const attributes = random.sample(
+      INFO_SECTIONS[name]!,
+      random.int(1, INFO_SECTIONS[name]!.length),
+    );
+    info[name] = attributes.map((attribute) => ({
+      [attribute]: random.chance(vertical === COFFEE ? 0.92 : 0.88),
+    }));
   }
   return info;
 }
@@ -425,14 +682,26 @@ function review(random: Random, vertical: Vertical, city: City, fidLow: string):
     [2, 4],
     [1, 6],
   ] as const);
-  const publishedMs = CORPUS_NOW - Math.round(random.logNormal(90 * DAY, 1.4)) - random.int(0, HOUR);
+  const publishedMs =
+    CORPUS_NOW - Math.round(random.logNormal(90 * DAY, 1.4)) - random.int(0, HOUR);
   const reviewId = `Ci9DQUlRQUNvZENodHljRjlv${random.string(URL_SAFE, random.int(24, 40))}`;
   const reviewerId = digits(random, 21);
   const text = random.chance(0.82)
-    ? sentences(random, vertical.reviewSentences, random.weighted([[1, 20], [2, 30], [3, 25], [4, 15], [6, 10]] as const), {
-        ...vertical.slots,
-        city: [city.name],
-      })
+    ? sentences(
+        random,
+        vertical.reviewSentences,
+        random.weighted([
+          [1, 20],
+          [2, 30],
+          [3, 25],
+          [4, 15],
+          [6, 10],
+        ] as const),
+        {
+          ...vertical.slots,
+          city: [city.name],
+        },
+      )
     : null;
   const ownerReplied = random.chance(0.25);
   return {
@@ -452,7 +721,9 @@ function review(random: Random, vertical: Vertical, city: City, fidLow: string):
     reviewOrigin: 'Google',
     stars,
     rating: null,
-    responseFromOwnerDate: ownerReplied ? iso(publishedMs + Math.round(random.logNormal(2 * DAY, 1))) : null,
+    responseFromOwnerDate: ownerReplied
+      ? iso(publishedMs + Math.round(random.logNormal(2 * DAY, 1)))
+      : null,
     responseFromOwnerText: ownerReplied
       ? random.pick([
           'Thank you so much for your kind words, we hope to see you again soon!',
@@ -461,19 +732,30 @@ function review(random: Random, vertical: Vertical, city: City, fidLow: string):
         ])
       : null,
     reviewImageUrls: random.chance(0.2)
-      ? Array.from({ length: random.int(1, 3) }, () => `https://lh3.googleusercontent.com/geougc-cs/AB3l90${random.string(URL_SAFE, 96)}`)
+      ? Array.from(
+          { length: random.int(1, 3) },
+          () => `https://lh3.googleusercontent.com/geougc-cs/AB3l90${random.string(URL_SAFE, 96)}`,
+        )
       : [],
     reviewContext: random.chance(0.5)
       ? {
           Service: random.pick(['Dine in', 'Take out']),
-          'Meal type': random.pick(vertical === COFFEE ? ['Breakfast', 'Brunch', 'Other'] : ['Lunch', 'Dinner']),
+          'Meal type': random.pick(
+            vertical === COFFEE ? ['Breakfast', 'Brunch', 'Other'] : ['Lunch', 'Dinner'],
+          ),
           'Price per person': random.pick(vertical.prices(city)),
         }
       : {},
     reviewDetailedRating: random.chance(0.5)
-      ? { Food: Math.min(5, stars + random.int(0, 1)), Service: Math.max(1, stars - random.int(0, 1)), Atmosphere: stars }
+      ? {
+          Food: Math.min(5, stars + random.int(0, 1)),
+          Service: Math.max(1, stars - random.int(0, 1)),
+          Atmosphere: stars,
+        }
       : {},
-    visitedIn: random.chance(0.3) ? random.pick(['Visited in March', 'Visited in April', 'Visited on a weekday']) : null,
+    visitedIn: random.chance(0.3)
+      ? random.pick(['Visited in March', 'Visited in April', 'Visited on a weekday'])
+      : null,
     originalLanguage: 'en',
     translatedLanguage: null,
   };

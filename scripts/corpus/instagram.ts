@@ -32,7 +32,11 @@ interface Theme {
 
 const THEMES: Record<string, Theme> = {
   coffee: {
-    bios: ['Specialty coffee roasters ☕️ Vienna · Prague', 'Small batch roasting since 2014\nWholesale: hello@example.com', 'Brewing guides every Tuesday ⬇️'],
+    bios: [
+      'Specialty coffee roasters ☕️ Vienna · Prague',
+      'Small batch roasting since 2014\nWholesale: hello@example.com',
+      'Brewing guides every Tuesday ⬇️',
+    ],
     captions: [
       'New single origin just landed from the Huila region.',
       'Our head roaster walks you through a V60 recipe in three minutes.',
@@ -45,14 +49,46 @@ const THEMES: Record<string, Theme> = {
       'Behind the scenes at the roastery.',
       'Your weekend brew guide: 15 g coffee, 250 g water, 93 °C, 2:45 total.',
     ],
-    hashtags: ['specialtycoffee', 'coffeeroasters', 'v60', 'latteart', 'vienna', 'prague', 'coffeetime', 'baristalife', 'pourover', 'coffeelover', 'flatwhite', 'espresso'],
+    hashtags: [
+      'specialtycoffee',
+      'coffeeroasters',
+      'v60',
+      'latteart',
+      'vienna',
+      'prague',
+      'coffeetime',
+      'baristalife',
+      'pourover',
+      'coffeelover',
+      'flatwhite',
+      'espresso',
+    ],
     emoji: ['☕️', '🌱', '✨', '🔥', '🥐', '❤️', '👇'],
-    comments: ['Looks amazing!', 'Best coffee in town 😍', 'Do you ship to Germany?', 'What grinder do you use?', 'Need to visit again soon', 'That crema 🔥', 'Is the shop open on Sundays?', '🙌🙌', 'Tried it yesterday, so good'],
-    alt: ['a cup of coffee on a wooden table', 'latte art in a white cup', 'coffee beans in a roaster', 'people sitting in a café'],
+    comments: [
+      'Looks amazing!',
+      'Best coffee in town 😍',
+      'Do you ship to Germany?',
+      'What grinder do you use?',
+      'Need to visit again soon',
+      'That crema 🔥',
+      'Is the shop open on Sundays?',
+      '🙌🙌',
+      'Tried it yesterday, so good',
+    ],
+    alt: [
+      'a cup of coffee on a wooden table',
+      'latte art in a white cup',
+      'coffee beans in a roaster',
+      'people sitting in a café',
+    ],
     category: 'Coffee shop',
   },
   outdoor: {
-    bios: ['Trail runner · mountain photographer 🏔️\nAustrian Alps', 'Hiking routes and gear reviews\nNew video every Friday', 'Adventures on foot and by train 🚆'],
+    bios: [
+      'Trail runner · mountain photographer 🏔️\nAustrian Alps',
+      'Hiking routes and gear reviews\nNew video every Friday',
+      'Adventures on foot and by train 🚆',
+    ],
     captions: [
       'Sunrise on the Rax plateau was worth the 4 am alarm.',
       'Route of the week: 18 km through the Vienna Woods, full GPX on the blog.',
@@ -65,14 +101,45 @@ const THEMES: Record<string, Theme> = {
       'How do you carry water on long runs? Bottles or a bladder?',
       'A quiet lake, a thermos of tea and no phone signal.',
     ],
-    hashtags: ['hiking', 'trailrunning', 'austria', 'alps', 'wienerwald', 'mountains', 'outdoors', 'naturelovers', 'hikingadventures', 'optoutside', 'getoutside'],
+    hashtags: [
+      'hiking',
+      'trailrunning',
+      'austria',
+      'alps',
+      'wienerwald',
+      'mountains',
+      'outdoors',
+      'naturelovers',
+      'hikingadventures',
+      'optoutside',
+      'getoutside',
+    ],
     emoji: ['🏔️', '🌲', '☀️', '🥾', '💪', '🌄', '📍'],
-    comments: ['Stunning view!', 'Which trail is this?', 'Adding this to my list', 'Wow 😍', 'How long did it take?', 'Those colours 🔥', 'Great shot', 'Was it busy up there?', 'Love this place'],
-    alt: ['a mountain landscape at sunrise', 'a person hiking on a forest trail', 'snow-covered peaks under a blue sky', 'a lake surrounded by trees'],
+    comments: [
+      'Stunning view!',
+      'Which trail is this?',
+      'Adding this to my list',
+      'Wow 😍',
+      'How long did it take?',
+      'Those colours 🔥',
+      'Great shot',
+      'Was it busy up there?',
+      'Love this place',
+    ],
+    alt: [
+      'a mountain landscape at sunrise',
+      'a person hiking on a forest trail',
+      'snow-covered peaks under a blue sky',
+      'a lake surrounded by trees',
+    ],
     category: 'Athlete',
   },
   food: {
-    bios: ['Eating my way through Prague 🍜\nReviews · tips · hidden gems', 'Food photographer & recipe developer\nCollabs: DM', 'Weeknight dinners in 30 minutes or less'],
+    bios: [
+      'Eating my way through Prague 🍜\nReviews · tips · hidden gems',
+      'Food photographer & recipe developer\nCollabs: DM',
+      'Weeknight dinners in 30 minutes or less',
+    ],
     captions: [
       'This pho might be the best in the city, the broth simmers for 14 hours.',
       'Easy weeknight pasta with lemon, garlic and way too much parmesan.',
@@ -85,10 +152,37 @@ const THEMES: Record<string, Theme> = {
       'New opening alert: small Georgian bakery near the river.',
       'Three-ingredient dessert that always works.',
     ],
-    hashtags: ['foodie', 'prague', 'praguefood', 'foodphotography', 'instafood', 'brunch', 'homecooking', 'pho', 'streetfood', 'recipeoftheday', 'eeeeeats'],
+    hashtags: [
+      'foodie',
+      'prague',
+      'praguefood',
+      'foodphotography',
+      'instafood',
+      'brunch',
+      'homecooking',
+      'pho',
+      'streetfood',
+      'recipeoftheday',
+      'eeeeeats',
+    ],
     emoji: ['🍜', '😋', '🍝', '🥟', '📍', '🔥', '👩‍🍳'],
-    comments: ['Need this recipe!', 'Going there this weekend', 'Looks delicious 😍', 'How spicy is it?', 'Saving this', 'Yum!!', 'Is it vegetarian friendly?', '🤤🤤', 'Great recommendation, thanks'],
-    alt: ['a bowl of noodle soup', 'pasta on a plate', 'dumplings on a wooden board', 'a table with several dishes'],
+    comments: [
+      'Need this recipe!',
+      'Going there this weekend',
+      'Looks delicious 😍',
+      'How spicy is it?',
+      'Saving this',
+      'Yum!!',
+      'Is it vegetarian friendly?',
+      '🤤🤤',
+      'Great recommendation, thanks',
+    ],
+    alt: [
+      'a bowl of noodle soup',
+      'pasta on a plate',
+      'dumplings on a wooden board',
+      'a table with several dishes',
+    ],
     category: 'Blogger',
   },
 };
@@ -96,7 +190,9 @@ const THEMES: Record<string, Theme> = {
 function account(random: Random, theme: Theme, username: string): Account {
   return {
     username,
-    fullName: random.chance(0.5) ? personName(random) : username.replace(/[._]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()),
+    fullName: random.chance(0.5)
+      ? personName(random)
+      : username.replace(/[._]/g, ' ').replace(/\b\w/g, (c) => c.toUpperCase()),
     id: digits(random, random.int(8, 11)),
     theme,
     verified: random.chance(0.2),
@@ -119,11 +215,28 @@ function cdnUrl(random: Random, kind: 'image' | 'video' | 'profile'): string {
   return `https://${host}${path}?${first}&_nc_ht=${host}&_nc_cat=1${random.int(0, 9)}${random.int(0, 9)}&_nc_oc=Q6cZ2Q${random.string(URL_SAFE, 48)}&_nc_ohc=${random.string(URL_SAFE, 11)}&_nc_gid=${random.string(URL_SAFE, 22)}&edm=APs17CUBAAAA&ccb=7-5&oh=00_Af${random.string(URL_SAFE, 40)}&oe=${hex(random, 8).toUpperCase()}&_nc_sid=${hex(random, 6)}`;
 }
 
-function caption(random: Random, theme: Theme): { text: string; hashtags: string[]; mentions: string[] } {
-  const body = random.sample(theme.captions, random.weighted([[1, 45], [2, 35], [3, 20]] as const));
+function caption(
+  random: Random,
+  theme: Theme,
+): { text: string; hashtags: string[]; mentions: string[] } {
+  const body = random.sample(
+    theme.captions,
+    random.weighted([
+      [1, 45],
+      [2, 35],
+      [3, 20],
+    ] as const),
+  );
   const hashtags = random.chance(0.75) ? random.sample(theme.hashtags, random.int(2, 9)) : [];
-  const mentions = random.chance(0.3) ? random.sample(['ondrej.photo', 'visitvienna', 'prague.eats', 'trailcrew', 'studio.lumen', 'wien.info'], random.int(1, 2)) : [];
-  const lines = body.map((sentence) => (random.chance(0.5) ? `${sentence} ${random.pick(theme.emoji)}` : sentence));
+  const mentions = random.chance(0.3)
+    ? random.sample(
+        ['ondrej.photo', 'visitvienna', 'prague.eats', 'trailcrew', 'studio.lumen', 'wien.info'],
+        random.int(1, 2),
+      )
+    : [];
+  const lines = body.map((sentence) =>
+    random.chance(0.5) ? `${sentence} ${random.pick(theme.emoji)}` : sentence,
+  );
   if (mentions.length) lines.push(`📸 ${mentions.map((m) => `@${m}`).join(' ')}`);
   let text = lines.join(random.chance(0.5) ? '\n\n' : ' ');
   if (hashtags.length) text += `\n.\n.\n${hashtags.map((h) => `#${h}`).join(' ')}`;
@@ -163,7 +276,9 @@ function post(random: Random, owner: Account, postedMs: number, options: PostOpt
   const { text, hashtags, mentions } = caption(random, owner.theme);
   const likesCount = Math.round(owner.followers * random.float(0.01, 0.08));
   const commentsCount = Math.round(likesCount * random.float(0.005, 0.04));
-  const comments = Array.from({ length: Math.min(commentsCount, options.maxComments) }, () => comment(random, owner.theme, postedMs));
+  const comments = Array.from({ length: Math.min(commentsCount, options.maxComments) }, () =>
+    comment(random, owner.theme, postedMs),
+  );
   const square = random.chance(0.4);
   const width = 1080;
   const height = type === 'Video' ? 1920 : square ? 1080 : 1350;
@@ -184,7 +299,10 @@ function post(random: Random, owner: Account, postedMs: number, options: PostOpt
     dimensionsHeight: height,
     dimensionsWidth: width,
     displayUrl: cdnUrl(random, 'image'),
-    images: type === 'Sidecar' ? Array.from({ length: random.int(2, 6) }, () => cdnUrl(random, 'image')) : [],
+    images:
+      type === 'Sidecar'
+        ? Array.from({ length: random.int(2, 6) }, () => cdnUrl(random, 'image'))
+        : [],
   });
   if (type === 'Video') item['videoUrl'] = cdnUrl(random, 'video');
   item['alt'] = type === 'Video' ? null : altText;
@@ -221,14 +339,19 @@ function post(random: Random, owner: Account, postedMs: number, options: PostOpt
   item['ownerFullName'] = owner.fullName;
   item['ownerUsername'] = owner.username;
   item['ownerId'] = owner.id;
-  item['productType'] = type === 'Video' ? 'clips' : type === 'Sidecar' ? 'carousel_container' : 'feed';
+  item['productType'] =
+    type === 'Video' ? 'clips' : type === 'Sidecar' ? 'carousel_container' : 'feed';
   if (type === 'Video') item['videoDuration'] = round3(random.float(6, 90));
   item['isSponsored'] = random.chance(0.05);
   if (type === 'Video' && random.chance(0.6)) {
     const original = random.chance(0.4);
     item['musicInfo'] = {
-      artist_name: original ? owner.username : random.pick(['Bonobo', 'Tycho', 'ODESZA', 'Nils Frahm', 'Khruangbin']),
-      song_name: original ? 'Original audio' : random.pick(['Kerala', 'Awake', 'A Moment Apart', 'Says', 'Maria También']),
+      artist_name: original
+        ? owner.username
+        : random.pick(['Bonobo', 'Tycho', 'ODESZA', 'Nils Frahm', 'Khruangbin']),
+      song_name: original
+        ? 'Original audio'
+        : random.pick(['Kerala', 'Awake', 'A Moment Apart', 'Says', 'Maria También']),
       uses_original_audio: original,
       should_mute_audio: false,
       should_mute_audio_reason: '',
@@ -252,7 +375,20 @@ function isoSeconds(ms: number): string {
   return iso(Math.floor(ms / 1000) * 1000);
 }
 
-const MONTHS = ['January', 'February', 'March', 'April', 'May', 'June', 'July', 'August', 'September', 'October', 'November', 'December'];
+const MONTHS = [
+  'January',
+  'February',
+  'March',
+  'April',
+  'May',
+  'June',
+  'July',
+  'August',
+  'September',
+  'October',
+  'November',
+  'December',
+];
 
 /** "May 03, 2026", formatted by hand so the corpus does not depend on the ICU build. */
 function longDate(ms: number): string {
@@ -294,7 +430,14 @@ export function instagramProfiles(random: Random, options: ProfilesOptions): Jso
       url: `https://www.instagram.com/${owner.username}`,
       fullName: owner.fullName,
       biography: random.pick(theme.bios),
-      externalUrls: [{ title: '', lynx_url: `https://l.instagram.com/?u=${encodeURIComponent(externalUrl)}&e=${random.string(URL_SAFE, 60)}`, url: externalUrl, link_type: 'external' }],
+      externalUrls: [
+        {
+          title: '',
+          lynx_url: `https://l.instagram.com/?u=${encodeURIComponent(externalUrl)}&e=${random.string(URL_SAFE, 60)}`,
+          url: externalUrl,
+          link_type: 'external',
+        },
+      ],
       externalUrl,
       externalUrlShimmed: `https://l.instagram.com/?u=${encodeURIComponent(externalUrl)}&e=${random.string(URL_SAFE, 60)}&s=1`,
       followersCount: owner.followers,
@@ -316,7 +459,14 @@ export function instagramProfiles(random: Random, options: ProfilesOptions): Jso
       fbid: digits(random, 17),
     };
   });
-  return { total: items.length, offset: 0, limit: items.length, desc: false, count: items.length, items };
+  return {
+    total: items.length,
+    offset: 0,
+    limit: items.length,
+    desc: false,
+    count: items.length,
+    items,
+  };
 }
 
 export interface PostsOptions {
@@ -326,12 +476,21 @@ export interface PostsOptions {
 
 /** Posts of one or more accounts, newest first, as the post scraper returns them. */
 export function instagramPosts(random: Random, options: PostsOptions): JsonObject {
-  const owners = options.themes.map((name, index) => account(random, THEMES[name]!, HANDLES[name]![index % HANDLES[name]!.length]!));
+  const owners = options.themes.map((name, index) =>
+    account(random, THEMES[name]!, HANDLES[name]![index % HANDLES[name]!.length]!),
+  );
   const cursors = owners.map(() => CORPUS_NOW - random.int(2, 30) * HOUR);
   const items = Array.from({ length: options.count }, (_, index) => {
     const which = index % owners.length;
     cursors[which]! -= Math.round(random.logNormal(2.5 * DAY, 0.8));
     return post(random, owners[which]!, cursors[which]!, { withInputUrl: true, maxComments: 15 });
   });
-  return { total: items.length, offset: 0, limit: items.length, desc: false, count: items.length, items };
+  return {
+    total: items.length,
+    offset: 0,
+    limit: items.length,
+    desc: false,
+    count: items.length,
+    items,
+  };
 }

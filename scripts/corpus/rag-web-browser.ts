@@ -33,9 +33,17 @@ const SCRAPING: Topic = {
     'The complete guide to anti-bot protection for scrapers',
   ],
   headings: [
-    'Rotate your IP addresses', 'Use realistic browser fingerprints', 'Respect rate limits', 'Handle CAPTCHAs',
-    'Set proper HTTP headers', 'Use a headless browser only when you need one', 'Retry with backoff',
-    'Watch for honeypot links', 'Cache what you already downloaded', 'Conclusion', 'Frequently asked questions',
+    'Rotate your IP addresses',
+    'Use realistic browser fingerprints',
+    'Respect rate limits',
+    'Handle CAPTCHAs',
+    'Set proper HTTP headers',
+    'Use a headless browser only when you need one',
+    'Retry with backoff',
+    'Watch for honeypot links',
+    'Cache what you already downloaded',
+    'Conclusion',
+    'Frequently asked questions',
   ],
   sentences: [
     'Most websites protect themselves against automated traffic, and the first signal they look at is the IP address.',
@@ -57,7 +65,7 @@ const SCRAPING: Topic = {
     'Libraries like {library} generate consistent fingerprints for you, so you do not have to maintain them by hand.',
     'Remember that scraping personal data is regulated in many jurisdictions, for example by the GDPR in the European Union.',
     'A good rule of thumb is to crawl no faster than a human could reasonably browse the same site.',
-    'You can reduce the number of requests by using sitemaps and the site\'s own search or API endpoints.',
+    "You can reduce the number of requests by using sitemaps and the site's own search or API endpoints.",
   ],
   bullets: [
     'Use residential or mobile proxies for heavily protected sites',
@@ -92,8 +100,16 @@ const HIKING: Topic = {
     'Vienna city hiking trails (Stadtwanderwege) explained',
   ],
   headings: [
-    'Kahlenberg and Leopoldsberg', 'Hermannskogel', 'Rax plateau', 'Schneeberg', 'Lainzer Tiergarten',
-    'Getting there', 'What to pack', 'Where to eat after the hike', 'Best time of year', 'Final thoughts',
+    'Kahlenberg and Leopoldsberg',
+    'Hermannskogel',
+    'Rax plateau',
+    'Schneeberg',
+    'Lainzer Tiergarten',
+    'Getting there',
+    'What to pack',
+    'Where to eat after the hike',
+    'Best time of year',
+    'Final thoughts',
   ],
   sentences: [
     'The Vienna Woods start right at the edge of the city, and many trails begin at the last stop of a tram line.',
@@ -142,10 +158,22 @@ export function ragWebBrowserPages(random: Random, options: RagOptions): JsonObj
   const topic = options.topic === 'scraping' ? SCRAPING : HIKING;
   const sites = random.sample(topic.sites, options.results);
   const items = sites.map((site, index) => page(random, topic, site, index + 1));
-  return { total: items.length, offset: 0, limit: items.length, desc: false, count: items.length, items };
+  return {
+    total: items.length,
+    offset: 0,
+    limit: items.length,
+    desc: false,
+    count: items.length,
+    items,
+  };
 }
 
-function page(random: Random, topic: Topic, site: { host: string; titleSuffix: string }, rank: number): JsonObject {
+function page(
+  random: Random,
+  topic: Topic,
+  site: { host: string; titleSuffix: string },
+  rank: number,
+): JsonObject {
   const title = fill(random, random.pick(topic.titles), topic.slots);
   const url = `https://${site.host}/${site.host === 'www.reddit.com' ? `r/vienna/comments/${base62(random, 6).toLowerCase()}/` : ''}${slug(title)}`;
   const description = fill(random, random.pick(topic.sentences), topic.slots);
@@ -160,7 +188,10 @@ function page(random: Random, topic: Topic, site: { host: string; titleSuffix: s
     },
     searchResult: {
       title: `${title}${site.titleSuffix}`,
-      description: description.length > 160 ? `${description.slice(0, 155).replace(/\s+\S*$/, '')} ...` : description,
+      description:
+        description.length > 160
+          ? `${description.slice(0, 155).replace(/\s+\S*$/, '')} ...`
+          : description,
       url,
       resultType: 'ORGANIC',
       rank,
@@ -181,9 +212,15 @@ function articleMarkdown(random: Random, topic: Topic, title: string, url: strin
   const origin = url.slice(0, url.indexOf('/', 8));
   const target = Math.round(random.logNormal(7000, 0.45));
   const parts: string[] = [];
-  if (random.chance(0.5)) parts.push(`[Skip to content](${url}#main)\n\n[Home](${origin}/) [Blog](${origin}/blog) [About](${origin}/about)`);
+  if (random.chance(0.5))
+    parts.push(
+      `[Skip to content](${url}#main)\n\n[Home](${origin}/) [Blog](${origin}/blog) [About](${origin}/about)`,
+    );
   parts.push(`# ${title}`);
-  if (random.chance(0.6)) parts.push(`![${title}](${origin}/images/${slug(title).slice(0, 40)}-${base62(random, 6).toLowerCase()}.jpg)`);
+  if (random.chance(0.6))
+    parts.push(
+      `![${title}](${origin}/images/${slug(title).slice(0, 40)}-${base62(random, 6).toLowerCase()}.jpg)`,
+    );
   let length = parts.join('\n\n').length;
   const headings = random.sample(topic.headings, topic.headings.length);
   for (let section = 0; length < target; section++) {
@@ -192,16 +229,28 @@ function articleMarkdown(random: Random, topic: Topic, title: string, url: strin
     const paragraphs = random.int(1, 3);
     for (let p = 0; p < paragraphs; p++) {
       const count = random.int(2, 5);
-      const sentences = Array.from({ length: count }, () => fill(random, random.pick(topic.sentences), topic.slots));
+      const sentences = Array.from({ length: count }, () =>
+        fill(random, random.pick(topic.sentences), topic.slots),
+      );
       if (random.chance(0.25)) {
         const i = random.int(0, sentences.length - 1);
-        sentences[i] = `${sentences[i]!.slice(0, -1)} ([source](${origin}/${slug(heading)}-${base62(random, 4).toLowerCase()})).`;
+        sentences[i] =
+          `${sentences[i]!.slice(0, -1)} ([source](${origin}/${slug(heading)}-${base62(random, 4).toLowerCase()})).`;
       }
       parts.push(sentences.join(' '));
     }
-    if (random.chance(0.35)) parts.push(random.sample(topic.bullets, random.int(3, 6)).map((b) => `- ${b}`).join('\n'));
+    if (random.chance(0.35))
+      parts.push(
+        random
+          .sample(topic.bullets, random.int(3, 6))
+          .map((b) => `- ${b}`)
+          .join('\n'),
+      );
     length = parts.join('\n\n').length;
   }
-  if (random.chance(0.5)) parts.push(`Related: [${fill(random, random.pick(topic.titles), topic.slots)}](${origin}/${base62(random, 8).toLowerCase()})`);
+  if (random.chance(0.5))
+    parts.push(
+      `Related: [${fill(random, random.pick(topic.titles), topic.slots)}](${origin}/${base62(random, 8).toLowerCase()})`,
+    );
   return parts.join('\n\n');
 }

@@ -47,7 +47,11 @@ export function round(value: number, decimals: number): number {
 }
 
 /** Fills `{slot}` placeholders from `slots`, choosing one option per occurrence. */
-export function fill(random: Random, template: string, slots: Readonly<Record<string, readonly string[]>>): string {
+export function fill(
+  random: Random,
+  template: string,
+  slots: Readonly<Record<string, readonly string[]>>,
+): string {
   return template.replace(/\{(\w+)\}/g, (whole, name: string) => {
     const options = slots[name];
     return options ? random.pick(options) : whole;
@@ -78,16 +82,79 @@ export function slug(text: string): string {
 }
 
 export const FIRST_NAMES = [
-  'Anna', 'Jakub', 'Maria', 'Lukas', 'Sofia', 'Daniel', 'Emma', 'Tomáš', 'Chloe', 'Marco', 'Priya',
-  'Jonas', 'Elena', 'Pavel', 'Laura', 'Mateo', 'Hannah', 'Oliver', 'Zuzana', 'Noah', 'Isabel',
-  'Kenji', 'Fatima', 'Lucas', 'Amelia', 'Ondřej', 'Julia', 'Samuel', 'Léa', 'Martin', 'Grace',
-  'David', 'Eva', 'Adam', 'Mia', 'Ahmed', 'Sara', 'Felix', 'Nina', 'Viktor', 'Olivia', 'Ben',
+  'Anna',
+  'Jakub',
+  'Maria',
+  'Lukas',
+  'Sofia',
+  'Daniel',
+  'Emma',
+  'Tomáš',
+  'Chloe',
+  'Marco',
+  'Priya',
+  'Jonas',
+  'Elena',
+  'Pavel',
+  'Laura',
+  'Mateo',
+  'Hannah',
+  'Oliver',
+  'Zuzana',
+  'Noah',
+  'Isabel',
+  'Kenji',
+  'Fatima',
+  'Lucas',
+  'Amelia',
+  'Ondřej',
+  'Julia',
+  'Samuel',
+  'Léa',
+  'Martin',
+  'Grace',
+  'David',
+  'Eva',
+  'Adam',
+  'Mia',
+  'Ahmed',
+  'Sara',
+  'Felix',
+  'Nina',
+  'Viktor',
+  'Olivia',
+  'Ben',
 ];
 
 export const LAST_NAMES = [
-  'Novák', 'Schmidt', 'Garcia', 'Rossi', 'Müller', 'Dvořák', 'Smith', 'Kowalski', 'Martin',
-  'Johnson', 'Bauer', 'Moreau', 'Horváth', 'Svoboda', 'Williams', 'Fischer', 'Lopez', 'Nguyen',
-  'Černý', 'Brown', 'Weber', 'Kim', 'Patel', 'Wagner', 'Procházka', 'Taylor', 'Becker', 'Silva',
+  'Novák',
+  'Schmidt',
+  'Garcia',
+  'Rossi',
+  'Müller',
+  'Dvořák',
+  'Smith',
+  'Kowalski',
+  'Martin',
+  'Johnson',
+  'Bauer',
+  'Moreau',
+  'Horváth',
+  'Svoboda',
+  'Williams',
+  'Fischer',
+  'Lopez',
+  'Nguyen',
+  'Černý',
+  'Brown',
+  'Weber',
+  'Kim',
+  'Patel',
+  'Wagner',
+  'Procházka',
+  'Taylor',
+  'Becker',
+  'Silva',
 ];
 
 /** "Firstname Lastname". */

@@ -65,14 +65,19 @@ export async function expandArguments(args: readonly string[]): Promise<string[]
   for (const argument of args) {
     if (isPattern(argument)) {
       const matches = await expandPattern(argument);
-      if (matches.length === 0) throw new CliError(`${argument}: no files match this pattern`, EXIT_DATA);
+      if (matches.length === 0)
+        throw new CliError(`${argument}: no files match this pattern`, EXIT_DATA);
       files.push(...matches);
       continue;
     }
     const info = await stat(argument).catch(() => undefined);
     if (info?.isDirectory()) {
       const found = (await walk(argument, Infinity)).filter((file) => DATA_FILE.test(file));
-      if (found.length === 0) throw new CliError(`${argument}: no .json, .jsonl or .ndjson files in this directory`, EXIT_DATA);
+      if (found.length === 0)
+        throw new CliError(
+          `${argument}: no .json, .jsonl or .ndjson files in this directory`,
+          EXIT_DATA,
+        );
       files.push(...found.sort());
     } else {
       // A missing file is reported when it is read, with the other input errors.

@@ -23,7 +23,10 @@ export const STDIN_NAME = '<stdin>';
 export async function readInput(file: string | undefined): Promise<InputText> {
   if (file === undefined || file === '-') {
     if (process.stdin.isTTY) {
-      throw new CliError('toonwire: no input: pass a file name, or pipe the data in (for example `cat data.json | toonwire encode`)', EXIT_USAGE);
+      throw new CliError(
+        'toonwire: no input: pass a file name, or pipe the data in (for example `cat data.json | toonwire encode`)',
+        EXIT_USAGE,
+      );
     }
     return { source: STDIN_NAME, text: await readStdin() };
   }

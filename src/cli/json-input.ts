@@ -58,7 +58,12 @@ export function parseInput(text: string, source: string, format: InputFormat): J
   return format === 'jsonl' ? parseJsonLines(text, source) : parseJson(text, source);
 }
 
-function jsonErrorMessage(text: string, source: string, lineOffset: number, error: unknown): string {
+function jsonErrorMessage(
+  text: string,
+  source: string,
+  lineOffset: number,
+  error: unknown,
+): string {
   const problem = locateJsonError(text);
   if (problem === undefined) {
     // The scanner accepted what JSON.parse rejected: report the engine's own words.
@@ -81,7 +86,14 @@ export function lineAndColumn(text: string, offset: number): { line: number; col
   return { line, column: offset - lineStart + 1 };
 }
 
-type Expectation = 'value' | 'value-or-close' | 'key' | 'key-or-close' | 'colon' | 'comma-or-close' | 'end';
+type Expectation =
+  | 'value'
+  | 'value-or-close'
+  | 'key'
+  | 'key-or-close'
+  | 'colon'
+  | 'comma-or-close'
+  | 'end';
 
 const NUMBER = /-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?/y;
 
@@ -100,9 +112,15 @@ export function locateJsonError(text: string): { offset: number; message: string
   const fail = (offset: number, message: string) => ({ offset, message });
 
   for (;;) {
-    while (i < text.length && (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')) i++;
+    while (
+      i < text.length &&
+      (text[i] === ' ' || text[i] === '\t' || text[i] === '\n' || text[i] === '\r')
+    )
+      i++;
     if (i >= text.length) {
-      return expect === 'end' ? undefined : fail(text.length, 'unexpected end of input; the JSON is incomplete');
+      return expect === 'end'
+        ? undefined
+        : fail(text.length, 'unexpected end of input; the JSON is incomplete');
     }
     const ch = text[i]!;
     switch (expect) {
@@ -134,7 +152,8 @@ export function locateJsonError(text: string): { offset: number; message: string
           expect = afterValue();
           break;
         }
-        if (ch !== '"') return fail(i, `unexpected ${describe(ch)}; expected a property name in double quotes`);
+        if (ch !== '"')
+          return fail(i, `unexpected ${describe(ch)}; expected a property name in double quotes`);
         const end = scanString(text, i);
         if (typeof end !== 'number') return end;
         i = end;
@@ -142,7 +161,8 @@ export function locateJsonError(text: string): { offset: number; message: string
         break;
       }
       case 'colon':
-        if (ch !== ':') return fail(i, `unexpected ${describe(ch)}; expected ':' after the property name`);
+        if (ch !== ':')
+          return fail(i, `unexpected ${describe(ch)}; expected ':' after the property name`);
         i++;
         expect = 'value';
         break;
@@ -186,7 +206,11 @@ function scanString(text: string, start: number): number | { offset: number; mes
   for (let i = start + 1; i < text.length; i++) {
     const code = text.charCodeAt(i);
     if (code === 0x22) return i + 1;
-    if (code < 0x20) return { offset: i, message: 'unescaped control character in a string; write it as an escape such as \\n' };
+    if (code < 0x20)
+      return {
+        offset: i,
+        message: 'unescaped control character in a string; write it as an escape such as \\n',
+      };
     if (code === 0x5c) {
       const next = text[i + 1];
       if (next === 'u') {

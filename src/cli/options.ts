@@ -18,7 +18,8 @@ const DELIMITER_NAMES: Readonly<Record<string, Delimiter>> = {
 /** `,`/`comma`, `|`/`pipe` or `tab`. */
 export function parseDelimiter(value: string): Delimiter {
   const delimiter = DELIMITER_NAMES[value];
-  if (delimiter === undefined) throw new InvalidArgumentError("Use ',' (comma), '|' (pipe) or tab.");
+  if (delimiter === undefined)
+    throw new InvalidArgumentError("Use ',' (comma), '|' (pipe) or tab.");
   return delimiter;
 }
 
@@ -33,14 +34,17 @@ export function parsePositiveInteger(value: string): number {
 
 /** `bytes` or `tokens`. */
 export function parseMeasure(value: string): 'bytes' | 'tokens' {
-  if (value !== 'bytes' && value !== 'tokens') throw new InvalidArgumentError("Use 'bytes' or 'tokens'.");
+  if (value !== 'bytes' && value !== 'tokens')
+    throw new InvalidArgumentError("Use 'bytes' or 'tokens'.");
   return value;
 }
 
 /** `o200k_base` or `cl100k_base`. */
 export function parseTokenizer(value: string): TokenizerName {
   if (value !== 'o200k_base' && value !== 'cl100k_base') {
-    throw new InvalidArgumentError("Use 'o200k_base' (GPT-4o and later) or 'cl100k_base' (GPT-4, GPT-3.5).");
+    throw new InvalidArgumentError(
+      "Use 'o200k_base' (GPT-4o and later) or 'cl100k_base' (GPT-4, GPT-3.5).",
+    );
   }
   return value;
 }
@@ -51,11 +55,19 @@ export function parseTokenizer(value: string): TokenizerName {
  */
 export function parseCandidates(value: string): CandidateName[] {
   if (value.trim() === 'all') return [...CANDIDATE_NAMES];
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   const unknown = names.filter((name) => !(CANDIDATE_NAMES as readonly string[]).includes(name));
   if (names.length === 0 || unknown.length > 0) {
-    const named = unknown.length > 0 ? `unknown candidate ${unknown.map((name) => `'${name}'`).join(', ')}. ` : '';
-    throw new InvalidArgumentError(`${named}Use a comma-separated list of ${CANDIDATE_NAMES.join(', ')}, or 'all'.`);
+    const named =
+      unknown.length > 0
+        ? `unknown candidate ${unknown.map((name) => `'${name}'`).join(', ')}. `
+        : '';
+    throw new InvalidArgumentError(
+      `${named}Use a comma-separated list of ${CANDIDATE_NAMES.join(', ')}, or 'all'.`,
+    );
   }
   return names as CandidateName[];
 }
@@ -63,8 +75,13 @@ export function parseCandidates(value: string): CandidateName[] {
 /** A comma-separated field list such as `title,url,location.lat`. */
 export function parseFields(value: string): string[] {
   const fields = value.split(',').map((field) => field.trim());
-  if (fields.length === 0 || fields.some((field) => field === '' || field.split('.').some((part) => part === ''))) {
-    throw new InvalidArgumentError('Use a comma-separated list of field names or dotted paths, e.g. title,url,location.lat');
+  if (
+    fields.length === 0 ||
+    fields.some((field) => field === '' || field.split('.').some((part) => part === ''))
+  ) {
+    throw new InvalidArgumentError(
+      'Use a comma-separated list of field names or dotted paths, e.g. title,url,location.lat',
+    );
   }
   return fields;
 }
@@ -78,7 +95,9 @@ export function parseFields(value: string): string[] {
  * command.addOption(measureOption());
  */
 export function measureOption(): Option {
-  return new Option('-b, --by <measure>', "what 'smallest' means: bytes (UTF-8) or tokens").argParser(parseMeasure).default('bytes');
+  return new Option('-b, --by <measure>', "what 'smallest' means: bytes (UTF-8) or tokens")
+    .argParser(parseMeasure)
+    .default('bytes');
 }
 
 /**
@@ -88,7 +107,10 @@ export function measureOption(): Option {
  * command.addOption(tokenizerOption());
  */
 export function tokenizerOption(): Option {
-  return new Option('-t, --tokenizer <name>', 'tokenizer for token counts: o200k_base or cl100k_base')
+  return new Option(
+    '-t, --tokenizer <name>',
+    'tokenizer for token counts: o200k_base or cl100k_base',
+  )
     .argParser(parseTokenizer)
     .default('o200k_base');
 }
@@ -100,7 +122,8 @@ export function tokenizerOption(): Option {
  * command.addOption(candidatesOption());
  */
 export function candidatesOption(): Option {
-  return new Option('-c, --candidates <list>', "candidates besides json: toon, toon-flatten, toon-tab, or 'all' (default toon,toon-flatten)").argParser(
-    parseCandidates,
-  );
+  return new Option(
+    '-c, --candidates <list>',
+    "candidates besides json: toon, toon-flatten, toon-tab, or 'all' (default toon,toon-flatten)",
+  ).argParser(parseCandidates);
 }

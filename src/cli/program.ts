@@ -10,7 +10,9 @@ import { CliError, EXIT_DATA, EXIT_OK, EXIT_USAGE } from './errors.js';
 
 /** The package version, read from the package.json two levels above dist/cli (or src/cli). */
 export function packageVersion(): string {
-  const manifest = JSON.parse(readFileSync(new URL('../../package.json', import.meta.url), 'utf8')) as { version: string };
+  const manifest = JSON.parse(
+    readFileSync(new URL('../../package.json', import.meta.url), 'utf8'),
+  ) as { version: string };
   return manifest.version;
 }
 
@@ -23,7 +25,9 @@ export function packageVersion(): string {
  */
 export function createProgram(): Command {
   const program = new Command('toonwire')
-    .description('Make structured data cheaper for language models: encode JSON as TOON where that is smaller.')
+    .description(
+      'Make structured data cheaper for language models: encode JSON as TOON where that is smaller.',
+    )
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showHelpAfterError('(run with --help for usage)')
@@ -75,6 +79,8 @@ function exitCodeOf(error: unknown): number {
     // The reader went away (`toonwire report | head`): nothing left to say to it.
     return EXIT_OK;
   }
-  process.stderr.write(`toonwire: unexpected error, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`);
+  process.stderr.write(
+    `toonwire: unexpected error, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+  );
   return EXIT_DATA;
 }

@@ -85,7 +85,12 @@ const KEY_CACHE_MAX_LENGTH = 32;
 /** Stores `value` under `key` as an ordinary own property, `__proto__` included (§15). */
 function setField(target: JsonObject, key: string, value: JsonValue): void {
   if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, writable: true, enumerable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value,
+      writable: true,
+      enumerable: true,
+      configurable: true,
+    });
   } else {
     target[key] = value;
   }
@@ -185,7 +190,10 @@ class Decoder {
     const length = end - start;
     if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, end);
     const slot =
-      (length * 31 + text.charCodeAt(start) * 7 + text.charCodeAt(end - 1) * 3 + text.charCodeAt(start + (length >> 1))) &
+      (length * 31 +
+        text.charCodeAt(start) * 7 +
+        text.charCodeAt(end - 1) * 3 +
+        text.charCodeAt(start + (length >> 1))) &
       this.keyCacheMask;
     const cached = this.keyCache[slot]!;
     if (cached.length === length && text.startsWith(cached, start)) return cached;
@@ -205,7 +213,12 @@ class Decoder {
   /** 1-based line number of `offset` (error path only: one scan of the text before it). */
   private lineNumberOf(offset: number): number {
     let number = 1;
-    for (let p = this.text.indexOf('\n'); p !== -1 && p < offset; p = this.text.indexOf('\n', p + 1)) number++;
+    for (
+      let p = this.text.indexOf('\n');
+      p !== -1 && p < offset;
+      p = this.text.indexOf('\n', p + 1)
+    )
+      number++;
     return number;
   }
 
@@ -320,7 +333,11 @@ class Decoder {
     const start = this.lineStartOf(this.contentStart[k]!);
     if (depth === DEPTH_TAB) {
       const tab = this.text.indexOf('\t', start);
-      throw this.error(k, tab, `tab used for indentation; indent with ${this.indentSize} spaces per level instead`);
+      throw this.error(
+        k,
+        tab,
+        `tab used for indentation; indent with ${this.indentSize} spaces per level instead`,
+      );
     }
     const spaces = this.contentStart[k]! - start;
     throw this.error(
@@ -465,7 +482,11 @@ class Decoder {
       const token = this.readQuotedAt(k, p, end);
       const after = this.skipSpaces(token.end, end);
       if (after < end) {
-        throw this.error(k, after, 'unexpected text after the closing quote; quote the whole value or remove the extra text');
+        throw this.error(
+          k,
+          after,
+          'unexpected text after the closing quote; quote the whole value or remove the extra text',
+        );
       }
       return token.value;
     }
@@ -477,7 +498,14 @@ class Decoder {
    * whether there were more than `limit` cells; strict mode stops reading at the first extra one
    * and records where it starts in `extraCellOffset`.
    */
-  private readCells(out: JsonValue[], k: number, p: number, end: number, delimiter: number, limit: number): boolean {
+  private readCells(
+    out: JsonValue[],
+    k: number,
+    p: number,
+    end: number,
+    delimiter: number,
+    limit: number,
+  ): boolean {
     const text = this.text;
     this.extraCellOffset = -1;
     for (;;) {
@@ -490,7 +518,11 @@ class Decoder {
         const token = this.readQuotedAt(k, p, end);
         p = this.skipSpaces(token.end, end);
         if (p < end && text.charCodeAt(p) !== delimiter) {
-          throw this.error(k, p, `unexpected text after the closing quote; separate values with the ${delimiterName(delimiter)} delimiter`);
+          throw this.error(
+            k,
+            p,
+            `unexpected text after the closing quote; separate values with the ${delimiterName(delimiter)} delimiter`,
+          );
         }
         out.push(token.value);
       } else {
@@ -531,7 +563,11 @@ class Decoder {
       } else if (after >= end) {
         this.kind = KIND_SCALAR;
       } else {
-        throw this.error(k, after, 'unexpected text after the quoted key; a quoted key must be followed by ":"');
+        throw this.error(
+          k,
+          after,
+          'unexpected text after the quoted key; a quoted key must be followed by ":"',
+        );
       }
       return;
     }
@@ -568,7 +604,14 @@ class Decoder {
   }
 
   /** Parses the header whose bracket opens at `bracket`; see {@link classify}. */
-  private tryHeader(k: number, p: number, bracket: number, end: number, key: string | null, rowLevel: number): void {
+  private tryHeader(
+    k: number,
+    p: number,
+    bracket: number,
+    end: number,
+    key: string | null,
+    rowLevel: number,
+  ): void {
     try {
       this.parseHeader(k, bracket, end, rowLevel);
       this.kind = KIND_HEADER;
@@ -608,7 +651,10 @@ class Decoder {
     }
     if (j === digits) {
       if (text.charCodeAt(j) === BRACKET_CLOSE) {
-        throw new HeaderSyntax(bracket, 'array header "[]" has no length; write [N] with the element count, or "key: []" for an empty array');
+        throw new HeaderSyntax(
+          bracket,
+          'array header "[]" has no length; write [N] with the element count, or "key: []" for an empty array',
+        );
       }
       throw new HeaderSyntax(
         j,
@@ -616,7 +662,10 @@ class Decoder {
       );
     }
     if (j - digits > 1 && text.charCodeAt(digits) === 0x30) {
-      throw new HeaderSyntax(digits, `invalid array length "${text.slice(digits, j)}"; write it without leading zeros`);
+      throw new HeaderSyntax(
+        digits,
+        `invalid array length "${text.slice(digits, j)}"; write it without leading zeros`,
+      );
     }
     let keyed = false;
     if (text.charCodeAt(j) === COLON) {
@@ -666,12 +715,18 @@ class Decoder {
     }
     j++;
     if (keyed && fields === null) {
-      throw new HeaderSyntax(bracket, 'a keyed header [N:] needs a field list, as in key[2:]{a,b}:');
+      throw new HeaderSyntax(
+        bracket,
+        'a keyed header [N:] needs a field list, as in key[2:]{a,b}:',
+      );
     }
     if (fields !== null) {
       const rest = this.skipSpaces(j, end);
       if (rest < end) {
-        throw new HeaderSyntax(rest, 'a header with a field list takes its rows on the following lines; move this text to an indented row');
+        throw new HeaderSyntax(
+          rest,
+          'a header with a field list takes its rows on the following lines; move this text to an indented row',
+        );
       }
     }
     this.headerLength = length;
@@ -718,13 +773,20 @@ class Decoder {
           if (text.charCodeAt(j) === BRACE_CLOSE && entries === 0) {
             throw new HeaderSyntax(open, 'empty field list "{}"; list at least one field name');
           }
-          throw new HeaderSyntax(j, 'empty field name in the field list; remove the extra delimiter or quote an empty name as ""');
+          throw new HeaderSyntax(
+            j,
+            'empty field name in the field list; remove the extra delimiter or quote an empty name as ""',
+          );
         }
         name = this.keyAt(nameOffset, nameEnd);
       }
       if (seen !== null) {
         if (seen.has(name)) {
-          throw this.error(k, nameOffset, `duplicate field name ${excerpt(name)} in the header; each field may appear once per group`);
+          throw this.error(
+            k,
+            nameOffset,
+            `duplicate field name ${excerpt(name)} in the header; each field may appear once per group`,
+          );
         }
         seen.add(name);
       }
@@ -747,7 +809,10 @@ class Decoder {
       }
       if (c === BRACE_CLOSE) return j + 1;
       if (isDelimiterCode(c)) throw this.delimiterMismatch(c, delimiter, j);
-      throw new HeaderSyntax(j, `unexpected ${excerpt(text[j]!)} in the field list; separate field names with the ${delimiterName(delimiter)} delimiter`);
+      throw new HeaderSyntax(
+        j,
+        `unexpected ${excerpt(text[j]!)} in the field list; separate field names with the ${delimiterName(delimiter)} delimiter`,
+      );
     }
   }
 
@@ -857,7 +922,11 @@ class Decoder {
     }
     const key = this.key!;
     if (this.strict && hasOwn.call(target, key)) {
-      throw this.error(k, this.keyOffset, `duplicate key ${excerpt(key)}; each key may appear once per object`);
+      throw this.error(
+        k,
+        this.keyOffset,
+        `duplicate key ${excerpt(key)}; each key may appear once per object`,
+      );
     }
     let value: JsonValue;
     if (this.kind === KIND_HEADER) {
@@ -883,7 +952,11 @@ class Decoder {
       }
       return child;
     }
-    if (text.charCodeAt(p) === BRACKET_OPEN && this.trimEnd(p, end) === p + 2 && text.charCodeAt(p + 1) === BRACKET_CLOSE) {
+    if (
+      text.charCodeAt(p) === BRACKET_OPEN &&
+      this.trimEnd(p, end) === p + 2 &&
+      text.charCodeAt(p + 1) === BRACKET_CLOSE
+    ) {
       this.checkLevel(level + 1, k, p);
       return [];
     }
@@ -919,7 +992,13 @@ class Decoder {
       const overflow = this.readCells(cells, k, inline, end, delimiter, length);
       if (this.strict && (overflow || cells.length !== length)) {
         const extra = this.extraCellOffset >= 0;
-        throw this.countMismatch(k, extra ? this.extraCellOffset : lengthOffset, length, extra ? 'more' : String(cells.length), 'value');
+        throw this.countMismatch(
+          k,
+          extra ? this.extraCellOffset : lengthOffset,
+          length,
+          extra ? 'more' : String(cells.length),
+          'value',
+        );
       }
       return cells.slice();
     }
@@ -928,7 +1007,13 @@ class Decoder {
   }
 
   /** `noun` is singular ("row"); `found` is a count or "more". */
-  private countMismatch(k: number, offset: number, declared: number, found: string, noun: string): ToonDecodeError {
+  private countMismatch(
+    k: number,
+    offset: number,
+    declared: number,
+    found: string,
+    noun: string,
+  ): ToonDecodeError {
     return this.error(
       k,
       offset,
@@ -937,7 +1022,14 @@ class Decoder {
   }
 
   /** Expanded list items at one level below `ownerDepth` (§9.2, §9.4, §10). */
-  private listItems(items: JsonArray, header: number, declared: number, lengthOffset: number, ownerDepth: number, level: number): void {
+  private listItems(
+    items: JsonArray,
+    header: number,
+    declared: number,
+    lengthOffset: number,
+    ownerDepth: number,
+    level: number,
+  ): void {
     const text = this.text;
     let depth = -1;
     if (this.cursor < this.count) depth = this.childDepth(ownerDepth, this.cursor);
@@ -945,9 +1037,12 @@ class Decoder {
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = this.contentStart[k]!;
       const end = this.contentEnd[k]!;
-      const isItem = text.charCodeAt(start) === MINUS && (start + 1 === end || text.charCodeAt(start + 1) === SPACE);
+      const isItem =
+        text.charCodeAt(start) === MINUS &&
+        (start + 1 === end || text.charCodeAt(start + 1) === SPACE);
       if (!isItem) {
-        if (this.strict) throw this.error(k, start, 'expected a list item starting with "- " in this array');
+        if (this.strict)
+          throw this.error(k, start, 'expected a list item starting with "- " in this array');
         this.cursor = k + 1;
         continue;
       }
@@ -977,7 +1072,11 @@ class Decoder {
       this.checkLevel(level, k, p);
       return {};
     }
-    if (text.charCodeAt(p) === BRACKET_OPEN && this.trimEnd(p, end) === p + 2 && text.charCodeAt(p + 1) === BRACKET_CLOSE) {
+    if (
+      text.charCodeAt(p) === BRACKET_OPEN &&
+      this.trimEnd(p, end) === p + 2 &&
+      text.charCodeAt(p + 1) === BRACKET_CLOSE
+    ) {
       this.checkLevel(level, k, p);
       return [];
     }
@@ -1012,7 +1111,12 @@ class Decoder {
    * tabular array (§9.3), pushed onto `into`, or the entry rows `key: cells` of a keyed tabular
    * object (§9.5), set on `into`.
    */
-  private tableRows(table: Table, ownerDepth: number, level: number, into: JsonArray | JsonObject): void {
+  private tableRows(
+    table: Table,
+    ownerDepth: number,
+    level: number,
+    into: JsonArray | JsonObject,
+  ): void {
     const { fields, declared, delimiter } = table;
     const keyed = !Array.isArray(into);
     const noun = keyed ? 'entry row' : 'row';
@@ -1039,14 +1143,21 @@ class Decoder {
       }
       if (this.strict) {
         if (count === declared) throw this.countMismatch(k, start, declared, 'more', noun);
-        if (keyed && hasOwn.call(into, key)) throw this.error(k, start, `duplicate entry key ${excerpt(key)}; each key may appear once per object`);
+        if (keyed && hasOwn.call(into, key))
+          throw this.error(
+            k,
+            start,
+            `duplicate entry key ${excerpt(key)}; each key may appear once per object`,
+          );
       }
       this.consume(k);
       cells.length = 0;
       const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
       this.extraCellOffset = -1;
-      const overflow = first < end && this.readCells(cells, k, first, end, delimiter, fields.leafCount);
-      if (this.strict && (overflow || cells.length !== fields.leafCount)) throw this.widthMismatch(k, end, fields, delimiter, noun);
+      const overflow =
+        first < end && this.readCells(cells, k, first, end, delimiter, fields.leafCount);
+      if (this.strict && (overflow || cells.length !== fields.leafCount))
+        throw this.widthMismatch(k, end, fields, delimiter, noun);
       const row = this.row(cells, fields);
       if (keyed) setField(into, key, row);
       else (into as JsonArray).push(row);
@@ -1072,24 +1183,44 @@ class Decoder {
       const token = this.readQuotedAt(k, start, end);
       const colon = this.skipSpaces(token.end, end);
       if (colon >= end || text.charCodeAt(colon) !== COLON) {
-        throw this.error(k, colon, 'missing ":" after the entry key; an entry row is "key: value,value"');
+        throw this.error(
+          k,
+          colon,
+          'missing ":" after the entry key; an entry row is "key: value,value"',
+        );
       }
       this.entryKeyValue = token.value;
       return colon + 1;
     }
     const colon = this.findColon(start, end);
     if (colon < 0) {
-      if (this.strict) throw this.error(k, start, 'expected an entry row "key: value,value" in this keyed table; the line has no ":"');
+      if (this.strict)
+        throw this.error(
+          k,
+          start,
+          'expected an entry row "key: value,value" in this keyed table; the line has no ":"',
+        );
       return -1;
     }
     this.entryKeyValue = this.keyAt(start, this.trimEnd(start, colon));
     return colon + 1;
   }
 
-  private widthMismatch(k: number, end: number, fields: FieldList, delimiter: number, what: string): ToonDecodeError {
+  private widthMismatch(
+    k: number,
+    end: number,
+    fields: FieldList,
+    delimiter: number,
+    what: string,
+  ): ToonDecodeError {
     const extra = this.extraCellOffset >= 0;
-    const found = extra ? `more than ${fields.leafCount} values` : plural(this.cells.length, 'value');
-    const leaves = fields.ops === null ? fields.names : fields.names.filter((_, o) => fields.ops![o] === OP_LEAF);
+    const found = extra
+      ? `more than ${fields.leafCount} values`
+      : plural(this.cells.length, 'value');
+    const leaves =
+      fields.ops === null
+        ? fields.names
+        : fields.names.filter((_, o) => fields.ops![o] === OP_LEAF);
     const listed = leaves.length <= 8 ? ` (${leaves.join(', ')})` : '';
     return this.error(
       k,
@@ -1152,13 +1283,21 @@ function exactSize(items: JsonArray): JsonArray {
   return items.length > 0 && items.length < 16 ? items.slice() : items;
 }
 
-function resolvePositiveInteger(value: number | undefined, fallback: number, name: string, allowZero: boolean): number {
+function resolvePositiveInteger(
+  value: number | undefined,
+  fallback: number,
+  name: string,
+  allowZero: boolean,
+): number {
   if (value === undefined) return fallback;
   const valid =
     typeof value === 'number' &&
     (value === Number.POSITIVE_INFINITY || Number.isInteger(value)) &&
     (allowZero ? value >= 0 : value >= 1);
-  if (!valid) throw new TypeError(`decode: ${name} must be ${allowZero ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`);
+  if (!valid)
+    throw new TypeError(
+      `decode: ${name} must be ${allowZero ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`,
+    );
   return value;
 }
 
@@ -1201,9 +1340,15 @@ function resolvePositiveInteger(value: number | undefined, fallback: number, nam
  * }
  */
 export function decode(text: string, options?: DecodeOptions): JsonValue {
-  if (typeof text !== 'string') throw new TypeError(`decode expects a string, got ${text === null ? 'null' : typeof text}`);
+  if (typeof text !== 'string')
+    throw new TypeError(`decode expects a string, got ${text === null ? 'null' : typeof text}`);
   const strict = options?.strict !== false;
-  const indentSize = resolvePositiveInteger(options?.indentSize, DEFAULT_INDENT_SIZE, 'indentSize', false);
+  const indentSize = resolvePositiveInteger(
+    options?.indentSize,
+    DEFAULT_INDENT_SIZE,
+    'indentSize',
+    false,
+  );
   const maxDepth = resolvePositiveInteger(options?.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth', true);
   const decoder = new Decoder(text, strict, indentSize, maxDepth);
   try {

@@ -14,7 +14,14 @@ import {
   sharedLayout,
 } from './layout.js';
 import { normalize } from './normalize.js';
-import type { Delimiter, EncodeOptions, JsonArray, JsonObject, JsonPrimitive, JsonValue } from './types.js';
+import type {
+  Delimiter,
+  EncodeOptions,
+  JsonArray,
+  JsonObject,
+  JsonPrimitive,
+  JsonValue,
+} from './types.js';
 
 /**
  * Encodes any JavaScript value as canonical TOON v4.0.
@@ -111,7 +118,6 @@ function allArraysOfNonStrings(values: readonly JsonValue[]): boolean {
   return true;
 }
 
-
 /** Where an array stands, which decides its empty form and whether it may be a table. */
 type Position = 'root' | 'field' | 'item';
 
@@ -200,7 +206,7 @@ class Writer {
     let start = this.lineStarts[depth];
     if (start === undefined) {
       // Flattened once here so that every line reuses one flat string.
-      start = (this.lineStart(depth - 1) + this.indentUnit);
+      start = this.lineStart(depth - 1) + this.indentUnit;
       this.lineStarts[depth] = start;
     }
     return start;
@@ -281,7 +287,9 @@ class Writer {
     const length = array.length;
     if (length === 0) {
       // §9.1: `key: []` and a root `[]`; §9.2: list items keep the `[0]:` header.
-      this.write(position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${this.bracketSymbol}]:`);
+      this.write(
+        position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${this.bracketSymbol}]:`,
+      );
       return;
     }
     const bracket = `[${length}${this.bracketSymbol}]`;
@@ -326,7 +334,8 @@ class Writer {
       } else {
         const cells = json.slice(open + 1, close);
         this.write(
-          `[${length}${this.bracketSymbol}]: ` + (this.delimiter === ',' ? cells : cells.replaceAll(',', this.delimiter)),
+          `[${length}${this.bracketSymbol}]: ` +
+            (this.delimiter === ',' ? cells : cells.replaceAll(',', this.delimiter)),
         );
       }
       open = close + 2; // past '],'
@@ -383,7 +392,8 @@ class Writer {
       const field = fields[i]!;
       if (i > 0) this.write(this.delimiter);
       const value = row[field.key]!;
-      if (field.children === undefined) this.write(encodePrimitive(value as JsonPrimitive, this.delimiter));
+      if (field.children === undefined)
+        this.write(encodePrimitive(value as JsonPrimitive, this.delimiter));
       else this.cells(value as JsonObject, field.children);
     }
   }

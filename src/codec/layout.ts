@@ -89,7 +89,8 @@ function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
     const field = fields[i]!;
     // Rows nearly always list their keys in the first row's order; only when they do not is
     // the slower own-property lookup needed (the key count already matches).
-    if (keys[i] !== field.key && !Object.prototype.hasOwnProperty.call(row, field.key)) return false;
+    if (keys[i] !== field.key && !Object.prototype.hasOwnProperty.call(row, field.key))
+      return false;
     const value = row[field.key]!;
     if (field.children === undefined ? !isPrimitive(value) : !fitsLayout(value, field.children)) {
       return false;
@@ -106,7 +107,11 @@ function hasLayout(row: JsonObject, fields: readonly Field[]): boolean {
     const field = fields[i]!;
     if (keys[i] !== field.key) return false;
     const value = row[field.key]!;
-    if (field.children === undefined ? !isPrimitive(value) : !isObject(value) || !hasLayout(value, field.children)) {
+    if (
+      field.children === undefined
+        ? !isPrimitive(value)
+        : !isObject(value) || !hasLayout(value, field.children)
+    ) {
       return false;
     }
   }
@@ -123,12 +128,16 @@ function hasLayout(row: JsonObject, fields: readonly Field[]): boolean {
  * sharedLayout([{ id: 1, s: { a: 1 } }, { s: { a: 2 }, id: 2 }]);
  * // [{ key: 'id', children: undefined }, { key: 's', children: [{ key: 'a', children: undefined }] }]
  */
-export function sharedLayout(rows: readonly JsonValue[], previous?: readonly Field[]): Field[] | undefined {
+export function sharedLayout(
+  rows: readonly JsonValue[],
+  previous?: readonly Field[],
+): Field[] | undefined {
   const first = rows[0];
   if (!isObject(first)) return undefined;
   // Responses repeat the same nested tables (every order's items): when the first row has the
   // previous table's keys in the same order, that layout is this table's too.
-  const fields = previous !== undefined && hasLayout(first, previous) ? (previous as Field[]) : layoutOf(first);
+  const fields =
+    previous !== undefined && hasLayout(first, previous) ? (previous as Field[]) : layoutOf(first);
   if (fields === undefined) return undefined;
   for (let i = 1; i < rows.length; i++) if (!fitsLayout(rows[i]!, fields)) return undefined;
   return fields;

@@ -38,9 +38,14 @@ function needsQuotes(value: string, delimiter: Delimiter): boolean {
   if (first === CHAR_MINUS || first === CHAR_HASH || first === CHAR_SPACE) return true;
   if (value.charCodeAt(length - 1) === CHAR_SPACE) return true;
   const forcesQuotes =
-    delimiter === ',' ? FORCES_QUOTES_COMMA : delimiter === '|' ? FORCES_QUOTES_PIPE : FORCES_QUOTES_TAB;
+    delimiter === ','
+      ? FORCES_QUOTES_COMMA
+      : delimiter === '|'
+        ? FORCES_QUOTES_PIPE
+        : FORCES_QUOTES_TAB;
   if (forcesQuotes.test(value)) return true;
-  if (first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) return NUMERIC_LIKE.test(value);
+  if (first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE))
+    return NUMERIC_LIKE.test(value);
   return value === 'true' || value === 'false' || value === 'null';
 }
 
@@ -114,7 +119,9 @@ export function encodeString(value: string, delimiter: Delimiter): string {
  */
 function assertWellFormed(value: string, what: 'key' | 'string'): void {
   if (value.isWellFormed()) return;
-  const index = value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
+  const index = value.search(
+    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
+  );
   const code = value.charCodeAt(index).toString(16).toUpperCase();
   throw new TypeError(
     `cannot encode a ${what} with an unpaired surrogate (U+${code} at index ${index} of ${JSON.stringify(value.slice(0, 40))}): TOON is UTF-8 text and cannot carry it; repair the text (for example with toWellFormed()) or send JSON`,
@@ -227,7 +234,8 @@ export function readQuoted(text: string, start: number, end: number = text.lengt
         break;
       }
       default:
-        if (Number.isNaN(next)) throw new QuotedTokenError('unterminated string: add the closing "', start);
+        if (Number.isNaN(next))
+          throw new QuotedTokenError('unterminated string: add the closing "', start);
         throw new QuotedTokenError(
           `invalid escape \\${text[i + 1]}; only \\\\ \\" \\n \\r \\t and \\uXXXX are allowed`,
           i,
@@ -260,7 +268,8 @@ export function parseUnquotedRange(text: string, start: number, end: number): Js
   const length = end - start;
   if (length === 0) return '';
   const first = text.charCodeAt(start);
-  if (first === CHAR_MINUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) return parseNumberRange(text, start, end);
+  if (first === CHAR_MINUS || (first >= CHAR_ZERO && first <= CHAR_NINE))
+    return parseNumberRange(text, start, end);
   if (length === 4) {
     if (first === 0x74 && text.startsWith('true', start)) return true;
     if (first === 0x6e && text.startsWith('null', start)) return null;
@@ -285,7 +294,8 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
   const integerDigits = p - integerStart;
   if (integerDigits === 0) return text.slice(start, end);
   // "05", "-0001": a leading zero followed by another digit makes the token a string.
-  if (integerDigits > 1 && text.charCodeAt(integerStart) === CHAR_ZERO) return text.slice(start, end);
+  if (integerDigits > 1 && text.charCodeAt(integerStart) === CHAR_ZERO)
+    return text.slice(start, end);
   let fractionDigits = 0;
   if (p < end && c === 0x2e) {
     const fractionStart = ++p;
@@ -317,7 +327,8 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
 
   const scale = exponent - fractionDigits;
   if (mantissa < EXACT_INTEGER_LIMIT && scale >= -22 && scale <= 22) {
-    let value = scale >= 0 ? mantissa * EXACT_POWERS_OF_TEN[scale]! : mantissa / EXACT_POWERS_OF_TEN[-scale]!;
+    let value =
+      scale >= 0 ? mantissa * EXACT_POWERS_OF_TEN[scale]! : mantissa / EXACT_POWERS_OF_TEN[-scale]!;
     if (value === 0) return 0; // -0 decodes to 0
     return negative ? -value : value;
   }

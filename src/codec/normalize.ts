@@ -93,8 +93,12 @@ class Normalizer {
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return this.value(toJSON.call(value, key), key, depth);
     const prototype: unknown = Object.getPrototypeOf(value);
-    const plain = prototype === Object.prototype || prototype === Array.prototype || prototype === null;
-    if (!plain && (value instanceof Number || value instanceof String || value instanceof Boolean)) {
+    const plain =
+      prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+    if (
+      !plain &&
+      (value instanceof Number || value instanceof String || value instanceof Boolean)
+    ) {
       return this.value(value.valueOf(), key, depth);
     }
     if (this.trackCycles) this.enter(value, key);
@@ -173,7 +177,11 @@ class Normalizer {
 }
 
 function pathSegment(key: string): string {
-  return /^[A-Za-z_$][\w$]*$/.test(key) ? `.${key}` : /^\d+$/.test(key) ? `[${key}]` : `[${JSON.stringify(key)}]`;
+  return /^[A-Za-z_$][\w$]*$/.test(key)
+    ? `.${key}`
+    : /^\d+$/.test(key)
+      ? `[${key}]`
+      : `[${JSON.stringify(key)}]`;
 }
 
 /**
@@ -182,7 +190,12 @@ function pathSegment(key: string): string {
  */
 export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
   if (key === '__proto__') {
-    Object.defineProperty(target, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(target, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   } else {
     target[key] = value;
   }

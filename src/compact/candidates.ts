@@ -22,7 +22,12 @@ export interface Candidate {
 }
 
 /** Every built-in candidate, in the order the picker would try them. */
-export const CANDIDATE_NAMES: readonly CandidateName[] = ['json', 'toon', 'toon-flatten', 'toon-tab'];
+export const CANDIDATE_NAMES: readonly CandidateName[] = [
+  'json',
+  'toon',
+  'toon-flatten',
+  'toon-tab',
+];
 
 /** The picker's default set: the seed's two plus plain TOON, which has nested field groups. */
 export const DEFAULT_CANDIDATES: readonly CandidateName[] = ['json', 'toon', 'toon-flatten'];
@@ -103,7 +108,13 @@ const identity = (shared: SharedInput): JsonValue => shared.value;
 
 const BUILTIN: Readonly<Record<CandidateName, ResolvedCandidate>> = {
   json: { kind: 'json', name: 'json', decode: (text) => JSON.parse(text) as JsonValue },
-  toon: { kind: 'toon', name: 'toon', input: identity, options: undefined, decode: (text) => decode(text) },
+  toon: {
+    kind: 'toon',
+    name: 'toon',
+    input: identity,
+    options: undefined,
+    decode: (text) => decode(text),
+  },
   'toon-flatten': {
     kind: 'toon',
     name: 'toon-flatten',
@@ -125,7 +136,9 @@ function isCandidateName(name: unknown): name is CandidateName {
   return typeof name === 'string' && Object.hasOwn(BUILTIN, name);
 }
 
-const DEFAULT_RESOLVED: readonly ResolvedCandidate[] = DEFAULT_CANDIDATES.map((name) => BUILTIN[name]);
+const DEFAULT_RESOLVED: readonly ResolvedCandidate[] = DEFAULT_CANDIDATES.map(
+  (name) => BUILTIN[name],
+);
 
 /**
  * The candidate list a pick runs: JSON first, then the others in the given order, duplicates of
@@ -170,14 +183,23 @@ export function resolveCandidates(
 
 function checkCustom(candidate: unknown, caller: string): CustomCandidate {
   const { name, encode, decode: decodeText } = (candidate ?? {}) as Partial<Candidate>;
-  if (typeof candidate !== 'object' || candidate === null || typeof name !== 'string' || name === '') {
+  if (
+    typeof candidate !== 'object' ||
+    candidate === null ||
+    typeof name !== 'string' ||
+    name === ''
+  ) {
     throw new TypeError(`${caller}: a custom candidate needs a non-empty string name`);
   }
   if (typeof encode !== 'function') {
-    throw new TypeError(`${caller}: the candidate ${JSON.stringify(name)} needs an encode(value) function`);
+    throw new TypeError(
+      `${caller}: the candidate ${JSON.stringify(name)} needs an encode(value) function`,
+    );
   }
   if (decodeText !== undefined && typeof decodeText !== 'function') {
-    throw new TypeError(`${caller}: the candidate ${JSON.stringify(name)} has a decode that is not a function`);
+    throw new TypeError(
+      `${caller}: the candidate ${JSON.stringify(name)} has a decode that is not a function`,
+    );
   }
   return {
     kind: 'custom',
@@ -196,7 +218,9 @@ export function decoderFor(
   for (const candidate of candidates ?? []) {
     if (typeof candidate === 'object' && candidate !== null && candidate.name === strategy) {
       const decodeText = candidate.decode;
-      return typeof decodeText === 'function' ? (text) => decodeText.call(candidate, text) : undefined;
+      return typeof decodeText === 'function'
+        ? (text) => decodeText.call(candidate, text)
+        : undefined;
     }
   }
   return undefined;

@@ -95,7 +95,8 @@ class HeaderWalk {
 function columnDepth(columns: readonly Field[]): number {
   let deepest = 1;
   for (const column of columns) {
-    if (column.children !== undefined) deepest = Math.max(deepest, 1 + columnDepth(column.children));
+    if (column.children !== undefined)
+      deepest = Math.max(deepest, 1 + columnDepth(column.children));
   }
   return deepest;
 }

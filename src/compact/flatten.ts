@@ -60,7 +60,9 @@ export function flatten(value: unknown, options?: FlattenOptions): JsonValue {
 export function flattenJson(value: JsonValue, options?: FlattenOptions): JsonValue {
   const maxDepth = options?.maxDepth ?? DEFAULT_FLATTEN_MAX_DEPTH;
   if (!Number.isInteger(maxDepth) || maxDepth < 0) {
-    throw new TypeError(`flatten: maxDepth must be a non-negative integer, got ${String(maxDepth)}`);
+    throw new TypeError(
+      `flatten: maxDepth must be a non-negative integer, got ${String(maxDepth)}`,
+    );
   }
   const dottedKeys = options?.dottedKeys ?? 'underscore';
   if (dottedKeys !== 'underscore' && dottedKeys !== 'throw') {
@@ -142,7 +144,8 @@ class Flattener {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const item = source[key]!;
-      if (key.includes('.') || (isRecord(item) && hasKeys(item))) return this.lift(source, keys, i, depth);
+      if (key.includes('.') || (isRecord(item) && hasKeys(item)))
+        return this.lift(source, keys, i, depth);
       const flat = this.value(item, depth + 1);
       if (flat !== item) return this.lift(source, keys, i, depth, flat);
     }
@@ -176,7 +179,13 @@ class Flattener {
   }
 
   /** Writes `value` (found at `depth`) under the flattened `path`, lifting nested objects. */
-  private entry(out: JsonObject, path: KeyPath, sourceKey: string, value: JsonValue, depth: number): void {
+  private entry(
+    out: JsonObject,
+    path: KeyPath,
+    sourceKey: string,
+    value: JsonValue,
+    depth: number,
+  ): void {
     if (isRecord(value) && hasKeys(value)) {
       if (depth > this.maxDepth) this.tooDeep(depth);
       for (const childKey of Object.keys(value)) {
@@ -297,7 +306,8 @@ class Unflattener {
     const existing = node[segment]!;
     if (!isRecord(existing) || !isRecord(value)) this.conflict(key, key);
     const target = this.own(node, segment, existing);
-    for (const childKey of Object.keys(value)) this.assign(target, childKey, value[childKey]!, `${key}.${childKey}`);
+    for (const childKey of Object.keys(value))
+      this.assign(target, childKey, value[childKey]!, `${key}.${childKey}`);
   }
 
   /** The object under `node[segment]`, copied first if it came from the input. */

@@ -108,7 +108,13 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     try {
       if (candidate.kind === 'toon') {
         // The outcome may carry an exact size without text: sized from toon's, and a loser.
-        const outcome = encodeToon(candidate, shared, outcomes, budgeted ? size - 1 : Infinity, measure);
+        const outcome = encodeToon(
+          candidate,
+          shared,
+          outcomes,
+          budgeted ? size - 1 : Infinity,
+          measure,
+        );
         candidateText = outcome.text;
         candidateSize = outcome.size;
       } else if (candidate.kind === 'custom') {
@@ -195,7 +201,10 @@ export function measureCandidates(value: unknown, options?: PickOptions): Candid
         text = outcome.text!; // an unlimited budget always completes
         size = outcome.size!;
       } else {
-        text = candidate.kind === 'json' ? JSON.stringify(shared.value) : encodeCustom(candidate, shared.value);
+        text =
+          candidate.kind === 'json'
+            ? JSON.stringify(shared.value)
+            : encodeCustom(candidate, shared.value);
         size = checkedSize(measure(text), candidate.name);
       }
       return { name: candidate.name, text, size };
@@ -209,7 +218,11 @@ function prepare(value: unknown, options: PickOptions | undefined): JsonValue {
   const normalized = normalize(value);
   const fields = options?.fields;
   if (fields === undefined) return normalized;
-  return project(normalized, fields, options?.envelope === undefined ? undefined : { envelope: options.envelope });
+  return project(
+    normalized,
+    fields,
+    options?.envelope === undefined ? undefined : { envelope: options.envelope },
+  );
 }
 
 /**
@@ -249,26 +262,49 @@ function encodeToon(
   const text = maxLength < 0 ? undefined : encodeWithin(input, candidate.options, maxLength);
   const size = text === undefined ? undefined : checkedSize(measure(text), candidate.name);
   // Over budget, the UTF-16 length passed maxLength, so the UTF-8 size did too.
-  const outcome: ToonOutcome = { input, delimiter, text, size, atLeast: size ?? Math.max(maxLength + 1, 0) };
+  const outcome: ToonOutcome = {
+    input,
+    delimiter,
+    text,
+    size,
+    atLeast: size ?? Math.max(maxLength + 1, 0),
+  };
   outcomes.push(outcome);
   return outcome;
 }
 
 /** The outcome of a candidate whose UTF-8 size follows from plain toon's, if toon ran already. */
-function sizeFromToon(candidate: ToonCandidate, shared: SharedInput, outcomes: ToonOutcome[]): ToonOutcome | undefined {
+function sizeFromToon(
+  candidate: ToonCandidate,
+  shared: SharedInput,
+  outcomes: ToonOutcome[],
+): ToonOutcome | undefined {
   if (candidate.bytesOverToon === undefined) return undefined;
-  const toon = outcomes.find((outcome) => outcome.input === shared.value && outcome.delimiter === ',');
+  const toon = outcomes.find(
+    (outcome) => outcome.input === shared.value && outcome.delimiter === ',',
+  );
   if (toon === undefined) return undefined;
   const delta = candidate.bytesOverToon(shared, toon.text);
   if (delta === undefined) return undefined;
   const size = toon.size === undefined ? undefined : toon.size + delta;
-  return { input: undefined, delimiter: '', text: undefined, size, atLeast: size ?? toon.atLeast + delta };
+  return {
+    input: undefined,
+    delimiter: '',
+    text: undefined,
+    size,
+    atLeast: size ?? toon.atLeast + delta,
+  };
 }
 
-function encodeCustom(candidate: Extract<ResolvedCandidate, { kind: 'custom' }>, value: JsonValue): string {
+function encodeCustom(
+  candidate: Extract<ResolvedCandidate, { kind: 'custom' }>,
+  value: JsonValue,
+): string {
   const text = candidate.encode(value);
   if (typeof text !== 'string') {
-    throw new TypeError(`the candidate ${JSON.stringify(candidate.name)} returned ${typeof text}, not a string`);
+    throw new TypeError(
+      `the candidate ${JSON.stringify(candidate.name)} returned ${typeof text}, not a string`,
+    );
   }
   return text;
 }
@@ -284,5 +320,10 @@ function checkedSize(size: number, name: string): number {
 
 /** Records a size under a candidate's name, which may be `__proto__` for a custom candidate. */
 function setSize(sizes: Record<string, number>, name: string, size: number): void {
-  Object.defineProperty(sizes, name, { value: size, enumerable: true, writable: true, configurable: true });
+  Object.defineProperty(sizes, name, {
+    value: size,
+    enumerable: true,
+    writable: true,
+    configurable: true,
+  });
 }

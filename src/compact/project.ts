@@ -129,7 +129,9 @@ function envelopeKeys(options: ProjectOptions | undefined, caller: string): read
   const envelope = options?.envelope ?? DEFAULT_ENVELOPE;
   const keys = typeof envelope === 'string' ? [envelope] : envelope;
   if (!Array.isArray(keys) || keys.some((key) => typeof key !== 'string')) {
-    throw new TypeError(`${caller}: envelope must be a key or an array of keys, got ${describe(envelope)}`);
+    throw new TypeError(
+      `${caller}: envelope must be a key or an array of keys, got ${describe(envelope)}`,
+    );
   }
   return keys;
 }
@@ -149,7 +151,8 @@ function applyToItems(
     const items = Object.hasOwn(value, key) ? value[key] : undefined;
     if (!Array.isArray(items)) continue;
     const out: JsonObject = {};
-    for (const name of Object.keys(value)) setOwn(out, name, name === key ? mapItems(items) : value[name]!);
+    for (const name of Object.keys(value))
+      setOwn(out, name, name === key ? mapItems(items) : value[name]!);
     return out;
   }
   return transform(value);

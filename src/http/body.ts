@@ -21,8 +21,7 @@ export function decodeToonBody(text: string): JsonValue {
     if (error instanceof ToonDecodeError) {
       throw new HttpProblem({
         status: 400,
-        detail:
-          `The text/toon request body is malformed at line ${error.line}, column ${error.column}: ${error.reason}`,
+        detail: `The text/toon request body is malformed at line ${error.line}, column ${error.column}: ${error.reason}`,
         line: error.line,
         column: error.column,
       });
@@ -55,9 +54,15 @@ export function assertToonCharset(contentType: string | null | undefined): void 
  * unsupportedMediaType('application/xml', ['application/json', 'text/toon']);
  * // HttpProblem 415 "Content-Type application/xml is not supported. Send the body as application/json or text/toon."
  */
-export function unsupportedMediaType(contentType: string | null | undefined, supported: readonly string[]): HttpProblem {
+export function unsupportedMediaType(
+  contentType: string | null | undefined,
+  supported: readonly string[],
+): HttpProblem {
   const given = mediaTypeOf(contentType);
-  const list = supported.length <= 1 ? supported.join('') : `${supported.slice(0, -1).join(', ')} or ${supported.at(-1)}`;
+  const list =
+    supported.length <= 1
+      ? supported.join('')
+      : `${supported.slice(0, -1).join(', ')} or ${supported.at(-1)}`;
   return new HttpProblem({
     status: 415,
     detail: `${given === undefined ? 'A request body without a Content-Type' : `Content-Type ${given}`} is not supported. Send the body as ${list}.`,

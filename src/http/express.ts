@@ -48,7 +48,8 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
   res.json = function negotiatedJson(this: Response, body?: unknown) {
     const contentType = this.get('Content-Type');
     // A handler that chose a JSON flavour on purpose (application/hal+json, ...) keeps it.
-    if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json') return json.call(this, body);
+    if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json')
+      return json.call(this, body);
     this.vary('Accept');
     const format = negotiateFormat(req.headers.accept, settings.defaultFormat);
     if (format === 'json') return json.call(this, body);
@@ -88,7 +89,8 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     negotiateResJson(req, res, settings);
-    if (!requestHasBody(req.headers['content-length'], req.headers['transfer-encoding'])) return next();
+    if (!requestHasBody(req.headers['content-length'], req.headers['transfer-encoding']))
+      return next();
     const contentType = req.headers['content-type'];
     if (!req.is(accepted)) return next(unsupportedMediaType(contentType, accepted));
     if (!isToonContentType(contentType)) return next();
@@ -116,12 +118,20 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
       next(error);
       return;
     }
-    const rendered = renderProblem(error, { accept: req.headers.accept, settings, instance: requestPath(req) });
+    const rendered = renderProblem(error, {
+      accept: req.headers.accept,
+      settings,
+      instance: requestPath(req),
+    });
     // Same policy as Express's final handler: server errors are logged, except under test.
     if (rendered.status >= 500 && req.app.get('env') !== 'test') console.error(error);
     const headers = (error as { headers?: unknown } | null)?.headers;
     if (typeof headers === 'object' && headers !== null) res.set(headers as Record<string, string>);
-    res.status(rendered.status).vary('Accept').set('Content-Type', rendered.contentType).send(rendered.body);
+    res
+      .status(rendered.status)
+      .vary('Accept')
+      .set('Content-Type', rendered.contentType)
+      .send(rendered.body);
   };
 
   const notFound: RequestHandler = (req, _res, next) => {

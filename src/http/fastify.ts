@@ -10,7 +10,12 @@ import type {
 } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
 import type { JsonValue } from '../codec/types.js';
-import { assertToonCharset, DEFAULT_BODY_TYPES, decodeToonBody, unsupportedMediaType } from './body.js';
+import {
+  assertToonCharset,
+  DEFAULT_BODY_TYPES,
+  decodeToonBody,
+  unsupportedMediaType,
+} from './body.js';
 import { appendVary, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { addToonToOpenApi } from './openapi.js';
@@ -45,7 +50,11 @@ type PoisoningAction = 'error' | 'remove' | 'ignore';
 
 // Fastify's JSON parser refuses `__proto__` keys (and `constructor.prototype`) unless told
 // otherwise; TOON bodies get the same protection, so switching formats opens no hole.
-function guardPrototypeKeys(value: JsonValue, onProto: PoisoningAction, onConstructor: PoisoningAction): void {
+function guardPrototypeKeys(
+  value: JsonValue,
+  onProto: PoisoningAction,
+  onConstructor: PoisoningAction,
+): void {
   if (typeof value !== 'object' || value === null) return;
   if (Array.isArray(value)) {
     for (const item of value) guardPrototypeKeys(item, onProto, onConstructor);
@@ -116,7 +125,9 @@ function jsonSerializer(entry: unknown): ((payload: unknown) => string) | undefi
   if (typeof entry !== 'object' || entry === null) return undefined;
   const byType = entry as Record<string, unknown>;
   const serializer = byType['application/json'] ?? byType['*/*'];
-  return typeof serializer === 'function' ? (serializer as (payload: unknown) => string) : undefined;
+  return typeof serializer === 'function'
+    ? (serializer as (payload: unknown) => string)
+    : undefined;
 }
 
 function jsonSchemaOf(entry: unknown): unknown {
@@ -148,8 +159,15 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   const onConstructor = app.initialConfig.onConstructorPoisoning ?? 'error';
   app.addContentTypeParser(
     TOON_MEDIA_TYPE,
-    { parseAs: 'string', ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }) },
-    (request: FastifyRequest, body: string | Buffer, parsed: (error: Error | null, value?: unknown) => void) => {
+    {
+      parseAs: 'string',
+      ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
+    },
+    (
+      request: FastifyRequest,
+      body: string | Buffer,
+      parsed: (error: Error | null, value?: unknown) => void,
+    ) => {
       try {
         assertToonCharset(request.headers['content-type']);
         const value = decodeToonBody(body as string);
@@ -169,8 +187,12 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     if (typeof content !== 'object' || content === null) return;
     const types = Object.keys(content);
     const jsonType = types.find((type) => mediaTypeOf(type) === 'application/json');
-    if (jsonType === undefined || types.some((type) => mediaTypeOf(type) === TOON_MEDIA_TYPE)) return;
-    route.schema = { ...route.schema, body: { ...body, content: { ...content, [TOON_MEDIA_TYPE]: content[jsonType] } } };
+    if (jsonType === undefined || types.some((type) => mediaTypeOf(type) === TOON_MEDIA_TYPE))
+      return;
+    route.schema = {
+      ...route.schema,
+      body: { ...body, content: { ...content, [TOON_MEDIA_TYPE]: content[jsonType] } },
+    };
   });
 
   // Only object payloads that Fastify is about to serialize as JSON reach this hook, so strings,
@@ -212,11 +234,16 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
         ? unsupportedMediaType(request.headers['content-type'], DEFAULT_BODY_TYPES)
         : error;
-    const rendered = renderProblem(source, { accept: request.headers.accept, settings, instance: requestPath(request) });
+    const rendered = renderProblem(source, {
+      accept: request.headers.accept,
+      settings,
+      instance: requestPath(request),
+    });
     if (rendered.status >= 500) request.log.error({ err: error }, error.message);
     else request.log.info({ err: error }, error.message);
     const headers = (error as { headers?: unknown }).headers;
-    if (typeof headers === 'object' && headers !== null) reply.headers(headers as Record<string, string>);
+    if (typeof headers === 'object' && headers !== null)
+      reply.headers(headers as Record<string, string>);
     // The error path keeps a serializer set earlier for this reply; reset it so the finished
     // problem text is sent as it is.
     reply
@@ -280,9 +307,14 @@ export type SwaggerDocumentObject = { openapiObject: object } | { swaggerObject:
  * await app.register(swagger, withToonOpenApi({ openapi: { info: { title: 'Orders', version: '1.0.0' } } }));
  */
 export function withToonOpenApi<Options extends object>(options: Options): Options {
-  const own = (options as { transformObject?: (input: SwaggerDocumentObject) => object }).transformObject;
+  const own = (options as { transformObject?: (input: SwaggerDocumentObject) => object })
+    .transformObject;
   const transformObject = (input: SwaggerDocumentObject): object => {
-    const document = own ? own(input) : 'openapiObject' in input ? input.openapiObject : input.swaggerObject;
+    const document = own
+      ? own(input)
+      : 'openapiObject' in input
+        ? input.openapiObject
+        : input.swaggerObject;
     return 'openapiObject' in input ? addToonToOpenApi(document) : document;
   };
   return { ...options, transformObject };

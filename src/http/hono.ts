@@ -10,7 +10,14 @@ import {
   requestHasBody,
   unsupportedMediaType,
 } from './body.js';
-import { appendVary, isToonContentType, JSON_CONTENT_TYPE, matchesMediaType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import {
+  appendVary,
+  isToonContentType,
+  JSON_CONTENT_TYPE,
+  matchesMediaType,
+  mediaTypeOf,
+  TOON_MEDIA_TYPE,
+} from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { renderBody, renderProblem } from './render.js';
@@ -44,7 +51,11 @@ export interface ToonHonoMiddleware extends MiddlewareHandler {
 }
 
 function problemResponse(c: Context, error: unknown, settings: ToonSettings): Response {
-  const rendered = renderProblem(error, { accept: c.req.header('accept'), settings, instance: c.req.path });
+  const rendered = renderProblem(error, {
+    accept: c.req.header('accept'),
+    settings,
+    instance: c.req.path,
+  });
   return new Response(rendered.body, {
     status: rendered.status,
     headers: { 'content-type': rendered.contentType, vary: 'Accept' },
@@ -101,7 +112,11 @@ type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, s
 // the encoding itself. A Content-Type the handler passes explicitly is left to Hono.
 function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
   const json = c.json as (...args: JsonArguments) => Response;
-  const body = c.body as (data: string, arg?: unknown, headers?: Record<string, string | string[]>) => Response;
+  const body = c.body as (
+    data: string,
+    arg?: unknown,
+    headers?: Record<string, string | string[]>,
+  ) => Response;
   const negotiating = (...[object, arg, headers]: JsonArguments): Response => {
     if (headers !== undefined && hasContentType(headers)) return json(object, arg, headers);
     const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
@@ -123,7 +138,11 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
 // re-encode the finished response when the client asked for TOON.
 async function negotiateJsonResponse(c: Context, settings: ToonSettings): Promise<void> {
   const res = c.res;
-  if (negotiatedResponses.has(res) || mediaTypeOf(res.headers.get('content-type')) !== 'application/json') return;
+  if (
+    negotiatedResponses.has(res) ||
+    mediaTypeOf(res.headers.get('content-type')) !== 'application/json'
+  )
+    return;
   const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
   if (format === 'json' || res.body === null) {
     addVary(c, res);
@@ -179,9 +198,17 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   const limit =
     maxSize === undefined
       ? undefined
-      : bodyLimit({ maxSize, onError: (c) => problemResponse(c, payloadTooLarge(maxSize), settings) });
+      : bodyLimit({
+          maxSize,
+          onError: (c) => problemResponse(c, payloadTooLarge(maxSize), settings),
+        });
 
-  const negotiate = async (c: Context, next: Next, contentType: string | null, withBody: boolean): Promise<Response | void> => {
+  const negotiate = async (
+    c: Context,
+    next: Next,
+    contentType: string | null,
+    withBody: boolean,
+  ): Promise<Response | void> => {
     if (withBody) {
       if (!matchesMediaType(contentType, accepted)) {
         return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
@@ -208,7 +235,8 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
     // A GET or HEAD Request never has a body; the limit would read `body` to find that out,
     // which makes @hono/node-server build the full Request.
     const method = c.req.method;
-    if (limit === undefined || method === 'GET' || method === 'HEAD') return negotiate(c, next, contentType, withBody);
+    if (limit === undefined || method === 'GET' || method === 'HEAD')
+      return negotiate(c, next, contentType, withBody);
     return limit(c, async () => {
       const early = await negotiate(c, next, contentType, withBody);
       if (early !== undefined) c.res = early;
@@ -218,7 +246,8 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   const onError: ErrorHandler = (error, c) => {
     // An HTTPException built with its own Response is the app's explicit answer: keep it.
     const custom = error as { res?: unknown; getResponse?: () => Response };
-    if (custom.res !== undefined && typeof custom.getResponse === 'function') return custom.getResponse();
+    if (custom.res !== undefined && typeof custom.getResponse === 'function')
+      return custom.getResponse();
     const response = problemResponse(c, error, settings);
     if (response.status >= 500) console.error(error);
     return response;

@@ -13,8 +13,18 @@ export {
   matchesMediaType,
   mediaTypeOf,
 } from './media-types.js';
-export { type DefaultFormat, type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
-export { type ClientPreference, type DocumentKind, clientPreference, negotiateFormat } from './negotiate.js';
+export {
+  type DefaultFormat,
+  type ResponseFormat,
+  type ToonHttpOptions,
+  ToonSettings,
+} from './settings.js';
+export {
+  type ClientPreference,
+  type DocumentKind,
+  clientPreference,
+  negotiateFormat,
+} from './negotiate.js';
 export {
   type RenderedBody,
   type RenderOptions,

@@ -19,7 +19,9 @@ export const PROBLEM_JSON_CONTENT_TYPE = 'application/problem+json';
 export function mediaTypeOf(contentType: string | null | undefined): string | undefined {
   if (!contentType) return undefined;
   const semicolon = contentType.indexOf(';');
-  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon)).trim().toLowerCase();
+  const essence = (semicolon === -1 ? contentType : contentType.slice(0, semicolon))
+    .trim()
+    .toLowerCase();
   return essence === '' ? undefined : essence;
 }
 
@@ -30,7 +32,10 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
  * @example
  * contentTypeParameter('text/toon; charset="UTF-8"', 'charset'); // 'UTF-8'
  */
-export function contentTypeParameter(contentType: string | null | undefined, name: string): string | undefined {
+export function contentTypeParameter(
+  contentType: string | null | undefined,
+  name: string,
+): string | undefined {
   if (!contentType) return undefined;
   const wanted = name.toLowerCase();
   for (const part of contentType.split(';').slice(1)) {
@@ -38,7 +43,9 @@ export function contentTypeParameter(contentType: string | null | undefined, nam
     if (equals === -1) continue;
     if (part.slice(0, equals).trim().toLowerCase() !== wanted) continue;
     const value = part.slice(equals + 1).trim();
-    return value.length >= 2 && value.startsWith('"') && value.endsWith('"') ? value.slice(1, -1) : value;
+    return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+      ? value.slice(1, -1)
+      : value;
   }
   return undefined;
 }
@@ -51,7 +58,10 @@ export function contentTypeParameter(contentType: string | null | undefined, nam
  * matchesMediaType('application/json; charset=utf-8', ['application/json']); // true
  * matchesMediaType('text/csv', ['text/*']); // true
  */
-export function matchesMediaType(contentType: string | null | undefined, patterns: readonly string[]): boolean {
+export function matchesMediaType(
+  contentType: string | null | undefined,
+  patterns: readonly string[],
+): boolean {
   const mediaType = mediaTypeOf(contentType);
   if (mediaType === undefined) return false;
   const slash = mediaType.indexOf('/');
@@ -82,8 +92,15 @@ export function isToonContentType(contentType: string | null | undefined): boole
  * appendVary('Origin', 'Accept'); // 'Origin, Accept'
  * appendVary('accept', 'Accept'); // 'accept'
  */
-export function appendVary(existing: string | number | readonly string[] | null | undefined, field = 'Accept'): string {
-  const current = Array.isArray(existing) ? existing.join(', ') : existing == null ? '' : String(existing);
+export function appendVary(
+  existing: string | number | readonly string[] | null | undefined,
+  field = 'Accept',
+): string {
+  const current = Array.isArray(existing)
+    ? existing.join(', ')
+    : existing == null
+      ? ''
+      : String(existing);
   if (current.trim() === '') return field;
   const wanted = field.toLowerCase();
   for (const name of current.split(',')) {

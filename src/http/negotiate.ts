@@ -45,7 +45,10 @@ function rank(accept: string, kind: DocumentKind): ClientPreference {
 // Real traffic repeats a handful of Accept values; caching their ranking keeps negotiation off
 // the per-request cost. The cache is bounded so hostile, ever-changing headers cannot grow it.
 const CACHE_LIMIT = 500;
-const cache: Record<DocumentKind, Map<string, ClientPreference>> = { data: new Map(), problem: new Map() };
+const cache: Record<DocumentKind, Map<string, ClientPreference>> = {
+  data: new Map(),
+  problem: new Map(),
+};
 
 /**
  * The client's preference between JSON and TOON according to its `Accept` header, with
@@ -60,7 +63,10 @@ const cache: Record<DocumentKind, Map<string, ClientPreference>> = { data: new M
  * clientPreference('*\/*'); // 'either'
  * clientPreference('text/*'); // 'toon'
  */
-export function clientPreference(accept: string | undefined, kind: DocumentKind = 'data'): ClientPreference {
+export function clientPreference(
+  accept: string | undefined,
+  kind: DocumentKind = 'data',
+): ClientPreference {
   if (accept === undefined) return 'either';
   const known = cache[kind].get(accept);
   if (known !== undefined) return known;

@@ -7,7 +7,16 @@ export const OPENAPI_TOON_PROBLEM = 'text/toon; profile=problem';
 
 type Json = Record<string, unknown>;
 
-const OPERATION_KEYS = ['get', 'put', 'post', 'delete', 'options', 'head', 'patch', 'trace'] as const;
+const OPERATION_KEYS = [
+  'get',
+  'put',
+  'post',
+  'delete',
+  'options',
+  'head',
+  'patch',
+  'trace',
+] as const;
 
 function isObject(value: unknown): value is Json {
   return typeof value === 'object' && value !== null && !Array.isArray(value);
@@ -67,8 +76,14 @@ function withToonInOperation(operation: unknown): unknown {
   const requestBody = withToonInContentHolder(operation.requestBody);
   const responses = mapValues(operation.responses, withToonInContentHolder);
   // callbacks: { name: { expression: PathItem } }
-  const callbacks = mapValues(operation.callbacks, (callback) => mapValues(callback, withToonInPathItem));
-  if (requestBody === operation.requestBody && responses === operation.responses && callbacks === operation.callbacks) {
+  const callbacks = mapValues(operation.callbacks, (callback) =>
+    mapValues(callback, withToonInPathItem),
+  );
+  if (
+    requestBody === operation.requestBody &&
+    responses === operation.responses &&
+    callbacks === operation.callbacks
+  ) {
     return operation;
   }
   const result: Json = { ...operation };
@@ -97,7 +112,9 @@ function withToonInComponents(components: unknown): unknown {
     requestBodies: mapValues(components.requestBodies, withToonInContentHolder),
     responses: mapValues(components.responses, withToonInContentHolder),
     pathItems: mapValues(components.pathItems, withToonInPathItem),
-    callbacks: mapValues(components.callbacks, (callback) => mapValues(callback, withToonInPathItem)),
+    callbacks: mapValues(components.callbacks, (callback) =>
+      mapValues(callback, withToonInPathItem),
+    ),
   };
   let result: Json | undefined;
   for (const [key, value] of Object.entries(replacements)) {
@@ -130,7 +147,10 @@ function withToonInComponents(components: unknown): unknown {
 export function addToonToOpenApi<T extends object>(document: T): T {
   const source = document as Json;
   if (!isObject(source) || typeof source.openapi !== 'string' || !source.openapi.startsWith('3.')) {
-    const found = isObject(source) && typeof source.swagger === 'string' ? `Swagger ${source.swagger}` : 'no "openapi" field';
+    const found =
+      isObject(source) && typeof source.swagger === 'string'
+        ? `Swagger ${source.swagger}`
+        : 'no "openapi" field';
     throw new TypeError(
       `addToonToOpenApi expects an OpenAPI 3.x document (with openapi: "3.x.y"), got ${found}. ` +
         'Generate OpenAPI 3 (for @fastify/swagger: the `openapi` option) and pass the whole document.',

@@ -35,7 +35,10 @@ export const PROBLEM_JSON_SCHEMA = {
     instance: { type: 'string' },
     errors: {
       type: 'array',
-      items: { type: 'object', properties: { pointer: { type: 'string' }, message: { type: 'string' } } },
+      items: {
+        type: 'object',
+        properties: { pointer: { type: 'string' }, message: { type: 'string' } },
+      },
     },
   },
 } as const;
@@ -104,7 +107,10 @@ const STATUS_TITLES: Readonly<Record<number, string>> = {
  * statusTitle(415); // 'Unsupported Media Type'
  */
 export function statusTitle(status: number): string {
-  return STATUS_TITLES[status] ?? (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Error');
+  return (
+    STATUS_TITLES[status] ??
+    (status >= 500 ? 'Server Error' : status >= 400 ? 'Client Error' : 'Error')
+  );
 }
 
 function isErrorStatus(value: unknown): value is number {
@@ -203,7 +209,14 @@ export function problemFromError(error: unknown, instance?: string): ProblemDeta
   if (error instanceof HttpProblem) {
     if (error.problem.instance !== undefined || instance === undefined) return error.problem;
     const { type, title, status, detail, ...extensions } = error.problem;
-    return { type, title, status, ...(detail === undefined ? {} : { detail }), instance, ...extensions };
+    return {
+      type,
+      title,
+      status,
+      ...(detail === undefined ? {} : { detail }),
+      instance,
+      ...extensions,
+    };
   }
   const like: ErrorLike = typeof error === 'object' && error !== null ? (error as ErrorLike) : {};
   const candidate = like.statusCode ?? like.status;
@@ -212,7 +225,8 @@ export function problemFromError(error: unknown, instance?: string): ProblemDeta
   // Server-side messages can leak internals (SQL, paths); only client errors explain themselves,
   // unless the error was explicitly marked as safe to expose (http-errors' `expose`).
   const exposed = like.expose === true || (status < 500 && like.expose !== false);
-  if (exposed && typeof like.message === 'string' && like.message !== '') problem.detail = like.message;
+  if (exposed && typeof like.message === 'string' && like.message !== '')
+    problem.detail = like.message;
   if (instance !== undefined) problem.instance = instance;
   if (exposed && typeof like.code === 'string') problem.code = like.code;
   return problem;

@@ -36,7 +36,10 @@ export function contentTypeFor(format: ResponseFormat, kind: DocumentKind = 'dat
 
 // The picker only compares JSON with plain TOON in the response delimiter: dot-flattening
 // would change the shape of the data a client receives, so it is never a candidate here.
-const PIPE_CANDIDATE: Candidate = { name: 'toon-pipe', encode: (value) => encode(value, { delimiter: '|' }) };
+const PIPE_CANDIDATE: Candidate = {
+  name: 'toon-pipe',
+  encode: (value) => encode(value, { delimiter: '|' }),
+};
 const AUTO_CANDIDATES: Record<Delimiter, ReadonlyArray<CandidateName | Candidate>> = {
   ',': ['json', 'toon'],
   '\t': ['json', 'toon-tab'],
@@ -89,7 +92,11 @@ export function renderBody(
     }
   }
   if (format === 'json' || format === 'toon') {
-    return { body: JSON.stringify(value) ?? 'null', contentType: CONTENT_TYPES[kind].json, format: 'json' };
+    return {
+      body: JSON.stringify(value) ?? 'null',
+      contentType: CONTENT_TYPES[kind].json,
+      format: 'json',
+    };
   }
   const picked = pick(value, { candidates: AUTO_CANDIDATES[delimiter] });
   const chosen: ResponseFormat = picked.strategy === 'json' ? 'json' : 'toon';
@@ -111,7 +118,12 @@ export function renderNegotiated(
   settings: ToonSettings,
   kind: DocumentKind = 'data',
 ): RenderedBody {
-  return renderBody(value, negotiateFormat(accept, settings.defaultFormat, kind), settings.delimiter, { kind });
+  return renderBody(
+    value,
+    negotiateFormat(accept, settings.defaultFormat, kind),
+    settings.delimiter,
+    { kind },
+  );
 }
 
 /** A problem document ready to send. */
@@ -135,5 +147,9 @@ export function renderProblem(
   context: { accept: string | undefined; settings: ToonSettings; instance?: string },
 ): RenderedProblem {
   const problem = problemFromError(error, context.instance);
-  return { ...renderNegotiated(problem, context.accept, context.settings, 'problem'), status: problem.status, problem };
+  return {
+    ...renderNegotiated(problem, context.accept, context.settings, 'problem'),
+    status: problem.status,
+    problem,
+  };
 }

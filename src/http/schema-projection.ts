@@ -15,12 +15,44 @@ export const UNSUPPORTED_VALUE: unique symbol = Symbol('toonwire.unsupportedValu
 
 // Keywords that never change what fast-json-stringify writes for a value of the declared type.
 const INERT = new Set([
-  '$id', '$schema', '$comment', 'title', 'description', 'examples', 'example', 'deprecated', 'readOnly', 'writeOnly',
-  'minimum', 'maximum', 'exclusiveMinimum', 'exclusiveMaximum', 'multipleOf', 'minLength', 'maxLength', 'pattern',
-  'minItems', 'maxItems', 'uniqueItems', 'minProperties', 'maxProperties', 'enum', 'format', 'contentMediaType',
-  'contentEncoding', 'xml', 'externalDocs',
+  '$id',
+  '$schema',
+  '$comment',
+  'title',
+  'description',
+  'examples',
+  'example',
+  'deprecated',
+  'readOnly',
+  'writeOnly',
+  'minimum',
+  'maximum',
+  'exclusiveMinimum',
+  'exclusiveMaximum',
+  'multipleOf',
+  'minLength',
+  'maxLength',
+  'pattern',
+  'minItems',
+  'maxItems',
+  'uniqueItems',
+  'minProperties',
+  'maxProperties',
+  'enum',
+  'format',
+  'contentMediaType',
+  'contentEncoding',
+  'xml',
+  'externalDocs',
 ]);
-const STRUCTURAL = new Set(['type', 'nullable', 'properties', 'required', 'items', 'additionalProperties']);
+const STRUCTURAL = new Set([
+  'type',
+  'nullable',
+  'properties',
+  'required',
+  'items',
+  'additionalProperties',
+]);
 const SCALARS = new Set(['string', 'integer', 'number', 'boolean', 'null']);
 
 function fail(): never {
@@ -31,7 +63,10 @@ function fail(): never {
 export function isPlainObject(value: unknown): value is Record<string, unknown> {
   if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
   const proto = Object.getPrototypeOf(value);
-  return (proto === Object.prototype || proto === null) && typeof (value as { toJSON?: unknown }).toJSON !== 'function';
+  return (
+    (proto === Object.prototype || proto === null) &&
+    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
+  );
 }
 
 /** A scalar type a response schema may declare. */
@@ -116,15 +151,21 @@ function describe(schema: unknown): SchemaShape | undefined {
 }
 
 function describeProperties(schema: Record<string, unknown>): PropertyShape[] | undefined {
-  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false) return undefined;
+  if (schema.additionalProperties !== undefined && schema.additionalProperties !== false)
+    return undefined;
   const properties = schema.properties ?? {};
-  if (typeof properties !== 'object' || properties === null || Array.isArray(properties)) return undefined;
+  if (typeof properties !== 'object' || properties === null || Array.isArray(properties))
+    return undefined;
   const required = schema.required ?? [];
   if (!Array.isArray(required)) return undefined;
   const declared = Object.keys(properties);
-  if (declared.includes('__proto__') || required.some((key) => !declared.includes(key))) return undefined;
+  if (declared.includes('__proto__') || required.some((key) => !declared.includes(key)))
+    return undefined;
   // fast-json-stringify writes the required properties first, each group in schema order.
-  const order = [...declared.filter((key) => required.includes(key)), ...declared.filter((key) => !required.includes(key))];
+  const order = [
+    ...declared.filter((key) => required.includes(key)),
+    ...declared.filter((key) => !required.includes(key)),
+  ];
   const described: PropertyShape[] = [];
   for (const key of order) {
     const shape = describe((properties as Record<string, unknown>)[key]);
@@ -151,7 +192,11 @@ function projectionOf(shape: SchemaShape): Projection {
 }
 
 function objectProjection(properties: readonly PropertyShape[]): Projection {
-  const fields = properties.map(({ key, required, shape }) => ({ key, required, project: projectionOf(shape) }));
+  const fields = properties.map(({ key, required, shape }) => ({
+    key,
+    required,
+    project: projectionOf(shape),
+  }));
   return (value) => {
     if (!isPlainObject(value)) fail();
     const result: JsonObject = {};

@@ -26,7 +26,9 @@ const DELIMITERS: readonly Delimiter[] = [',', '|', '\t'];
 
 function checkDefaultFormat(value: unknown): DefaultFormat {
   if (DEFAULT_FORMATS.includes(value as DefaultFormat)) return value as DefaultFormat;
-  throw new TypeError(`toonwire: defaultFormat must be 'json', 'toon' or 'auto', got ${JSON.stringify(value)}.`);
+  throw new TypeError(
+    `toonwire: defaultFormat must be 'json', 'toon' or 'auto', got ${JSON.stringify(value)}.`,
+  );
 }
 
 function checkDelimiter(value: unknown): Delimiter {

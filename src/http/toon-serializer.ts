@@ -68,7 +68,16 @@ function anyNull(values: readonly unknown[]): boolean {
 }
 
 /** What generated code may call, under these names. */
-const RUNTIME = { giveUp, isPlainObject, isArray, looksKeyed, allNull, anyNull, encodeString, formatNumber };
+const RUNTIME = {
+  giveUp,
+  isPlainObject,
+  isArray,
+  looksKeyed,
+  allNull,
+  anyNull,
+  encodeString,
+  formatNumber,
+};
 
 /** A JavaScript string literal for `text`, safe to splice into generated source. */
 const literal = (text: string): string => JSON.stringify(text);
@@ -153,7 +162,10 @@ function scalar(shape: ScalarShape, x: string, program: Program): string {
  */
 function mayBeKeyedTable(shape: ObjectShape): boolean {
   const objects = shape.properties.filter((property) => property.shape.kind === 'object');
-  return objects.length >= 2 && shape.properties.every((property) => !property.required || property.shape.kind === 'object');
+  return (
+    objects.length >= 2 &&
+    shape.properties.every((property) => !property.required || property.shape.kind === 'object')
+  );
 }
 
 /**
@@ -170,12 +182,15 @@ function fieldStatement(
   prefixOf: (suffix: string) => string,
 ): string {
   const line = encodeKey(key);
-  if (child.kind === 'scalar') return `out += ${prefixOf(line + ': ')} + ${scalar(child, x, program)};`;
+  if (child.kind === 'scalar')
+    return `out += ${prefixOf(line + ': ')} + ${scalar(child, x, program)};`;
   const write =
     child.kind === 'array'
       ? `${arrayWriter(child, depth, 'field', program)}(out + ${prefixOf(line)}, ${x})`
       : `${objectWriter(child, depth, 'field', program)}(out + ${prefixOf(line + ':')}, ${x})`;
-  return child.nullable ? `out = ${x} === null ? out + ${prefixOf(line + ': null')} : ${write};` : `out = ${write};`;
+  return child.nullable
+    ? `out = ${x} === null ? out + ${prefixOf(line + ': null')} : ${write};`
+    : `out = ${write};`;
 }
 
 /**
@@ -189,15 +204,24 @@ function fieldStatement(
  * // { id: 1, tags: ['a'] } at depth 2 as a list item, appended after 'rows[1]:':
  * // '\n  - id: 1\n    tags[1]: a'
  */
-function objectWriter(shape: ObjectShape, depth: number, position: Position, program: Program): string {
+function objectWriter(
+  shape: ObjectShape,
+  depth: number,
+  position: Position,
+  program: Program,
+): string {
   const body = ['if (!isPlainObject(v)) giveUp();'];
   // Objects inside lists and tables never become keyed tables (only root and field values do).
   if (position !== 'item' && mayBeKeyedTable(shape)) {
-    const keys = program.declareConstant('keys', JSON.stringify(shape.properties.map((property) => property.key)));
+    const keys = program.declareConstant(
+      'keys',
+      JSON.stringify(shape.properties.map((property) => property.key)),
+    );
     body.push(`if (looksKeyed(v, ${keys})) giveUp();`);
   }
   const start = lineStart(depth);
-  const firstStart = position === 'root' ? '' : position === 'item' ? lineStart(depth - 1) + '- ' : start;
+  const firstStart =
+    position === 'root' ? '' : position === 'item' ? lineStart(depth - 1) + '- ' : start;
   const empty = position === 'item' ? lineStart(depth - 1) + '-' : '';
   // Whether a field was written before this one: statically known ('no', 'yes') until an
   // optional field comes first; then the `first` flag tracks it at run time.
@@ -213,13 +237,20 @@ function objectWriter(shape: ObjectShape, depth: number, position: Position, pro
   shape.properties.forEach(({ key, required, shape: child }: PropertyShape) => {
     const x = program.name('field');
     body.push(`const ${x} = v[${literal(key)}];`);
-    const write = fieldStatement(key, child, x, depth + 1, program, prefixOf) + (flagged ? ' first = false;' : '');
+    const write =
+      fieldStatement(key, child, x, depth + 1, program, prefixOf) +
+      (flagged ? ' first = false;' : '');
     if (required) body.push(`if (${x} === undefined) giveUp();`, write);
     else body.push(`if (${x} !== undefined) { ${write} }`);
     written = required ? 'yes' : written === 'no' ? 'flag' : written;
   });
   if (written === 'yes' || empty === '') body.push('return out;');
-  else body.push(written === 'no' ? `return out + ${literal(empty)};` : `return first ? out + ${literal(empty)} : out;`);
+  else
+    body.push(
+      written === 'no'
+        ? `return out + ${literal(empty)};`
+        : `return first ? out + ${literal(empty)} : out;`,
+    );
   return program.declareFunction(position === 'item' ? 'item' : 'object', 'out, v', body);
 }
 
@@ -238,11 +269,20 @@ function listItem(shape: SchemaShape, x: string, depth: number, program: Program
  * Declares `(out, v) => out + array v` from its `[N]` on (or its empty form, which depends on
  * `position`, §9.1-§9.2), with items, rows or list items at `depth`.
  */
-function arrayWriter(shape: ArrayShape, depth: number, position: Position, program: Program): string {
+function arrayWriter(
+  shape: ArrayShape,
+  depth: number,
+  position: Position,
+  program: Program,
+): string {
   const { bracketSymbol, delimiter } = program;
   const empty = position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${bracketSymbol}]:`;
   const items = shape.items;
-  const body = ['if (!isArray(v)) giveUp();', 'const n = v.length;', `if (n === 0) return out + ${literal(empty)};`];
+  const body = [
+    'if (!isArray(v)) giveUp();',
+    'const n = v.length;',
+    `if (n === 0) return out + ${literal(empty)};`,
+  ];
 
   if (items.kind === 'scalar') {
     // §9.1: primitives always stay inline.
@@ -258,11 +298,16 @@ function arrayWriter(shape: ArrayShape, depth: number, position: Position, progr
 
   body.push(`const bracket = "[" + n + ${literal(bracketSymbol + ']')};`);
   // §9.4: an array that is itself a list item never takes tabular form.
-  const table = items.kind === 'object' && position !== 'item' ? tableDecision(items, depth, program) : undefined;
+  const table =
+    items.kind === 'object' && position !== 'item'
+      ? tableDecision(items, depth, program)
+      : undefined;
   if (items.nullable) {
     // All null: an inline array of primitives. Some null: no table can hold them, a list.
     const nulls = `out + bracket + ": null" + ${literal(delimiter + 'null')}.repeat(n - 1)`;
-    body.push(`if (anyNull(v)) { if (allNull(v)) return ${nulls}; } else { ${table?.statement ?? ''} }`);
+    body.push(
+      `if (anyNull(v)) { if (allNull(v)) return ${nulls}; } else { ${table?.statement ?? ''} }`,
+    );
   } else if (table !== undefined) {
     body.push(table.statement);
     if (table.always) return program.declareFunction('array', 'out, v', body);
@@ -337,7 +382,10 @@ function brokenRow(shape: ObjectShape, program: Program): string {
         : child.kind === 'object'
           ? ` if (${x} !== null && ${brokenRow(child, program)}(${x})) return true;`
           : '';
-    body.push(`const ${x} = row[${literal(key)}];`, `if (${x} !== undefined) {${check} present++; }`);
+    body.push(
+      `const ${x} = row[${literal(key)}];`,
+      `if (${x} !== undefined) {${check} present++; }`,
+    );
   }
   body.push('return present === 0;');
   return program.declareFunction('brokenRow', 'row', body);
@@ -347,7 +395,12 @@ function brokenRow(shape: ObjectShape, program: Program): string {
  * Statements that declare the cells of the row in `row` and push their texts, in depth-first
  * column order (§9.3), onto `cells`.
  */
-function cellStatements(shape: ObjectShape, row: string, program: Program, cells: string[]): string[] {
+function cellStatements(
+  shape: ObjectShape,
+  row: string,
+  program: Program,
+  cells: string[],
+): string[] {
   const statements = [`if (!isPlainObject(${row})) giveUp();`];
   for (const { key, shape: child } of shape.properties) {
     const x = program.name('cell');
@@ -390,7 +443,10 @@ function tableDecision(
   if (kind === 'always') return { statement: `return ${write}(out + bracket, v);`, always: true };
   // The writer gives up on a row missing an optional field or holding a null group: only the
   // generic encoder decides whether such rows form a narrower table.
-  return { statement: `if (!${anyBrokenRow(shape, program)}(v)) return ${write}(out + bracket, v);`, always: false };
+  return {
+    statement: `if (!${anyBrokenRow(shape, program)}(v)) return ${write}(out + bracket, v);`,
+    always: false,
+  };
 }
 
 /** The whole document: a root primitive, a root array, or the root object's fields (§5). */
@@ -448,7 +504,10 @@ function compileFor(schema: object, delimiter: Delimiter): ToonSerializer | unde
  * // 'users[2]{id,name}:\n  1,Ada\n  2,Bob'
  * write?.({ users: [{ id: '1', name: 'Ada' }] }); // undefined: `id` is not an integer
  */
-export function compileToonSerializer(schema: unknown, delimiter: Delimiter = ','): ToonSerializer | undefined {
+export function compileToonSerializer(
+  schema: unknown,
+  delimiter: Delimiter = ',',
+): ToonSerializer | undefined {
   if (typeof schema !== 'object' || schema === null) return undefined;
   let byDelimiter = compiled.get(schema);
   if (byDelimiter === undefined) {

@@ -37,11 +37,17 @@ export interface CompactResultOptions extends ModelTextOptions {
  * // { content: [{ type: 'text', text: 'items[20]{id,status,...}:\n  ...' }],
  * //   structuredContent: { items }, _meta: { 'com.apify/encodingStrategy': 'toon' } }
  */
-export function compactResult(payload: unknown, options: CompactResultOptions = {}): CallToolResult {
+export function compactResult(
+  payload: unknown,
+  options: CompactResultOptions = {},
+): CallToolResult {
   const { metaKey = DEFAULT_META_KEY, ...textOptions } = options;
   checkMetaKey(metaKey, 'compactResult');
   const { text, strategy } = modelText(payload, textOptions);
-  const result: CallToolResult = { content: [{ type: 'text', text }], _meta: { [metaKey]: strategy } };
+  const result: CallToolResult = {
+    content: [{ type: 'text', text }],
+    _meta: { [metaKey]: strategy },
+  };
   if (isPlainObject(payload)) result.structuredContent = payload;
   return result;
 }

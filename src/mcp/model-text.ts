@@ -1,7 +1,13 @@
 // The text a model reads for a value: the picker's choice, optionally labelled with a one-line
 // format hint, and never larger than JSON with the label counted.
 
-import { byteLength, measureCandidates, pick, type PickOptions, type PickResult } from '../compact/index.js';
+import {
+  byteLength,
+  measureCandidates,
+  pick,
+  type PickOptions,
+  type PickResult,
+} from '../compact/index.js';
 
 /**
  * A one-line label prepended to non-JSON text, for models that do better when told the format:
@@ -32,7 +38,9 @@ const BUILT_IN_HINTS: Readonly<Record<string, string>> = {
  */
 export function formatHint(strategy: string): string | undefined {
   if (strategy === 'json') return undefined;
-  return Object.hasOwn(BUILT_IN_HINTS, strategy) ? BUILT_IN_HINTS[strategy] : `Format: ${strategy}.`;
+  return Object.hasOwn(BUILT_IN_HINTS, strategy)
+    ? BUILT_IN_HINTS[strategy]
+    : `Format: ${strategy}.`;
 }
 
 function hintFor(hint: FormatHint | undefined, strategy: string): string | undefined {
@@ -41,7 +49,9 @@ function hintFor(hint: FormatHint | undefined, strategy: string): string | undef
   const label = typeof hint === 'string' ? hint : hint(strategy);
   if (label === undefined) return undefined;
   if (typeof label !== 'string' || /[\r\n]/.test(label)) {
-    throw new TypeError(`hint: a format hint must be one line of text, got ${JSON.stringify(label)}`);
+    throw new TypeError(
+      `hint: a format hint must be one line of text, got ${JSON.stringify(label)}`,
+    );
   }
   return label;
 }
@@ -73,6 +83,7 @@ function measureText(text: string, options: PickOptions): number {
     tokenizer: options.tokenizer,
     candidates: [{ name: 'labelled', encode: () => text }],
   });
-  if (labelled?.size === undefined) throw labelled?.error ?? new Error('could not measure the labelled text');
+  if (labelled?.size === undefined)
+    throw labelled?.error ?? new Error('could not measure the labelled text');
   return labelled.size;
 }

@@ -12,7 +12,11 @@ import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstrea
 
 export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 export { HttpUpstreamTransport, type HttpUpstream } from './proxy/http-upstream.js';
-export { JsonLineTransport, JsonRpcProtocolError, type JsonLineStreams } from './proxy/json-lines.js';
+export {
+  JsonLineTransport,
+  JsonRpcProtocolError,
+  type JsonLineStreams,
+} from './proxy/json-lines.js';
 export type { ListenAddress, ProxyHttpServer } from './proxy/listen.js';
 export {
   type CompactionOutcome,
@@ -22,7 +26,12 @@ export {
   type ToolResultCompactionOptions,
   ToolResultCompactor,
 } from './proxy/rewrite.js';
-export { DEFAULT_TIMEOUT_MS, ProxySession, type ProxySessionEnd, type ProxySessionOptions } from './proxy/session.js';
+export {
+  DEFAULT_TIMEOUT_MS,
+  ProxySession,
+  type ProxySessionEnd,
+  type ProxySessionOptions,
+} from './proxy/session.js';
 export { ProxyStats, type ToolStats } from './proxy/stats.js';
 export { ProxyErrorCode } from './proxy/json-rpc.js';
 
@@ -63,7 +72,9 @@ export function exitCodeFor(end: ProxySessionEnd): 0 | 1 {
  * createUpstreamTransport({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
  */
 export function createUpstreamTransport(upstream: Upstream): Transport {
-  return 'url' in upstream ? new HttpUpstreamTransport(upstream) : new ChildProcessTransport(upstream);
+  return 'url' in upstream
+    ? new HttpUpstreamTransport(upstream)
+    : new ChildProcessTransport(upstream);
 }
 
 /**
@@ -91,7 +102,10 @@ export function describeUpstream(upstream: Upstream): string {
  */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySessionEnd> {
   const session = await createSession(
-    new JsonLineTransport({ input: options.input ?? process.stdin, output: options.output ?? process.stdout }),
+    new JsonLineTransport({
+      input: options.input ?? process.stdin,
+      output: options.output ?? process.stdout,
+    }),
     options,
   );
   const { signal } = options;
@@ -125,7 +139,9 @@ export interface StdioProxyOptions extends ProxyOptions {
  * const server = await listenProxy({ upstream: { command: 'my-server' }, listen: { port: 8931 } });
  * console.error(`MCP endpoint: ${server.url}`);
  */
-export async function listenProxy(options: ProxyOptions & { listen: ListenAddress }): Promise<ProxyHttpServer> {
+export async function listenProxy(
+  options: ProxyOptions & { listen: ListenAddress },
+): Promise<ProxyHttpServer> {
   await createToolResultCompactor(options); // invalid options fail now, not on the first connection
   return listenHttp(options.listen, (downstream) => createSession(downstream, options));
 }

@@ -3,12 +3,27 @@
 // seed's dominant size lever) that projects the text view.
 
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
-import type { AnySchema, SchemaOutput, ShapeOutput, ZodRawShapeCompat } from '@modelcontextprotocol/sdk/server/zod-compat.js';
+import type {
+  AnySchema,
+  SchemaOutput,
+  ShapeOutput,
+  ZodRawShapeCompat,
+} from '@modelcontextprotocol/sdk/server/zod-compat.js';
 import type { RequestHandlerExtra } from '@modelcontextprotocol/sdk/shared/protocol.js';
-import type { CallToolResult, ServerNotification, ServerRequest, ToolAnnotations } from '@modelcontextprotocol/sdk/types.js';
+import type {
+  CallToolResult,
+  ServerNotification,
+  ServerRequest,
+  ToolAnnotations,
+} from '@modelcontextprotocol/sdk/types.js';
 import * as z3 from 'zod/v3';
 import * as z4 from 'zod/v4';
-import { checkMetaKey, compactResult, type CompactResultOptions, DEFAULT_META_KEY } from './compact-result.js';
+import {
+  checkMetaKey,
+  compactResult,
+  type CompactResultOptions,
+  DEFAULT_META_KEY,
+} from './compact-result.js';
 
 /** What the `fields` input parameter tells the model unless told otherwise. */
 export const DEFAULT_FIELDS_DESCRIPTION =
@@ -30,7 +45,9 @@ export interface FieldsParameterOptions {
  * server.registerTool('search', { inputSchema: { query: z.string(), fields: fieldsParameter() } },
  *   async ({ query, fields }) => compactResult({ items: await search(query) }, { fields }));
  */
-export function fieldsParameter(options: FieldsParameterOptions & { zodVersion?: 3 | 4 } = {}): AnySchema {
+export function fieldsParameter(
+  options: FieldsParameterOptions & { zodVersion?: 3 | 4 } = {},
+): AnySchema {
   const description = options.description ?? DEFAULT_FIELDS_DESCRIPTION;
   return options.zodVersion === 3
     ? z3.string().optional().describe(description)
@@ -102,7 +119,9 @@ export function registerCompactTool<
 ): RegisteredTool {
   const { fields, compact = {}, inputSchema, ...toolConfig } = config;
   checkMetaKey(compact.metaKey ?? DEFAULT_META_KEY, 'registerCompactTool');
-  const schema = fields ? withFieldsParameter(inputSchema, fields === true ? {} : fields, name) : inputSchema;
+  const schema = fields
+    ? withFieldsParameter(inputSchema, fields === true ? {} : fields, name)
+    : inputSchema;
 
   const run = async (args: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
     const payload = await handler(args as ToolArguments<InputArgs> & { fields?: string }, extra);
@@ -136,16 +155,22 @@ function withFieldsParameter(
   if (!isV4Schema && !isV3Schema) {
     const shape = inputSchema as ZodRawShapeCompat;
     refuseTakenName(Object.keys(shape), toolName);
-    const usesV3 = Object.values(shape).some((member) => (member as ZodInternals)._zod === undefined);
+    const usesV3 = Object.values(shape).some(
+      (member) => (member as ZodInternals)._zod === undefined,
+    );
     return { ...shape, fields: fieldsParameter({ ...options, zodVersion: usesV3 ? 3 : 4 }) };
   }
-  const isObject = isV4Schema ? schema._zod?.def?.type === 'object' : schema._def?.typeName === 'ZodObject';
+  const isObject = isV4Schema
+    ? schema._zod?.def?.type === 'object'
+    : schema._def?.typeName === 'ZodObject';
   if (!isObject || typeof schema.extend !== 'function') {
     throw new TypeError(
       `registerCompactTool: cannot add the fields parameter to the tool '${toolName}': its input schema is not a Zod object (or is a Zod Mini one); use a raw shape such as { query: z.string() }, or add fieldsParameter() to it yourself`,
     );
   }
-  const shape = isV4Schema ? schema._zod?.def?.shape : (inputSchema as unknown as { shape?: Record<string, unknown> }).shape;
+  const shape = isV4Schema
+    ? schema._zod?.def?.shape
+    : (inputSchema as unknown as { shape?: Record<string, unknown> }).shape;
   refuseTakenName(Object.keys(shape ?? {}), toolName);
   return schema.extend({ fields: fieldsParameter({ ...options, zodVersion: isV4Schema ? 4 : 3 }) });
 }

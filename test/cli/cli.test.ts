@@ -8,7 +8,9 @@ before(assertBuilt);
 
 describe('toonwire (the program)', () => {
   it('prints the package version with --version and exits 0', async () => {
-    const { version } = JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as { version: string };
+    const { version } = JSON.parse(readFileSync(`${REPO_ROOT}package.json`, 'utf8')) as {
+      version: string;
+    };
     const run = await runCli(['--version']);
     assert.equal(run.code, 0);
     assert.equal(run.stdout.trim(), version);
@@ -57,7 +59,11 @@ describe('toonwire (the program)', () => {
   });
 
   it('exits 0 without a stack trace when the reader closes the pipe early (`| head`)', async () => {
-    const child = spawn(process.execPath, [CLI, 'encode', 'corpus/projection/google-maps-restaurants-vienna-100.json'], { cwd: REPO_ROOT });
+    const child = spawn(
+      process.execPath,
+      [CLI, 'encode', 'corpus/projection/google-maps-restaurants-vienna-100.json'],
+      { cwd: REPO_ROOT },
+    );
     let stderr = '';
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     child.stdout.once('data', () => child.stdout.destroy());

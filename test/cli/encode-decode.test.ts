@@ -7,13 +7,24 @@ import { assertBuilt, runCli } from './run-cli.js';
 
 before(assertBuilt);
 
-const rows = { items: [{ id: 1, name: 'Ada', tags: ['a', 'b'] }, { id: 2, name: 'Bob', tags: [] }], nested: { deep: { x: 'y: z' } } };
+const rows = {
+  items: [
+    { id: 1, name: 'Ada', tags: ['a', 'b'] },
+    { id: 2, name: 'Bob', tags: [] },
+  ],
+  nested: { deep: { x: 'y: z' } },
+};
 const dir = mkdtempSync(join(tmpdir(), 'toonwire-cli-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 describe('toonwire encode', () => {
   it('reads JSON on stdin and writes TOON on stdout', async () => {
-    const run = await runCli(['encode'], { input: JSON.stringify([{ a: 1, b: 'x' }, { a: 2, b: 'y' }]) });
+    const run = await runCli(['encode'], {
+      input: JSON.stringify([
+        { a: 1, b: 'x' },
+        { a: 2, b: 'y' },
+      ]),
+    });
     assert.equal(run.code, 0);
     assert.equal(run.stdout, '[2]{a,b}:\n  1,x\n  2,y\n');
     assert.equal(run.stderr, '');
@@ -28,7 +39,9 @@ describe('toonwire encode', () => {
   });
 
   it('uses the tab delimiter with --delimiter tab', async () => {
-    const run = await runCli(['encode', '--delimiter', 'tab'], { input: '[{"a":1,"b":2},{"a":3,"b":4}]' });
+    const run = await runCli(['encode', '--delimiter', 'tab'], {
+      input: '[{"a":1,"b":2},{"a":3,"b":4}]',
+    });
     assert.equal(run.code, 0);
     assert.equal(run.stdout, '[2\t]{a\tb}:\n  1\t2\n  3\t4\n');
   });
@@ -67,7 +80,10 @@ describe('toonwire encode', () => {
     writeFileSync(file, '{"a":1}\n{"a":2,}\n');
     const run = await runCli(['encode', file]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `${file}:2:8: unexpected '}'; expected a property name in double quotes\n`);
+    assert.equal(
+      run.stderr,
+      `${file}:2:8: unexpected '}'; expected a property name in double quotes\n`,
+    );
   });
 
   it('exits 1 naming a file that does not exist', async () => {
@@ -126,7 +142,9 @@ describe('toonwire decode', () => {
   });
 
   it('rebuilds nesting from dotted keys with --unflatten', async () => {
-    const run = await runCli(['decode', '--unflatten', '--compact'], { input: '[2]{id,stats.runs}:\n  1,10\n  2,20\n' });
+    const run = await runCli(['decode', '--unflatten', '--compact'], {
+      input: '[2]{id,stats.runs}:\n  1,10\n  2,20\n',
+    });
     assert.equal(run.code, 0);
     assert.deepEqual(JSON.parse(run.stdout), [
       { id: 1, stats: { runs: 10 } },

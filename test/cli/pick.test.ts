@@ -31,7 +31,11 @@ describe('toonwire pick', () => {
     assert.equal(run.code, 0);
     assert.doesNotMatch(run.stdout, /candidate/);
     for (const name of ['json', 'toon', 'toon-flatten', 'toon-tab']) {
-      assert.match(run.stderr, new RegExp(`^${name}\\s+[\\d,]+\\s+[\\d,]+`, 'm'), `${name} has a row`);
+      assert.match(
+        run.stderr,
+        new RegExp(`^${name}\\s+[\\d,]+\\s+[\\d,]+`, 'm'),
+        `${name} has a row`,
+      );
     }
   });
 
@@ -46,7 +50,9 @@ describe('toonwire pick', () => {
   it('projects to --fields before encoding', async () => {
     const run = await runCli(['pick', places, '--fields', 'title,totalScore', '--explain']);
     assert.equal(run.code, 0);
-    const value = parseCompact(run.stdout.replace(/\n$/, ''), pickedStrategy(run.stderr)) as { items: Array<Record<string, unknown>> };
+    const value = parseCompact(run.stdout.replace(/\n$/, ''), pickedStrategy(run.stderr)) as {
+      items: Array<Record<string, unknown>>;
+    };
     assert.equal(value.items.length, 10);
     for (const item of value.items) assert.deepEqual(Object.keys(item), ['title', 'totalScore']);
   });
@@ -58,7 +64,9 @@ describe('toonwire pick', () => {
   });
 
   it('shows a candidate that cannot encode the input as dropped, and still ships', async () => {
-    const run = await runCli(['pick', '--candidates', 'toon-flatten', '--explain'], { input: '{"a.b":{"c":1}}' });
+    const run = await runCli(['pick', '--candidates', 'toon-flatten', '--explain'], {
+      input: '{"a.b":{"c":1}}',
+    });
     assert.equal(run.code, 0);
     assert.match(run.stderr, /^toon-flatten\s+-\s+-\s+dropped: /m);
     assert.equal(run.stdout, '{"a.b":{"c":1}}\n');

@@ -6,7 +6,13 @@ import { after, before, describe, it } from 'node:test';
 import type { ReportData } from '../../src/cli/report/model.js';
 import { type CliRun, assertBuilt, runCli } from './run-cli.js';
 
-const GROUPS = ['get-actor-run-list', 'get-dataset-list', 'get-key-value-store-list', 'get-key-value-store-keys', 'get-dataset-items'];
+const GROUPS = [
+  'get-actor-run-list',
+  'get-dataset-list',
+  'get-key-value-store-list',
+  'get-key-value-store-keys',
+  'get-dataset-items',
+];
 
 const dir = mkdtempSync(join(tmpdir(), 'toonwire-report-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
@@ -23,11 +29,23 @@ describe('toonwire report on the bundled corpus (what `npm start` runs)', () => 
   it('prints the tables and exits 0', () => {
     assert.equal(text.code, 0, text.stderr);
     assert.equal(text.stderr, '', 'no progress or errors when stderr is not a terminal');
-    assert.match(text.stdout, /^toonwire report on the bundled corpus: 18 payloads in 5 groups; picker by bytes; tokens counted with o200k_base/);
-    for (const heading of ['Per payload', 'Per tool', 'Projection: google-maps-restaurants-vienna-100 (100 items), fields=title,url,totalScore']) {
+    assert.match(
+      text.stdout,
+      /^toonwire report on the bundled corpus: 18 payloads in 5 groups; picker by bytes; tokens counted with o200k_base/,
+    );
+    for (const heading of [
+      'Per payload',
+      'Per tool',
+      'Projection: google-maps-restaurants-vienna-100 (100 items), fields=title,url,totalScore',
+    ]) {
       assert.ok(text.stdout.includes(`\n${heading}\n`), `has "${heading}"`);
     }
-    for (const group of GROUPS) assert.match(text.stdout, new RegExp(`^${group}\\s+\\d+\\s`, 'm'), `${group} has a summary row`);
+    for (const group of GROUPS)
+      assert.match(
+        text.stdout,
+        new RegExp(`^${group}\\s+\\d+\\s`, 'm'),
+        `${group} has a summary row`,
+      );
     assert.match(text.stdout, /^combined \(18 payloads\)\s+18\s/m);
     assert.match(text.stdout, /^Round trip: all 60 encodings decode back to their input\.$/m);
   });
@@ -36,14 +54,21 @@ describe('toonwire report on the bundled corpus (what `npm start` runs)', () => 
     assert.equal(json.code, 0, json.stderr);
     const data = JSON.parse(json.stdout) as ReportData;
     assert.equal(data.source, 'bundled-corpus');
-    assert.deepEqual(data.settings, { by: 'bytes', tokenizer: 'o200k_base', candidates: ['json', 'toon', 'toon-flatten'] });
-    assert.deepEqual(data.groups.map((g) => [g.name, g.fixtures]), [
-      ['get-actor-run-list', 2],
-      ['get-dataset-list', 3],
-      ['get-key-value-store-list', 3],
-      ['get-key-value-store-keys', 2],
-      ['get-dataset-items', 8],
-    ]);
+    assert.deepEqual(data.settings, {
+      by: 'bytes',
+      tokenizer: 'o200k_base',
+      candidates: ['json', 'toon', 'toon-flatten'],
+    });
+    assert.deepEqual(
+      data.groups.map((g) => [g.name, g.fixtures]),
+      [
+        ['get-actor-run-list', 2],
+        ['get-dataset-list', 3],
+        ['get-key-value-store-list', 3],
+        ['get-key-value-store-keys', 2],
+        ['get-dataset-items', 8],
+      ],
+    );
     assert.equal(data.fixtures.length, 18);
     assert.equal(data.combined.fixtures, 18);
     assert.deepEqual(data.errors, []);
@@ -55,23 +80,38 @@ describe('toonwire report on the bundled corpus (what `npm start` runs)', () => 
     for (const fixture of data.fixtures) {
       const sizes = Object.fromEntries(fixture.candidates.map((c) => [c.name, c.size!]));
       assert.deepEqual(Object.keys(sizes), ['json', 'toon', 'toon-flatten']);
-      assert.ok(fixture.picked.bytes <= sizes['json']!.bytes, `${fixture.name}: picked ${fixture.picked.bytes} > json ${sizes['json']!.bytes}`);
-      assert.deepEqual({ bytes: fixture.picked.bytes, tokens: fixture.picked.tokens }, sizes[fixture.picked.strategy]);
+      assert.ok(
+        fixture.picked.bytes <= sizes['json']!.bytes,
+        `${fixture.name}: picked ${fixture.picked.bytes} > json ${sizes['json']!.bytes}`,
+      );
+      assert.deepEqual(
+        { bytes: fixture.picked.bytes, tokens: fixture.picked.tokens },
+        sizes[fixture.picked.strategy],
+      );
       const smallest = Math.min(...Object.values(sizes).map((s) => s.bytes));
-      assert.equal(fixture.picked.bytes, smallest, `${fixture.name}: the picker ships the smallest`);
+      assert.equal(
+        fixture.picked.bytes,
+        smallest,
+        `${fixture.name}: the picker ships the smallest`,
+      );
     }
   });
 
   it('sums groups and the combined row from the payloads', () => {
     const data = JSON.parse(json.stdout) as ReportData;
     for (const group of [...data.groups, data.combined]) {
-      const members = data.fixtures.filter((f) => group.name === 'combined' || f.group === group.name);
+      const members = data.fixtures.filter(
+        (f) => group.name === 'combined' || f.group === group.name,
+      );
       const json = members.reduce((sum, f) => sum + f.candidates[0]!.size!.bytes, 0);
       const picked = members.reduce((sum, f) => sum + f.picked.bytes, 0);
       assert.equal(group.json.bytes, json);
       assert.equal(group.picked.bytes, picked);
       assert.ok(Math.abs(group.delta.bytes - (picked - json) / json) < 1e-12);
-      assert.equal(Object.values(group.wins).reduce((a, b) => a + b, 0), members.length);
+      assert.equal(
+        Object.values(group.wins).reduce((a, b) => a + b, 0),
+        members.length,
+      );
     }
   });
 
@@ -80,10 +120,19 @@ describe('toonwire report on the bundled corpus (what `npm start` runs)', () => 
     assert.equal(data.projections.length, 1);
     const [projection] = data.projections;
     assert.deepEqual(projection!.fields, ['title', 'url', 'totalScore']);
-    assert.deepEqual(projection!.rows.map((r) => `${r.payload}:${r.encoding}`), [
-      'full:json', 'full:toon', 'full:toon-flatten', 'full:picker',
-      'projected:json', 'projected:toon', 'projected:toon-flatten', 'projected:picker',
-    ]);
+    assert.deepEqual(
+      projection!.rows.map((r) => `${r.payload}:${r.encoding}`),
+      [
+        'full:json',
+        'full:toon',
+        'full:toon-flatten',
+        'full:picker',
+        'projected:json',
+        'projected:toon',
+        'projected:toon-flatten',
+        'projected:picker',
+      ],
+    );
     const full = projection!.rows[0]!.size!.bytes;
     const projected = projection!.rows[7]!.size!.bytes;
     assert.ok(projected * 50 < full, 'projection removes most of the payload');
@@ -96,8 +145,19 @@ describe('toonwire report on your own files', () => {
   const bad = join(dir, 'api', 'broken.json');
   before(() => {
     mkdirSync(join(dir, 'api'), { recursive: true });
-    writeFileSync(good, JSON.stringify({ total: 3, items: [1, 2, 3].map((id) => ({ id, name: `run ${id}`, meta: { origin: 'API' } })) }));
-    writeFileSync(lines, [1, 2].map((id) => JSON.stringify({ id, title: `t${id}`, url: `https://x/${id}` })).join('\n'));
+    writeFileSync(
+      good,
+      JSON.stringify({
+        total: 3,
+        items: [1, 2, 3].map((id) => ({ id, name: `run ${id}`, meta: { origin: 'API' } })),
+      }),
+    );
+    writeFileSync(
+      lines,
+      [1, 2]
+        .map((id) => JSON.stringify({ id, title: `t${id}`, url: `https://x/${id}` }))
+        .join('\n'),
+    );
     writeFileSync(bad, '{"items": [1, 2,\n  3,]}');
   });
 
@@ -106,16 +166,22 @@ describe('toonwire report on your own files', () => {
     assert.equal(run.code, 0, run.stderr);
     const data = JSON.parse(run.stdout) as ReportData;
     assert.equal(data.source, 'files');
-    assert.deepEqual(data.fixtures.map((f) => [f.group, f.name, f.items]), [
-      ['api', 'runs', 3],
-      ['api', 'items', 2],
-    ]);
+    assert.deepEqual(
+      data.fixtures.map((f) => [f.group, f.name, f.items]),
+      [
+        ['api', 'runs', 3],
+        ['api', 'items', 2],
+      ],
+    );
   });
 
   it('expands a quoted glob pattern itself', async () => {
     const run = await runCli(['report', `${dir}/**/*.jsonl`, '--json']);
     assert.equal(run.code, 0, run.stderr);
-    assert.deepEqual((JSON.parse(run.stdout) as ReportData).fixtures.map((f) => f.path), [lines]);
+    assert.deepEqual(
+      (JSON.parse(run.stdout) as ReportData).fixtures.map((f) => f.path),
+      [lines],
+    );
   });
 
   it('exits 1 for a pattern that matches nothing', async () => {
@@ -134,7 +200,10 @@ describe('toonwire report on your own files', () => {
   it('exits 1 naming a file that does not exist', async () => {
     const run = await runCli(['report', join(dir, 'nope.json')]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `toonwire report: ${join(dir, 'nope.json')}: cannot read: no such file\n`);
+    assert.equal(
+      run.stderr,
+      `toonwire report: ${join(dir, 'nope.json')}: cannot read: no such file\n`,
+    );
   });
 
   it('adds a projection table for each file with --fields', async () => {

@@ -15,14 +15,18 @@ export interface CliRun {
 
 /** Fails early, with the fix, when the CLI has not been built. */
 export function assertBuilt(): void {
-  if (!existsSync(CLI)) throw new Error(`${CLI} does not exist: build first with \`npx tsc -p tsconfig.json\``);
+  if (!existsSync(CLI))
+    throw new Error(`${CLI} does not exist: build first with \`npx tsc -p tsconfig.json\``);
 }
 
 /**
  * Spawns `node dist/cli/main.js ...args`, feeds `input` to stdin (or closes it at once), and
  * resolves with the exit code and both outputs. The child is killed if it outlives `timeoutMs`.
  */
-export function runCli(args: readonly string[], options: { input?: string; cwd?: string; timeoutMs?: number } = {}): Promise<CliRun> {
+export function runCli(
+  args: readonly string[],
+  options: { input?: string; cwd?: string; timeoutMs?: number } = {},
+): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
@@ -35,7 +39,11 @@ export function runCli(args: readonly string[], options: { input?: string; cwd?:
     child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
     const timer = setTimeout(() => {
       child.kill('SIGKILL');
-      reject(new Error(`toonwire ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`));
+      reject(
+        new Error(
+          `toonwire ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`,
+        ),
+      );
     }, options.timeoutMs ?? 20_000);
     child.on('error', (error) => {
       clearTimeout(timer);

@@ -7,7 +7,12 @@ import { after, describe, it } from 'node:test';
 import { CliError } from '../../src/cli/errors.js';
 import { formatDelta, formatInt, formatSize } from '../../src/cli/format.js';
 import { expandArguments, globToRegExp } from '../../src/cli/glob.js';
-import { lineAndColumn, locateJsonError, parseJson, parseJsonLines } from '../../src/cli/json-input.js';
+import {
+  lineAndColumn,
+  locateJsonError,
+  parseJson,
+  parseJsonLines,
+} from '../../src/cli/json-input.js';
 import { firstDifference } from '../../src/cli/report/deep-equal.js';
 import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
@@ -34,14 +39,24 @@ describe('locating JSON syntax errors', () => {
   }
 
   it('accepts everything JSON.parse accepts', () => {
-    for (const text of ['{}', '[]', ' 1 ', '-0.5e+3', '"\\u00e9\\n"', '{"a":[true,false,null,{"b":"c"}]}']) {
+    for (const text of [
+      '{}',
+      '[]',
+      ' 1 ',
+      '-0.5e+3',
+      '"\\u00e9\\n"',
+      '{"a":[true,false,null,{"b":"c"}]}',
+    ]) {
       JSON.parse(text);
       assert.equal(locateJsonError(text), undefined, text);
     }
   });
 
   it('handles nesting far deeper than the call stack allows', () => {
-    assert.deepEqual(locateJsonError(`${'['.repeat(200_000)}x`), { offset: 200_000, message: "unexpected 'x'; expected a value" });
+    assert.deepEqual(locateJsonError(`${'['.repeat(200_000)}x`), {
+      offset: 200_000,
+      message: "unexpected 'x'; expected a value",
+    });
   });
 
   it('counts lines and columns from 1', () => {
@@ -51,7 +66,10 @@ describe('locating JSON syntax errors', () => {
   it('throws a CliError with exit code 1 naming source, line and column', () => {
     assert.throws(
       () => parseJson('{\n"a": tru}', 'x.json'),
-      (error: unknown) => error instanceof CliError && error.exitCode === 1 && error.message === "x.json:2:6: unexpected 't'; expected a value",
+      (error: unknown) =>
+        error instanceof CliError &&
+        error.exitCode === 1 &&
+        error.message === "x.json:2:6: unexpected 't'; expected a value",
     );
   });
 
@@ -88,7 +106,14 @@ describe('glob patterns', () => {
   const dir = mkdtempSync(join(tmpdir(), 'toonwire-glob-'));
   after(() => rmSync(dir, { recursive: true, force: true }));
   mkdirSync(join(dir, 'a', 'b'), { recursive: true });
-  for (const file of ['one.json', 'two.jsonl', 'notes.txt', 'a/three.json', 'a/b/four.ndjson', '.hidden.json']) {
+  for (const file of [
+    'one.json',
+    'two.jsonl',
+    'notes.txt',
+    'a/three.json',
+    'a/b/four.ndjson',
+    '.hidden.json',
+  ]) {
     writeFileSync(join(dir, file), '{}');
   }
 
@@ -102,7 +127,10 @@ describe('glob patterns', () => {
   });
 
   it('expands patterns and removes duplicates', async () => {
-    assert.deepEqual(await expandArguments([`${dir}/*.json`, `${dir}/**/*.json`]), [`${dir}/one.json`, `${dir}/a/three.json`]);
+    assert.deepEqual(await expandArguments([`${dir}/*.json`, `${dir}/**/*.json`]), [
+      `${dir}/one.json`,
+      `${dir}/a/three.json`,
+    ]);
   });
 
   it('passes plain file names through for the reader to report', async () => {
@@ -116,8 +144,14 @@ describe('round-trip comparison', () => {
   });
 
   it('names the path and both values of the first difference', () => {
-    assert.equal(firstDifference({ items: [{ x: 'a' }] }, { items: [{ x: 'b' }] }), '$.items[0].x: expected "a", got "b"');
-    assert.equal(firstDifference({ 'a b': 1 }, { 'a b': '1' }), '$["a b"]: expected number 1, got string "1"');
+    assert.equal(
+      firstDifference({ items: [{ x: 'a' }] }, { items: [{ x: 'b' }] }),
+      '$.items[0].x: expected "a", got "b"',
+    );
+    assert.equal(
+      firstDifference({ 'a b': 1 }, { 'a b': '1' }),
+      '$["a b"]: expected number 1, got string "1"',
+    );
     assert.equal(firstDifference([1, 2], [1]), '$: expected 2 elements, got 1');
     assert.equal(firstDifference({ a: 1 }, {}), '$: key "a" is missing');
     assert.equal(firstDifference({}, { a: 1 }), '$: unexpected key "a"');
@@ -148,18 +182,38 @@ describe('number formatting', () => {
 
 describe('tables', () => {
   const table = {
-    columns: [{ header: 'name' }, { header: 'json', group: 'bytes', align: 'right' as const }, { header: 'toon', group: 'bytes', align: 'right' as const }],
+    columns: [
+      { header: 'name' },
+      { header: 'json', group: 'bytes', align: 'right' as const },
+      { header: 'toon', group: 'bytes', align: 'right' as const },
+    ],
     rows: [{ section: 'group' }, ['  a', '1,000', '12']],
   };
 
   it('draws grouped headers, aligned columns and section rows as text', () => {
-    assert.equal(renderTextTable(table), ['      bytes', 'name   json  toon', '────  ─────  ────', 'group', '  a   1,000    12', ''].join('\n'));
+    assert.equal(
+      renderTextTable(table),
+      [
+        '      bytes',
+        'name   json  toon',
+        '────  ─────  ────',
+        'group',
+        '  a   1,000    12',
+        '',
+      ].join('\n'),
+    );
   });
 
   it('draws the same table as Markdown', () => {
     assert.equal(
       renderMarkdownTable(table),
-      ['| name | json (bytes) | toon (bytes) |', '|---|---:|---:|', '| **group** |  |  |', '| a | 1,000 | 12 |', ''].join('\n'),
+      [
+        '| name | json (bytes) | toon (bytes) |',
+        '|---|---:|---:|',
+        '| **group** |  |  |',
+        '| a | 1,000 | 12 |',
+        '',
+      ].join('\n'),
     );
   });
 });
@@ -175,12 +229,23 @@ describe('progress', () => {
 });
 
 describe('measuring a payload', () => {
-  const rows = { total: 3, items: [1, 2, 3].map((id) => ({ id, name: `row ${id}`, meta: { origin: 'API', tags: ['a'] } })) };
-  const settings = { candidates: ['toon', 'toon-flatten'] as const, by: 'bytes' as const, tokenizer: 'o200k_base' as const, countTokens: (text: string) => text.split(/\s+/).length };
+  const rows = {
+    total: 3,
+    items: [1, 2, 3].map((id) => ({ id, name: `row ${id}`, meta: { origin: 'API', tags: ['a'] } })),
+  };
+  const settings = {
+    candidates: ['toon', 'toon-flatten'] as const,
+    by: 'bytes' as const,
+    tokenizer: 'o200k_base' as const,
+    countTokens: (text: string) => text.split(/\s+/).length,
+  };
 
   it('sizes every candidate, picks the smallest, and finds no round-trip failure', () => {
     const result = measurePayload(rows, settings);
-    assert.deepEqual(result.candidates.map((c) => c.name), ['json', 'toon', 'toon-flatten']);
+    assert.deepEqual(
+      result.candidates.map((c) => c.name),
+      ['json', 'toon', 'toon-flatten'],
+    );
     assert.deepEqual(result.failures, []);
     const smallest = Math.min(...result.candidates.map((c) => c.size!.bytes));
     assert.equal(result.picked.bytes, smallest);
@@ -210,7 +275,18 @@ describe('measuring a payload', () => {
     const fixture = (name: string, json: number, picked: number) =>
       fixtureReport(
         { name, group: 'g', path: name, items: null },
-        { candidates: [{ name: 'json', size: { bytes: json, tokens: json } }, { name: 'toon', size: { bytes: picked, tokens: picked } }], picked: { strategy: picked < json ? 'toon' : 'json', bytes: Math.min(json, picked), tokens: Math.min(json, picked) }, failures: [] },
+        {
+          candidates: [
+            { name: 'json', size: { bytes: json, tokens: json } },
+            { name: 'toon', size: { bytes: picked, tokens: picked } },
+          ],
+          picked: {
+            strategy: picked < json ? 'toon' : 'json',
+            bytes: Math.min(json, picked),
+            tokens: Math.min(json, picked),
+          },
+          failures: [],
+        },
       );
     const summary = summarize('g', [fixture('a', 100, 50), fixture('b', 300, 400)]);
     assert.deepEqual(summary.json, { bytes: 400, tokens: 400 });
@@ -221,11 +297,23 @@ describe('measuring a payload', () => {
   });
 
   it('lays out projection rows against the full JSON', () => {
-    const rowsOut = projectionRows(measurePayload(rows, settings), measurePayload(rows, settings, ['id']));
-    assert.deepEqual(rowsOut.map((r) => `${r.payload}:${r.encoding}`), [
-      'full:json', 'full:toon', 'full:toon-flatten', 'full:picker',
-      'projected:json', 'projected:toon', 'projected:toon-flatten', 'projected:picker',
-    ]);
+    const rowsOut = projectionRows(
+      measurePayload(rows, settings),
+      measurePayload(rows, settings, ['id']),
+    );
+    assert.deepEqual(
+      rowsOut.map((r) => `${r.payload}:${r.encoding}`),
+      [
+        'full:json',
+        'full:toon',
+        'full:toon-flatten',
+        'full:picker',
+        'projected:json',
+        'projected:toon',
+        'projected:toon-flatten',
+        'projected:picker',
+      ],
+    );
     assert.equal(rowsOut[0]!.delta!.bytes, 0);
     assert.ok(rowsOut[4]!.delta!.bytes < 0);
   });

@@ -26,11 +26,18 @@ const lines = (...text: string[]) => text.join('\n');
 const lenient: DecodeOptions = { strict: false };
 
 /** Asserts that decoding fails with a ToonDecodeError at `line`:`column`. */
-function rejects(text: string, at: { line: number; column: number; reason?: RegExp }, options?: DecodeOptions): void {
+function rejects(
+  text: string,
+  at: { line: number; column: number; reason?: RegExp },
+  options?: DecodeOptions,
+): void {
   assert.throws(
     () => decode(text, options),
     (error: unknown) => {
-      assert.ok(error instanceof ToonDecodeError, `expected a ToonDecodeError, got ${String(error)}`);
+      assert.ok(
+        error instanceof ToonDecodeError,
+        `expected a ToonDecodeError, got ${String(error)}`,
+      );
       assert.equal(error.line, at.line, `line of "${error.message}"`);
       assert.equal(error.column, at.column, `column of "${error.message}"`);
       assert.equal(error.message, `line ${at.line}: ${error.reason}`);
@@ -42,62 +49,106 @@ function rejects(text: string, at: { line: number; column: number; reason?: RegE
 
 describe('§4 unquoted tokens are typed by the spec grammar', () => {
   it('reads true, false and null case-sensitively', () => {
-    assert.deepEqual(decode(lines('on: true', 'off: false', 'none: null', 'shout: TRUE', 'nil: Null')), {
-      on: true,
-      off: false,
-      none: null,
-      shout: 'TRUE',
-      nil: 'Null',
-    });
+    assert.deepEqual(
+      decode(lines('on: true', 'off: false', 'none: null', 'shout: TRUE', 'nil: Null')),
+      {
+        on: true,
+        off: false,
+        none: null,
+        shout: 'TRUE',
+        nil: 'Null',
+      },
+    );
   });
   it('accepts decimal and exponent forms and normalizes them', () => {
-    assert.deepEqual(decode(lines('a: 12.500', 'b: 6E-3', 'c: 2e+3', 'd: -4.25e1', 'e: 0.75', 'f: -0e7')), {
-      a: 12.5,
-      b: 0.006,
-      c: 2000,
-      d: -42.5,
-      e: 0.75,
-      f: 0,
-    });
+    assert.deepEqual(
+      decode(lines('a: 12.500', 'b: 6E-3', 'c: 2e+3', 'd: -4.25e1', 'e: 0.75', 'f: -0e7')),
+      {
+        a: 12.5,
+        b: 0.006,
+        c: 2000,
+        d: -42.5,
+        e: 0.75,
+        f: 0,
+      },
+    );
   });
   it('decodes negative zero as zero', () => {
     const value = decode(lines('x: -0', 'y: -0.000')) as { x: number; y: number };
     assert.ok(Object.is(value.x, 0) && Object.is(value.y, 0));
   });
   it('keeps tokens outside the number grammar as strings', () => {
-    assert.deepEqual(decode('[9]: .25,7.,+3,1e,1e+,0b101,--1,-,NaN'), ['.25', '7.', '+3', '1e', '1e+', '0b101', '--1', '-', 'NaN']);
+    assert.deepEqual(decode('[9]: .25,7.,+3,1e,1e+,0b101,--1,-,NaN'), [
+      '.25',
+      '7.',
+      '+3',
+      '1e',
+      '1e+',
+      '0b101',
+      '--1',
+      '-',
+      'NaN',
+    ]);
   });
   it('types leading-zero integers as strings but accepts a single zero before a fraction or exponent', () => {
-    assert.deepEqual(decode('[6]: 007,-01,00.5,0.25,-0.5,0e3'), ['007', '-01', '00.5', 0.25, -0.5, 0]);
+    assert.deepEqual(decode('[6]: 007,-01,00.5,0.25,-0.5,0e3'), [
+      '007',
+      '-01',
+      '00.5',
+      0.25,
+      -0.5,
+      0,
+    ]);
   });
   it('keeps a number too large for a float64 as its lossless string', () => {
-    assert.deepEqual(decode(lines('huge: 1e400', 'negative: -2.5E+999')), { huge: '1e400', negative: '-2.5E+999' });
+    assert.deepEqual(decode(lines('huge: 1e400', 'negative: -2.5E+999')), {
+      huge: '1e400',
+      negative: '-2.5E+999',
+    });
   });
   it('decodes integers beyond 2^53 to the nearest double, as JSON.parse does', () => {
-    assert.deepEqual(decode('id: 123456789012345678901'), JSON.parse('{"id":123456789012345678901}'));
+    assert.deepEqual(
+      decode('id: 123456789012345678901'),
+      JSON.parse('{"id":123456789012345678901}'),
+    );
     assert.equal((decode('n: 9007199254740993') as { n: number }).n, 9007199254740992);
   });
   it('underflows tiny exponents to zero', () => {
     assert.equal((decode('tiny: 1e-400') as { tiny: number }).tiny, 0);
   });
   it('decodes every number token to the same double as Number()', () => {
-    const token = fc.stringMatching(/^-?(0|[1-9][0-9]{0,24})(\.[0-9]{1,24})?([eE][+-]?[0-9]{1,3})?$/);
+    const token = fc.stringMatching(
+      /^-?(0|[1-9][0-9]{0,24})(\.[0-9]{1,24})?([eE][+-]?[0-9]{1,3})?$/,
+    );
     fc.assert(
       fc.property(token, (text) => {
         const expected = Number(text);
         const decoded = (decode(`v: ${text}`) as { v: unknown }).v;
-        return Number.isFinite(expected) ? decoded === (expected === 0 ? 0 : expected) : decoded === text;
+        return Number.isFinite(expected)
+          ? decoded === (expected === 0 ? 0 : expected)
+          : decoded === text;
       }),
       { numRuns: 3000 },
     );
   });
   it('types a token in a slice of text exactly as the spec’s §4 grammar does', () => {
-    const token = fc.oneof(fc.stringMatching(/^[-+0-9eE.]{0,14}$/), fc.constantFrom('true', 'false', 'null', 'nul', 'truex', ''));
+    const token = fc.oneof(
+      fc.stringMatching(/^[-+0-9eE.]{0,14}$/),
+      fc.constantFrom('true', 'false', 'null', 'nul', 'truex', ''),
+    );
     fc.assert(
-      fc.property(token, fc.string({ maxLength: 3 }), fc.string({ maxLength: 3 }), (body, before, after) => {
-        const text = before + body + after;
-        return Object.is(parseUnquotedRange(text, before.length, before.length + body.length), specScalar(body));
-      }),
+      fc.property(
+        token,
+        fc.string({ maxLength: 3 }),
+        fc.string({ maxLength: 3 }),
+        (body, before, after) => {
+          const text = before + body + after;
+          return Object.is(
+            parseUnquotedRange(text, before.length, before.length + body.length),
+            specScalar(body),
+          );
+        },
+      ),
       { numRuns: 5000 },
     );
   });
@@ -130,7 +181,10 @@ describe('§5 root form', () => {
     assert.deepEqual(decode('[0]:'), []);
   });
   it('decodes a keyless keyed header as a root object', () => {
-    assert.deepEqual(decode(lines('[2:]{size}:', '  s: 1', '  m: 2')), { s: { size: 1 }, m: { size: 2 } });
+    assert.deepEqual(decode(lines('[2:]{size}:', '  s: 1', '  m: 2')), {
+      s: { size: 1 },
+      m: { size: 2 },
+    });
   });
   it('decodes anything else as an object', () => {
     assert.deepEqual(decode(lines('name: Ada', 'langs[1]: en')), { name: 'Ada', langs: ['en'] });
@@ -140,7 +194,11 @@ describe('§5 root form', () => {
     rejects(text, { line: 2, column: 1, reason: /after the root array/ });
     assert.deepEqual(decode(text, lenient), ['a']);
     rejects(lines('[]', '', 'x: 1'), { line: 3, column: 1 });
-    rejects(lines('[1:]{v}:', '  k: 1', 'extra: 2'), { line: 3, column: 1, reason: /keyed root object/ });
+    rejects(lines('[1:]{v}:', '  k: 1', 'extra: 2'), {
+      line: 3,
+      column: 1,
+      reason: /keyed root object/,
+    });
   });
   it('rejects several bare primitives at the root', () => {
     rejects(lines('first', 'second'), { line: 1, column: 1, reason: /no ":"/ });
@@ -157,15 +215,28 @@ describe('§5 root form', () => {
 
 describe('§5.1 comment lines', () => {
   it('removes full-line comments at any indentation, in strict mode too', () => {
-    const text = lines('# header note', 'user:', '     # odd indentation is fine for comments', '  id: 7', '# back at the margin', '  name: Lin');
+    const text = lines(
+      '# header note',
+      'user:',
+      '     # odd indentation is fine for comments',
+      '  id: 7',
+      '# back at the margin',
+      '  name: Lin',
+    );
     assert.deepEqual(decode(text), { user: { id: 7, name: 'Lin' } });
   });
   it('decodes a document of only comments to an empty object', () => {
     assert.deepEqual(decode(lines('# a', '', '  # b')), {});
   });
   it('never ends a table or counts a comment as a row or a blank line', () => {
-    assert.deepEqual(decode(lines('pts[2]{x}:', '  1', '  # between rows', '  2')), { pts: [{ x: 1 }, { x: 2 }] });
-    rejects(lines('pts[2]{x}:', '  # not a row', '  1'), { line: 1, column: 5, reason: /expected 2 rows.*found 1/ });
+    assert.deepEqual(decode(lines('pts[2]{x}:', '  1', '  # between rows', '  2')), {
+      pts: [{ x: 1 }, { x: 2 }],
+    });
+    rejects(lines('pts[2]{x}:', '  # not a row', '  1'), {
+      line: 1,
+      column: 5,
+      reason: /expected 2 rows.*found 1/,
+    });
   });
   it('treats # anywhere else as data', () => {
     assert.deepEqual(decode(lines('lang: C# basics', 'tags[2]: #a,b#', 'list[1]:', '  - #x')), {
@@ -206,7 +277,9 @@ describe('§6 headers', () => {
     assert.deepEqual(decode('a.b.c[1]: x'), { 'a.b.c': ['x'] });
   });
   it('trims spaces around field names', () => {
-    assert.deepEqual(decode(lines('t[1]{ id , name }:', '  1,Kim')), { t: [{ id: 1, name: 'Kim' }] });
+    assert.deepEqual(decode(lines('t[1]{ id , name }:', '  1,Kim')), {
+      t: [{ id: 1, name: 'Kim' }],
+    });
   });
   it('matches braces outside quoted field names only', () => {
     assert.deepEqual(decode(lines('t[1]{"}{",v}:', '  1,2')), { t: [{ '}{': 1, v: 2 }] });
@@ -254,7 +327,11 @@ describe('§6 headers', () => {
   });
   it('rejects keyless headers outside the root and list items', () => {
     rejects(lines('outer:', '  [1]: x'), { line: 2, column: 3, reason: /needs a key/ });
-    rejects(lines('list[1]:', '  - [1]{a}:', '      1'), { line: 2, column: 5, reason: /only valid as the document root/ });
+    rejects(lines('list[1]:', '  - [1]{a}:', '      1'), {
+      line: 2,
+      column: 5,
+      reason: /only valid as the document root/,
+    });
   });
   it('falls through to a key-value line with a literal key in non-strict mode', () => {
     assert.deepEqual(decode('size[2]x: a,b', lenient), { 'size[2]x': 'a,b' });
@@ -267,7 +344,9 @@ describe('§6 headers', () => {
 
 describe('§7 strings, keys and escapes', () => {
   it('unescapes the five short escapes and \\uXXXX in values and keys', () => {
-    assert.deepEqual(decode('"k\\t\\u00E9": "a\\\\b\\"c\\nd\\re\\u0001"'), { 'k\té': 'a\\b"c\nd\re\u0001' });
+    assert.deepEqual(decode('"k\\t\\u00E9": "a\\\\b\\"c\\nd\\re\\u0001"'), {
+      'k\té': 'a\\b"c\nd\re\u0001',
+    });
   });
   it('accepts literal astral characters and tabs inside quotes', () => {
     assert.deepEqual(decode('s: "🎉\tok"'), { s: '🎉\tok' });
@@ -297,7 +376,11 @@ describe('§7 strings, keys and escapes', () => {
     });
   });
   it('accepts unquoted values an encoder would have quoted', () => {
-    assert.deepEqual(decode(lines('a: -dash', 'b: x:y', 'c: }{')), { a: '-dash', b: 'x:y', c: '}{' });
+    assert.deepEqual(decode(lines('a: -dash', 'b: x:y', 'c: }{')), {
+      a: '-dash',
+      b: 'x:y',
+      c: '}{',
+    });
   });
   it('counts columns in characters, not UTF-16 code units', () => {
     rejects('k😀: "\\q"', { line: 1, column: 6 });
@@ -306,7 +389,11 @@ describe('§7 strings, keys and escapes', () => {
 
 describe('§8 objects', () => {
   it('opens a nested object with a bare key and keeps key order', () => {
-    assert.deepEqual(decode(lines('z: 1', 'm:', '  y: 2', '  x:', '    w: 3', 'a: 4')), { z: 1, m: { y: 2, x: { w: 3 } }, a: 4 });
+    assert.deepEqual(decode(lines('z: 1', 'm:', '  y: 2', '  x:', '    w: 3', 'a: 4')), {
+      z: 1,
+      m: { y: 2, x: { w: 3 } },
+      a: 4,
+    });
   });
   it('decodes a bare key with nothing under it as an empty object, never an array', () => {
     assert.deepEqual(decode(lines('empty:', 'next: 1')), { empty: {}, next: 1 });
@@ -345,10 +432,14 @@ describe('§9.1 inline primitive arrays', () => {
 
 describe('§9.2 arrays of arrays', () => {
   it('reads inner arrays as list items with their own headers', () => {
-    assert.deepEqual(decode(lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - []')), { m: [[1, 2], [], []] });
+    assert.deepEqual(decode(lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - []')), {
+      m: [[1, 2], [], []],
+    });
   });
-  it('uses each inner header\'s own delimiter', () => {
-    assert.deepEqual(decode(lines('m[2|]:', '  - [2]: a|b,c', '  - [1|]: a,b')), { m: [['a|b', 'c'], ['a,b']] });
+  it("uses each inner header's own delimiter", () => {
+    assert.deepEqual(decode(lines('m[2|]:', '  - [2]: a|b,c', '  - [1|]: a,b')), {
+      m: [['a|b', 'c'], ['a,b']],
+    });
   });
   it('checks inner counts in strict mode', () => {
     rejects(lines('m[1]:', '  - [2]: x'), { line: 2, column: 6, reason: /expected 2 values/ });
@@ -370,40 +461,67 @@ describe('§9.3 tabular arrays', () => {
     });
   });
   it('reads quoted colons in rows as data', () => {
-    assert.deepEqual(decode(lines('t[1]{at,url}:', '  "12:00","a:b"')), { t: [{ at: '12:00', url: 'a:b' }] });
+    assert.deepEqual(decode(lines('t[1]{at,url}:', '  "12:00","a:b"')), {
+      t: [{ at: '12:00', url: 'a:b' }],
+    });
   });
   it('ends the rows at a line whose colon comes before the delimiter', () => {
-    assert.deepEqual(decode(lines('t[1]{a,b}:', '  1,2', 'after: x,y')), { t: [{ a: 1, b: 2 }], after: 'x,y' });
+    assert.deepEqual(decode(lines('t[1]{a,b}:', '  1,2', 'after: x,y')), {
+      t: [{ a: 1, b: 2 }],
+      after: 'x,y',
+    });
   });
   it('rejects a row with the wrong width, naming the fields', () => {
-    rejects(lines('t[1]{a,b,c}:', '  1,2'), { line: 2, column: 6, reason: /row has 2 values but the header declares 3 fields \(a, b, c\)/ });
+    rejects(lines('t[1]{a,b,c}:', '  1,2'), {
+      line: 2,
+      column: 6,
+      reason: /row has 2 values but the header declares 3 fields \(a, b, c\)/,
+    });
     rejects(lines('t[1]{a}:', '  1,2'), { line: 2, column: 5, reason: /more than 1 value/ });
   });
   it('rejects too many or too few rows', () => {
-    rejects(lines('t[1]{a}:', '  1', '  2'), { line: 3, column: 3, reason: /expected 1 row .*found more/ });
+    rejects(lines('t[1]{a}:', '  1', '  2'), {
+      line: 3,
+      column: 3,
+      reason: /expected 1 row .*found more/,
+    });
     rejects(lines('t[3]{a}:', '  1'), { line: 1, column: 3, reason: /expected 3 rows.*found 1/ });
   });
   it('omits missing cells and ignores extra ones in non-strict mode', () => {
-    assert.deepEqual(decode(lines('t[3]{a,b}:', '  1', '  2,3,4'), lenient), { t: [{ a: 1 }, { a: 2, b: 3 }] });
+    assert.deepEqual(decode(lines('t[3]{a,b}:', '  1', '  2,3,4'), lenient), {
+      t: [{ a: 1 }, { a: 2, b: 3 }],
+    });
   });
   it('rejects duplicate field names in strict mode and lets the last one win otherwise', () => {
-    rejects(lines('t[1]{a,b,a}:', '  1,2,3'), { line: 1, column: 10, reason: /duplicate field name "a"/ });
+    rejects(lines('t[1]{a,b,a}:', '  1,2,3'), {
+      line: 1,
+      column: 10,
+      reason: /duplicate field name "a"/,
+    });
     assert.deepEqual(decode(lines('t[1]{a,b,a}:', '  1,2,3'), lenient), { t: [{ a: 3, b: 2 }] });
   });
 });
 
 describe('§9.4 expanded lists', () => {
   it('reads primitives, objects, arrays and empty objects as items', () => {
-    assert.deepEqual(decode(lines('l[5]:', '  - text', '  - 3', '  - k: v', '  - [1]: z', '  -')), { l: ['text', 3, { k: 'v' }, ['z'], {}] });
+    assert.deepEqual(decode(lines('l[5]:', '  - text', '  - 3', '  - k: v', '  - [1]: z', '  -')), {
+      l: ['text', 3, { k: 'v' }, ['z'], {}],
+    });
   });
   it('reads a keyless list header on a hyphen line as a nested list one level deeper', () => {
-    assert.deepEqual(decode(lines('l[1]:', '  - [2]:', '    - a: 1', '    - b')), { l: [[{ a: 1 }, 'b']] });
+    assert.deepEqual(decode(lines('l[1]:', '  - [2]:', '    - a: 1', '    - b')), {
+      l: [[{ a: 1 }, 'b']],
+    });
   });
   it('rejects a line at item depth that is not an item', () => {
     rejects(lines('l[2]:', '  - a', '  b'), { line: 3, column: 3, reason: /list item/ });
   });
   it('rejects too many or too few items', () => {
-    rejects(lines('l[1]:', '  - a', '  - b'), { line: 3, column: 3, reason: /expected 1 list item as/ });
+    rejects(lines('l[1]:', '  - a', '  - b'), {
+      line: 3,
+      column: 3,
+      reason: /expected 1 list item as/,
+    });
     rejects(lines('l[2]:', '  - a'), { line: 1, column: 3, reason: /found 1/ });
   });
 });
@@ -421,14 +539,20 @@ describe('§9.5 keyed tabular objects', () => {
     assert.deepEqual(decode(lines('m[1:]{v}:', '  x[0]: []')), { m: { 'x[0]': { v: '[]' } } });
   });
   it('supports nested field groups in entry rows', () => {
-    assert.deepEqual(decode(lines('c[1:]{pos{x,y}}:', '  home: 1,2')), { c: { home: { pos: { x: 1, y: 2 } } } });
+    assert.deepEqual(decode(lines('c[1:]{pos{x,y}}:', '  home: 1,2')), {
+      c: { home: { pos: { x: 1, y: 2 } } },
+    });
   });
   it('accepts a zero entry count', () => {
     assert.deepEqual(decode(lines('m[0:]{v}:', 'next: 1')), { m: {}, next: 1 });
   });
   it('rejects count and width mismatches, an entry without cells, and a colonless line', () => {
     rejects(lines('m[2:]{v}:', '  a: 1'), { line: 1, column: 3, reason: /expected 2 entry rows/ });
-    rejects(lines('m[1:]{v,w}:', '  a: 1'), { line: 2, column: 7, reason: /entry row has 1 value/ });
+    rejects(lines('m[1:]{v,w}:', '  a: 1'), {
+      line: 2,
+      column: 7,
+      reason: /entry row has 1 value/,
+    });
     rejects(lines('m[1:]{v}:', '  a:'), { line: 2, column: 5, reason: /0 values/ });
     rejects(lines('m[1:]{v}:', '  orphan'), { line: 2, column: 3, reason: /no ":"/ });
   });
@@ -438,12 +562,14 @@ describe('§9.5 keyed tabular objects', () => {
     assert.deepEqual(decode(text, lenient), { m: { k: { v: 2 } } });
   });
   it('skips a colonless line in non-strict mode', () => {
-    assert.deepEqual(decode(lines('m[2:]{v}:', '  a: 1', '  junk', '  b: 2'), lenient), { m: { a: { v: 1 }, b: { v: 2 } } });
+    assert.deepEqual(decode(lines('m[2:]{v}:', '  a: 1', '  junk', '  b: 2'), lenient), {
+      m: { a: { v: 1 }, b: { v: 2 } },
+    });
   });
 });
 
 describe('§10 objects as list items', () => {
-  it('places a first field\'s nested content two levels below the hyphen and other fields one level below', () => {
+  it("places a first field's nested content two levels below the hyphen and other fields one level below", () => {
     const text = lines('l[1]:', '  - meta:', '      k: 1', '    id: 9');
     assert.deepEqual(decode(text), { l: [{ meta: { k: 1 }, id: 9 }] });
   });
@@ -460,10 +586,18 @@ describe('§10 objects as list items', () => {
     assert.deepEqual(decode(text), { l: [{ xs: [1, 2], n: 2 }] });
   });
   it('does not accept rows at +1 for a first-field table', () => {
-    rejects(lines('l[1]:', '  - rows[1]{a}:', '    1'), { line: 2, column: 10, reason: /expected 1 row .*found 0/ });
+    rejects(lines('l[1]:', '  - rows[1]{a}:', '    1'), {
+      line: 2,
+      column: 10,
+      reason: /expected 1 row .*found 0/,
+    });
   });
   it('rejects duplicate keys across the hyphen line and later fields', () => {
-    rejects(lines('l[1]:', '  - id: 1', '    id: 2'), { line: 3, column: 5, reason: /duplicate key "id"/ });
+    rejects(lines('l[1]:', '  - id: 1', '    id: 2'), {
+      line: 3,
+      column: 5,
+      reason: /duplicate key "id"/,
+    });
   });
 });
 
@@ -499,7 +633,11 @@ describe('§12 indentation and whitespace', () => {
     assert.deepEqual(decode(lines('t[1]{a}:', '', '  1', '', 'x: 2')), { t: [{ a: 1 }], x: 2 });
   });
   it('rejects a blank line inside an array span in strict mode, pointing at the blank line', () => {
-    rejects(lines('l[2]:', '  - a: 1', '', '    b: 2', '  - c'), { line: 3, column: 1, reason: /blank line inside an array/ });
+    rejects(lines('l[2]:', '  - a: 1', '', '    b: 2', '  - c'), {
+      line: 3,
+      column: 1,
+      reason: /blank line inside an array/,
+    });
     rejects(lines('t[2]{a}:', '  1', '  ', '  2'), { line: 3, column: 1 });
     rejects(lines('o[1]:', '  - in[1]:', '', '      - x'), { line: 3, column: 1 });
   });
@@ -507,18 +645,32 @@ describe('§12 indentation and whitespace', () => {
     assert.deepEqual(decode(lines('l[2]:', '  - a', '', '  - b'), lenient), { l: ['a', 'b'] });
   });
   it('honours a custom indentSize', () => {
-    assert.deepEqual(decode(lines('a:', '    b:', '        c: 1'), { indentSize: 4 }), { a: { b: { c: 1 } } });
-    rejects(lines('a:', '  b: 1'), { line: 2, column: 3, reason: /not a multiple of 4/ }, { indentSize: 4 });
+    assert.deepEqual(decode(lines('a:', '    b:', '        c: 1'), { indentSize: 4 }), {
+      a: { b: { c: 1 } },
+    });
+    rejects(
+      lines('a:', '  b: 1'),
+      { line: 2, column: 3, reason: /not a multiple of 4/ },
+      { indentSize: 4 },
+    );
   });
   it('rejects indentation that is not a multiple of indentSize', () => {
-    rejects(lines('a:', '   b: 1'), { line: 2, column: 4, reason: /3 spaces is not a multiple of 2/ });
+    rejects(lines('a:', '   b: 1'), {
+      line: 2,
+      column: 4,
+      reason: /3 spaces is not a multiple of 2/,
+    });
   });
   it('rejects tabs in indentation at the tab', () => {
     rejects(lines('a:', '  \tb: 1'), { line: 2, column: 3, reason: /tab used for indentation/ });
   });
   it('rejects depth jumps and over-indented lines', () => {
     rejects(lines('a:', '      b: 1'), { line: 2, column: 7, reason: /jumps 3 levels/ });
-    rejects(lines('a: 1', '  b: 2'), { line: 2, column: 3, reason: /does not open a nested block/ });
+    rejects(lines('a: 1', '  b: 2'), {
+      line: 2,
+      column: 3,
+      reason: /does not open a nested block/,
+    });
     rejects(lines('a:', '  b: 1', '    c: 2'), { line: 3, column: 5 });
   });
   it('computes depth as floor(spaces / indentSize) and a tab as indentSize spaces in non-strict mode', () => {
@@ -527,17 +679,27 @@ describe('§12 indentation and whitespace', () => {
     assert.deepEqual(decode(lines('a:', ' \tb:', '\t\tc: 1'), lenient), { a: { b: { c: 1 } } });
   });
   it('uses the first line of a deeper block as its depth, and skips lines that belong to no block, in non-strict mode', () => {
-    assert.deepEqual(decode(lines('a:', '      b: 1', '      c: 2'), lenient), { a: { b: 1, c: 2 } });
+    assert.deepEqual(decode(lines('a:', '      b: 1', '      c: 2'), lenient), {
+      a: { b: 1, c: 2 },
+    });
     assert.deepEqual(decode(lines('a: 1', '    stray: 2', 'b: 3'), lenient), { a: 1, b: 3 });
   });
 });
 
 describe('§14.3 duplicate keys', () => {
   it('rejects a repeated sibling key in strict mode, at the second key', () => {
-    rejects(lines('k: 1', 'o:', '  x: 1', '  x: 2'), { line: 4, column: 3, reason: /duplicate key "x"/ });
+    rejects(lines('k: 1', 'o:', '  x: 1', '  x: 2'), {
+      line: 4,
+      column: 3,
+      reason: /duplicate key "x"/,
+    });
   });
   it('does not confuse inherited names with duplicates', () => {
-    assert.deepEqual(decode(lines('toString: 1', 'valueOf: 2', 'hasOwnProperty: 3')), { toString: 1, valueOf: 2, hasOwnProperty: 3 });
+    assert.deepEqual(decode(lines('toString: 1', 'valueOf: 2', 'hasOwnProperty: 3')), {
+      toString: 1,
+      valueOf: 2,
+      hasOwnProperty: 3,
+    });
   });
   it('lets the last value win, silently, in non-strict mode', () => {
     assert.deepEqual(decode(lines('k: 1', 'k:', '  deep: true'), lenient), { k: { deep: true } });

@@ -6,7 +6,10 @@ const lines = (...text: string[]) => text.join('\n');
 
 describe('§2 numbers are canonical', () => {
   it('writes integers and decimals without exponents inside [1e-6, 1e21)', () => {
-    assert.equal(encode({ a: 1e6, b: 0.000001, c: 1.5, d: 123456789012345680000 }), lines('a: 1000000', 'b: 0.000001', 'c: 1.5', 'd: 123456789012345680000'));
+    assert.equal(
+      encode({ a: 1e6, b: 0.000001, c: 1.5, d: 123456789012345680000 }),
+      lines('a: 1000000', 'b: 0.000001', 'c: 1.5', 'd: 123456789012345680000'),
+    );
   });
   it('normalizes -0 to 0', () => {
     assert.equal(encode(-0), '0');
@@ -26,11 +29,20 @@ describe('§2 numbers are canonical', () => {
 
 describe('§3 host values are normalized like JSON.stringify', () => {
   it('turns NaN and ±Infinity into null', () => {
-    assert.equal(encode({ a: NaN, b: Infinity, c: -Infinity }), lines('a: null', 'b: null', 'c: null'));
+    assert.equal(
+      encode({ a: NaN, b: Infinity, c: -Infinity }),
+      lines('a: null', 'b: null', 'c: null'),
+    );
   });
   it('calls toJSON, so a Date becomes its ISO string (quoted: it contains colons)', () => {
-    assert.equal(encode({ at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }), 'at: "2026-01-02T03:04:05.000Z"');
-    assert.equal(encode({ x: { toJSON: () => ({ replaced: true }) } }), lines('x:', '  replaced: true'));
+    assert.equal(
+      encode({ at: new Date(Date.UTC(2026, 0, 2, 3, 4, 5)) }),
+      'at: "2026-01-02T03:04:05.000Z"',
+    );
+    assert.equal(
+      encode({ x: { toJSON: () => ({ replaced: true }) } }),
+      lines('x:', '  replaced: true'),
+    );
   });
   it('passes the property name to toJSON, as JSON.stringify does', () => {
     const seen: string[] = [];
@@ -42,27 +54,47 @@ describe('§3 host values are normalized like JSON.stringify', () => {
     assert.equal(encode([undefined, () => 1, Symbol('s')]), '[3]: null,null,null');
   });
   it('turns a Map into an object with string keys and a Set into an array', () => {
-    assert.equal(encode(new Map<unknown, unknown>([[1, 'a'], ['b', new Set([1, 2])]])), lines('"1": a', 'b[2]: 1,2'));
+    assert.equal(
+      encode(
+        new Map<unknown, unknown>([
+          [1, 'a'],
+          ['b', new Set([1, 2])],
+        ]),
+      ),
+      lines('"1": a', 'b[2]: 1,2'),
+    );
   });
   it('unwraps boxed primitives', () => {
     assert.equal(encode([Object(1), Object('x'), Object(true)]), '[3]: 1,x,true');
   });
   it('writes safe BigInts as numbers and larger ones as quoted decimal strings, losing no digit', () => {
-    assert.equal(encode({ small: 42n, big: 2n ** 64n }), lines('small: 42', 'big: "18446744073709551616"'));
+    assert.equal(
+      encode({ small: 42n, big: 2n ** 64n }),
+      lines('small: 42', 'big: "18446744073709551616"'),
+    );
   });
   it('follows the bigint option: string always, or throw like JSON.stringify', () => {
     assert.equal(encode(42n, { bigint: 'string' }), '"42"');
-    assert.throws(() => encode({ n: 1n }, { bigint: 'throw' }), /BigInt 1 under key "n".*'auto' or 'string'/);
+    assert.throws(
+      () => encode({ n: 1n }, { bigint: 'throw' }),
+      /BigInt 1 under key "n".*'auto' or 'string'/,
+    );
   });
   it('throws a TypeError naming the path of a cycle instead of overflowing the stack', () => {
     const root: Record<string, unknown> = { list: [{ name: 'a' }] };
     (root.list as Record<string, unknown>[])[0]!.back = root;
-    assert.throws(() => encode(root), { name: 'TypeError', message: /circular structure: \$\.list\[0\]\.back points back to \$/ });
+    assert.throws(() => encode(root), {
+      name: 'TypeError',
+      message: /circular structure: \$\.list\[0\]\.back points back to \$/,
+    });
   });
   it('names a cycle that starts below the root', () => {
     const child: Record<string, unknown> = { id: 1 };
     child.self = child;
-    assert.throws(() => encode({ wrapper: { child } }), /\$\.wrapper\.child\.self points back to \$\.wrapper\.child/);
+    assert.throws(
+      () => encode({ wrapper: { child } }),
+      /\$\.wrapper\.child\.self points back to \$\.wrapper\.child/,
+    );
   });
   it('encodes deep acyclic nesting beyond the fast walk without calling it a cycle', () => {
     let value: unknown = 'leaf';
@@ -71,7 +103,10 @@ describe('§3 host values are normalized like JSON.stringify', () => {
   });
   it('keeps the same object reused in two places (a DAG is not a cycle)', () => {
     const shared = { id: 1 };
-    assert.equal(encode({ a: shared, n: 0, b: shared }), lines('a:', '  id: 1', 'n: 0', 'b:', '  id: 1'));
+    assert.equal(
+      encode({ a: shared, n: 0, b: shared }),
+      lines('a:', '  id: 1', 'n: 0', 'b:', '  id: 1'),
+    );
   });
 });
 
@@ -113,14 +148,23 @@ describe('§7.2 strings are quoted only when needed', () => {
   }
   it('quotes the document delimiter wherever it appears, and only that delimiter (§11.1)', () => {
     assert.equal(encode({ v: 'a,b', list: ['a,b', 'c'] }), lines('v: "a,b"', 'list[2]: "a,b",c'));
-    assert.equal(encode({ v: 'a,b', list: ['a|b', 'a,b'] }, { delimiter: '|' }), lines('v: a,b', 'list[2|]: "a|b"|a,b'));
+    assert.equal(
+      encode({ v: 'a,b', list: ['a|b', 'a,b'] }, { delimiter: '|' }),
+      lines('v: a,b', 'list[2|]: "a|b"|a,b'),
+    );
   });
 });
 
 describe('§1.2 / §7.1 unpaired surrogates', () => {
   it('refuses a string or key with an unpaired surrogate, which UTF-8 text cannot carry', () => {
-    assert.throws(() => encode({ text: 'cut emoji \ud83d' }), { name: 'TypeError', message: /unpaired surrogate \(U\+D83D at index 10/ });
-    assert.throws(() => encode({ ['\udc00']: 1 }), { name: 'TypeError', message: /key with an unpaired surrogate/ });
+    assert.throws(() => encode({ text: 'cut emoji \ud83d' }), {
+      name: 'TypeError',
+      message: /unpaired surrogate \(U\+D83D at index 10/,
+    });
+    assert.throws(() => encode({ ['\udc00']: 1 }), {
+      name: 'TypeError',
+      message: /key with an unpaired surrogate/,
+    });
     assert.throws(() => encode(['\ud800']), TypeError);
   });
   it('writes paired surrogates (astral characters) literally', () => {
@@ -130,7 +174,10 @@ describe('§1.2 / §7.1 unpaired surrogates', () => {
 
 describe('§7.3 keys', () => {
   it('leaves identifier-like keys (dots included) bare and quotes the rest', () => {
-    assert.equal(encode({ user_name: 1, 'a.b': 2, '2x': 3, 'my-key': 4, '': 5, 'a b': 6 }), lines('user_name: 1', 'a.b: 2', '"2x": 3', '"my-key": 4', '"": 5', '"a b": 6'));
+    assert.equal(
+      encode({ user_name: 1, 'a.b': 2, '2x': 3, 'my-key': 4, '': 5, 'a b': 6 }),
+      lines('user_name: 1', 'a.b: 2', '"2x": 3', '"my-key": 4', '"": 5', '"a b": 6'),
+    );
   });
   it('escapes control characters in keys', () => {
     assert.equal(encode({ 'a\nb': 1, 'c\u0004': 2 }), lines('"a\\nb": 1', '"c\\u0004": 2'));
@@ -143,14 +190,20 @@ describe('§7.3 keys', () => {
 
 describe('§8 objects', () => {
   it('nests objects by indentation and keeps key order', () => {
-    assert.equal(encode({ z: 1, a: { y: true, b: null } }), lines('z: 1', 'a:', '  y: true', '  b: null'));
+    assert.equal(
+      encode({ z: 1, a: { y: true, b: null } }),
+      lines('z: 1', 'a:', '  y: true', '  b: null'),
+    );
   });
   it('writes an empty nested object as a bare key and an empty root object as nothing', () => {
     assert.equal(encode({ empty: {} }), 'empty:');
     assert.equal(encode({}), '');
   });
   it('honours indentSize', () => {
-    assert.equal(encode({ a: { b: { c: 1 } } }, { indentSize: 4 }), lines('a:', '    b:', '        c: 1'));
+    assert.equal(
+      encode({ a: { b: { c: 1 } } }, { indentSize: 4 }),
+      lines('a:', '    b:', '        c: 1'),
+    );
   });
 });
 
@@ -169,18 +222,40 @@ describe('§9.1 primitive arrays', () => {
 
 describe('§9.2 arrays of arrays', () => {
   it('writes inner arrays as list items with their own headers, [0] for empty ones', () => {
-    assert.equal(encode({ m: [[1, 2], [], ['a', 'b,c']] }), lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - [2]: a,"b,c"'));
+    assert.equal(
+      encode({ m: [[1, 2], [], ['a', 'b,c']] }),
+      lines('m[3]:', '  - [2]: 1,2', '  - [0]:', '  - [2]: a,"b,c"'),
+    );
   });
   it('writes numeric rows with the document delimiter', () => {
-    assert.equal(encode({ m: [[1.5, -2], [3, null]] }, { delimiter: '\t' }), lines('m[2\t]:', '  - [2\t]: 1.5\t-2', '  - [2\t]: 3\tnull'));
-    assert.equal(encode([[1, true], []], { delimiter: '|' }), lines('[2|]:', '  - [2|]: 1|true', '  - [0|]:'));
+    assert.equal(
+      encode(
+        {
+          m: [
+            [1.5, -2],
+            [3, null],
+          ],
+        },
+        { delimiter: '\t' },
+      ),
+      lines('m[2\t]:', '  - [2\t]: 1.5\t-2', '  - [2\t]: 3\tnull'),
+    );
+    assert.equal(
+      encode([[1, true], []], { delimiter: '|' }),
+      lines('[2|]:', '  - [2|]: 1|true', '  - [0|]:'),
+    );
   });
 });
 
 describe('§9.3 tabular arrays', () => {
   it('writes uniform objects of primitives as a table in the first row’s key order', () => {
     assert.equal(
-      encode({ users: [{ id: 1, name: 'Ada' }, { name: 'Bob', id: 2 }] }),
+      encode({
+        users: [
+          { id: 1, name: 'Ada' },
+          { name: 'Bob', id: 2 },
+        ],
+      }),
       lines('users[2]{id,name}:', '  1,Ada', '  2,Bob'),
     );
   });
@@ -189,13 +264,33 @@ describe('§9.3 tabular arrays', () => {
       { id: 1, customer: { name: 'Ada', country: 'DK' }, total: 99 },
       { id: 2, customer: { country: 'UK', name: 'Bob' }, total: 149 },
     ];
-    assert.equal(encode({ orders }), lines('orders[2]{id,customer{name,country},total}:', '  1,Ada,DK,99', '  2,Bob,UK,149'));
+    assert.equal(
+      encode({ orders }),
+      lines('orders[2]{id,customer{name,country},total}:', '  1,Ada,DK,99', '  2,Bob,UK,149'),
+    );
   });
   it('writes a root table without a key and quotes header names per §7.3', () => {
-    assert.equal(encode([{ 'a b': 1, c: 'x,y' }, { 'a b': 2, c: '' }]), lines('[2]{"a b",c}:', '  1,"x,y"', '  2,""'));
+    assert.equal(
+      encode([
+        { 'a b': 1, c: 'x,y' },
+        { 'a b': 2, c: '' },
+      ]),
+      lines('[2]{"a b",c}:', '  1,"x,y"', '  2,""'),
+    );
   });
   it('uses the active delimiter in headers and rows', () => {
-    assert.equal(encode({ t: [{ a: 1, b: 'x|y' }, { a: 2, b: 'p,q' }] }, { delimiter: '|' }), lines('t[2|]{a|b}:', '  1|"x|y"', '  2|p,q'));
+    assert.equal(
+      encode(
+        {
+          t: [
+            { a: 1, b: 'x|y' },
+            { a: 2, b: 'p,q' },
+          ],
+        },
+        { delimiter: '|' },
+      ),
+      lines('t[2|]{a|b}:', '  1|"x|y"', '  2|p,q'),
+    );
   });
   const listFallbacks: [string, unknown[]][] = [
     ['key sets differ', [{ a: 1 }, { b: 1 }]],
@@ -216,7 +311,9 @@ describe('§9.3 tabular arrays', () => {
 describe('§9.5 keyed tabular objects', () => {
   it('writes an object of uniform objects as entry rows', () => {
     assert.equal(
-      encode({ users: { alice: { age: 30, city: 'Berlin' }, 'bob smith': { city: 'Oslo', age: 25 } } }),
+      encode({
+        users: { alice: { age: 30, city: 'Berlin' }, 'bob smith': { city: 'Oslo', age: 25 } },
+      }),
       lines('users[2:]{age,city}:', '  alice: 30,Berlin', '  "bob smith": 25,Oslo'),
     );
   });
@@ -228,13 +325,19 @@ describe('§9.5 keyed tabular objects', () => {
     assert.equal(encode({ m: { a: { x: 1 }, b: 2 } }), lines('m:', '  a:', '    x: 1', '  b: 2'));
   });
   it('writes the keyed marker with the delimiter symbol after the colon', () => {
-    assert.equal(encode({ m: { a: { x: 1, y: 2 }, b: { x: 3, y: 4 } } }, { delimiter: '\t' }), lines('m[2:\t]{x\ty}:', '  a: 1\t2', '  b: 3\t4'));
+    assert.equal(
+      encode({ m: { a: { x: 1, y: 2 }, b: { x: 3, y: 4 } } }, { delimiter: '\t' }),
+      lines('m[2:\t]{x\ty}:', '  a: 1\t2', '  b: 3\t4'),
+    );
   });
 });
 
 describe('§10 objects as list items', () => {
   it('puts the first field on the hyphen line and the rest one level deeper', () => {
-    assert.equal(encode({ items: [{ id: 1, tags: ['a'] }, 'text'] }), lines('items[2]:', '  - id: 1', '    tags[1]: a', '  - text'));
+    assert.equal(
+      encode({ items: [{ id: 1, tags: ['a'] }, 'text'] }),
+      lines('items[2]:', '  - id: 1', '    tags[1]: a', '  - text'),
+    );
   });
   it('writes an empty object item as a bare hyphen', () => {
     assert.equal(encode({ items: [{}, 1] }), lines('items[2]:', '  -', '  - 1'));
@@ -246,10 +349,16 @@ describe('§10 objects as list items', () => {
     );
   });
   it('nests a first-field object two levels deeper', () => {
-    assert.equal(encode([{ meta: { a: 1 }, b: 2 }, 3]), lines('[2]:', '  - meta:', '      a: 1', '    b: 2', '  - 3'));
+    assert.equal(
+      encode([{ meta: { a: 1 }, b: 2 }, 3]),
+      lines('[2]:', '  - meta:', '      a: 1', '    b: 2', '  - 3'),
+    );
   });
   it('never writes a list-item array as a table or as - []', () => {
-    assert.equal(encode({ x: [[{ a: 1 }, { a: 2 }], []] }), lines('x[2]:', '  - [2]:', '    - a: 1', '    - a: 2', '  - [0]:'));
+    assert.equal(
+      encode({ x: [[{ a: 1 }, { a: 2 }], []] }),
+      lines('x[2]:', '  - [2]:', '    - a: 1', '    - a: 2', '  - [0]:'),
+    );
   });
 });
 
@@ -263,13 +372,22 @@ describe('§12 whitespace', () => {
 
 describe('options', () => {
   it('rejects an unknown delimiter and a bad indentSize with a TypeError that says what is allowed', () => {
-    assert.throws(() => encode({}, { delimiter: ';' as ',' }), { name: 'TypeError', message: /delimiter must be ',', '\|' or '\\t'/ });
+    assert.throws(() => encode({}, { delimiter: ';' as ',' }), {
+      name: 'TypeError',
+      message: /delimiter must be ',', '\|' or '\\t'/,
+    });
     assert.throws(() => encode({}, { indentSize: 0 }), /indentSize must be a positive integer/);
   });
 });
 
 describe('encodeWithin (the picker’s budgeted encode)', () => {
-  const value = { rows: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Bob' }], note: 'x'.repeat(50) };
+  const value = {
+    rows: [
+      { id: 1, name: 'Ada' },
+      { id: 2, name: 'Bob' },
+    ],
+    note: 'x'.repeat(50),
+  };
   const full = encode(value);
   it('returns exactly encode() when the output fits the budget', () => {
     assert.equal(encodeWithin(value, undefined, full.length), full);

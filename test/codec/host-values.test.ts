@@ -26,26 +26,46 @@ const hostValue = fc.letrec<{ value: unknown }>((tie) => ({
     fc.oneof(fc.integer(), fc.string(), fc.boolean()).map((inner) => Object(inner) as unknown),
     fc.array(tie('value'), { maxLength: 4 }),
     fc.array(tie('value'), { maxLength: 4 }).map((items) => new Set(items)),
-    fc.array(fc.tuple(hostileKey(), tie('value')), { maxLength: 4 }).map((entries) => new Map(entries)),
+    fc
+      .array(fc.tuple(hostileKey(), tie('value')), { maxLength: 4 })
+      .map((entries) => new Map(entries)),
     fc
       .uniqueArray(fc.tuple(hostileKey(), tie('value')), { maxLength: 4, selector: ([key]) => key })
       .map((entries) => {
         const object: Record<string, unknown> = {};
-        for (const [key, value] of entries) Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+        for (const [key, value] of entries)
+          Object.defineProperty(object, key, {
+            value,
+            enumerable: true,
+            writable: true,
+            configurable: true,
+          });
         return object;
       }),
     // Tables whose rows, or a nested group in them, are class instances or carry toJSON.
-    fc.array(fc.tuple(fc.integer(), primitive), { minLength: 2, maxLength: 3 }).map((pairs) => pairs.map(([x, y]) => new Point(x, y))),
-    fc.array(fc.tuple(fc.integer(), primitive), { minLength: 2, maxLength: 3 }).map((pairs) => pairs.map(([x, y]) => ({ id: x, at: new Point(x, y) }))),
-    fc.array(fc.integer(), { minLength: 2, maxLength: 3 }).map((ids) => ids.map((id) => ({ id, toJSON: () => ({ id, replaced: true }) }))),
+    fc
+      .array(fc.tuple(fc.integer(), primitive), { minLength: 2, maxLength: 3 })
+      .map((pairs) => pairs.map(([x, y]) => new Point(x, y))),
+    fc
+      .array(fc.tuple(fc.integer(), primitive), { minLength: 2, maxLength: 3 })
+      .map((pairs) => pairs.map(([x, y]) => ({ id: x, at: new Point(x, y) }))),
+    fc
+      .array(fc.integer(), { minLength: 2, maxLength: 3 })
+      .map((ids) => ids.map((id) => ({ id, toJSON: () => ({ id, replaced: true }) }))),
     // Boxed strings have index keys, so a list of equally long ones looks like a table.
-    fc.array(fc.string({ minLength: 2, maxLength: 2 }), { minLength: 2, maxLength: 3 }).map((texts) => texts.map((text) => Object(text) as unknown)),
+    fc
+      .array(fc.string({ minLength: 2, maxLength: 2 }), { minLength: 2, maxLength: 3 })
+      .map((texts) => texts.map((text) => Object(text) as unknown)),
     // Numeric rows (arrays of number arrays) where one row is not a plain array.
-    fc.array(fc.array(fc.integer(), { maxLength: 3 }), { minLength: 1, maxLength: 3 }).map((rows) => [...rows, Object.assign([1, 2], { toJSON: () => 'replaced' })]),
+    fc
+      .array(fc.array(fc.integer(), { maxLength: 3 }), { minLength: 1, maxLength: 3 })
+      .map((rows) => [...rows, Object.assign([1, 2], { toJSON: () => 'replaced' })]),
     // Rows that would form a table but for one host value somewhere in them.
-    fc.tuple(fc.integer({ min: 1, max: 3 }), tie('value')).map(([count, odd]) =>
-      Array.from({ length: count + 1 }, (_, i) => ({ id: i, v: i === count ? odd : i })),
-    ),
+    fc
+      .tuple(fc.integer({ min: 1, max: 3 }), tie('value'))
+      .map(([count, odd]) =>
+        Array.from({ length: count + 1 }, (_, i) => ({ id: i, v: i === count ? odd : i })),
+      ),
   ),
 }));
 
@@ -74,6 +94,9 @@ describe('host values', () => {
   it('a cycle reached only after plain data still fails as a TypeError naming it', () => {
     const rows: Record<string, unknown>[] = [{ id: 1 }, { id: 2 }];
     rows[1]!.parent = rows;
-    assert.throws(() => encode({ rows }), { name: 'TypeError', message: /\$\.rows\[1\]\.parent points back to \$\.rows/ });
+    assert.throws(() => encode({ rows }), {
+      name: 'TypeError',
+      message: /\$\.rows\[1\]\.parent points back to \$\.rows/,
+    });
   });
 });

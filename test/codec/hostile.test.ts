@@ -17,14 +17,23 @@ const PROTOTYPE_KEYS = ['__proto__', 'constructor', 'prototype'] as const;
 function prototypeSnapshot(): string {
   return Object.getOwnPropertyNames(Object.prototype)
     .sort()
-    .map((name) => `${name}:${String(Object.getOwnPropertyDescriptor(Object.prototype, name)?.value)}`)
+    .map(
+      (name) => `${name}:${String(Object.getOwnPropertyDescriptor(Object.prototype, name)?.value)}`,
+    )
     .join('|');
 }
 
 /** Asserts `object` is a plain object holding `key` as an ordinary own, enumerable property. */
 function assertOwnData(object: JsonValue | undefined, key: string, expected: JsonValue): void {
-  assert.ok(object !== null && typeof object === 'object' && !Array.isArray(object), 'expected an object');
-  assert.equal(Object.getPrototypeOf(object), Object.prototype, 'the prototype chain must be untouched');
+  assert.ok(
+    object !== null && typeof object === 'object' && !Array.isArray(object),
+    'expected an object',
+  );
+  assert.equal(
+    Object.getPrototypeOf(object),
+    Object.prototype,
+    'the prototype chain must be untouched',
+  );
   const descriptor = Object.getOwnPropertyDescriptor(object, key);
   assert.ok(descriptor, `"${key}" must be an own property`);
   assert.ok(descriptor.enumerable && descriptor.writable && 'value' in descriptor);
@@ -59,10 +68,14 @@ describe('§15 prototype keys are ordinary own keys in every key position', () =
         assertOwnData(decode(`${key}: []`), key, []);
       });
       it('as a tabular field name, flat and inside a nested group', () => {
-        const flat = decode(lines(`rows[2]{${key},x}:`, '  a,1', '  b,2')) as { rows: JsonObject[] };
+        const flat = decode(lines(`rows[2]{${key},x}:`, '  a,1', '  b,2')) as {
+          rows: JsonObject[];
+        };
         assertOwnData(flat.rows[0], key, 'a');
         assertOwnData(flat.rows[1], key, 'b');
-        const nested = decode(lines(`rows[1]{g{"${key}"}}:`, '  v')) as { rows: { g: JsonObject }[] };
+        const nested = decode(lines(`rows[1]{g{"${key}"}}:`, '  v')) as {
+          rows: { g: JsonObject }[];
+        };
         assertOwnData(nested.rows[0]!.g, key, 'v');
         const group = decode(lines(`rows[1]{${key}{admin}}:`, '  true')) as { rows: JsonObject[] };
         assertOwnData(group.rows[0], key, { admin: true });
@@ -78,7 +91,9 @@ describe('§15 prototype keys are ordinary own keys in every key position', () =
       it('on a list-item hyphen line and as a later field of that item', () => {
         const first = decode(lines('l[1]:', `  - ${key}: 1`, '    y: 2')) as { l: JsonObject[] };
         assertOwnData(first.l[0], key, 1);
-        const later = decode(lines('l[1]:', '  - y: 2', `    ${key}:`, '      z: 3')) as { l: JsonObject[] };
+        const later = decode(lines('l[1]:', '  - y: 2', `    ${key}:`, '      z: 3')) as {
+          l: JsonObject[];
+        };
         assertOwnData(later.l[0], key, { z: 3 });
       });
       it('as a duplicate in non-strict mode (last write wins, still an own key)', () => {
@@ -104,11 +119,18 @@ describe('§15 declared lengths allocate nothing up front', () => {
   const HUGE = ['999999999', '4294967296', '99999999999999999999999999'];
   for (const length of HUGE) {
     it(`treats [${length}] as a count to check, not a size to allocate`, () => {
-      for (const text of [`v[${length}]: a`, lines(`t[${length}]{x}:`, '  1'), lines(`l[${length}]:`, '  - a'), lines(`m[${length}:]{x}:`, '  k: 1')]) {
+      for (const text of [
+        `v[${length}]: a`,
+        lines(`t[${length}]{x}:`, '  1'),
+        lines(`l[${length}]:`, '  - a'),
+        lines(`m[${length}:]{x}:`, '  k: 1'),
+      ]) {
         assert.throws(() => decode(text), ToonDecodeError, text);
       }
       assert.deepEqual(decode(`v[${length}]: a`, { strict: false }), { v: ['a'] });
-      assert.deepEqual(decode(lines(`t[${length}]{x}:`, '  1'), { strict: false }), { t: [{ x: 1 }] });
+      assert.deepEqual(decode(lines(`t[${length}]{x}:`, '  1'), { strict: false }), {
+        t: [{ x: 1 }],
+      });
       assert.deepEqual(decode(lines(`l[${length}]:`, '  - a'), { strict: false }), { l: ['a'] });
       const root = decode(`[${length}]: a`, { strict: false }) as JsonValue[];
       assert.equal(root.length, 1);
@@ -119,9 +141,13 @@ describe('§15 declared lengths allocate nothing up front', () => {
 /** Documents whose container nesting is exactly `levels` deep (root container = 1). */
 const deepDocuments: Record<string, (levels: number) => string> = {
   // The root object is level 1; each `k:` line opens one more.
-  'nested objects': (levels) => Array.from({ length: levels - 1 }, (_, i) => `${'  '.repeat(i)}k:`).join('\n'),
+  'nested objects': (levels) =>
+    Array.from({ length: levels - 1 }, (_, i) => `${'  '.repeat(i)}k:`).join('\n'),
   'arrays of arrays': (levels) =>
-    Array.from({ length: levels }, (_, i) => `${'  '.repeat(i)}${i === 0 ? '[1]:' : '- [1]:'}`).join('\n') + `\n${'  '.repeat(levels)}- x`,
+    Array.from(
+      { length: levels },
+      (_, i) => `${'  '.repeat(i)}${i === 0 ? '[1]:' : '- [1]:'}`,
+    ).join('\n') + `\n${'  '.repeat(levels)}- x`,
   'objects as list items': (levels) => {
     // Root object and its array `l[1]:` (levels 1-2), then each `- l[1]:` adds an item object
     // and its array; the last item is a primitive or, for an odd count, one more object.
@@ -135,7 +161,8 @@ const deepDocuments: Record<string, (levels: number) => string> = {
     out.push(`${'  '.repeat(depth)}- ${reached === levels ? 'end' : 'k: v'}`);
     return out.join('\n');
   },
-  'nested field groups': (levels) => `t[1]{${'g{'.repeat(levels - 3)}leaf${'}'.repeat(levels - 3)}}:\n  1`,
+  'nested field groups': (levels) =>
+    `t[1]{${'g{'.repeat(levels - 3)}leaf${'}'.repeat(levels - 3)}}:\n  1`,
 };
 
 describe('§15 nesting is bounded by maxDepth', () => {
@@ -145,7 +172,8 @@ describe('§15 nesting is bounded by maxDepth', () => {
         assert.doesNotThrow(() => decode(make(maxDepth), { maxDepth }), `${shape} at ${maxDepth}`);
         assert.throws(
           () => decode(make(maxDepth + 1), { maxDepth }),
-          (error: unknown) => error instanceof ToonDecodeError && /maxDepth \(\d+\)/.test(error.message),
+          (error: unknown) =>
+            error instanceof ToonDecodeError && /maxDepth \(\d+\)/.test(error.message),
         );
       }
     });
@@ -157,7 +185,10 @@ describe('§15 nesting is bounded by maxDepth', () => {
 
   it('counts a one-line field group nesting against maxDepth instead of recursing without bound', () => {
     const text = `t[1]{${'g{'.repeat(50_000)}x${'}'.repeat(50_000)}}:\n  1`;
-    assert.throws(() => decode(text), (error: unknown) => error instanceof ToonDecodeError && error.line === 1);
+    assert.throws(
+      () => decode(text),
+      (error: unknown) => error instanceof ToonDecodeError && error.line === 1,
+    );
   });
 
   it('turns a call stack overflow into a ToonDecodeError when maxDepth is raised past what the stack holds', () => {
@@ -170,10 +201,53 @@ describe('§15 nesting is bounded by maxDepth', () => {
 });
 
 describe('§15 no input makes decode throw anything but ToonDecodeError', () => {
-  const SYNTAX = ['a', 'key', ':', ': ', ' ', '  ', '\n', '\r\n', '\t', '-', '- ', '[', ']', '[2]', '[0]', '[1:]', '{', '}', '{a,b}', 'x{y}',
-    ',', '|', '"', '\\', '\\u', '\\ud800', '#', '0', '07', '1e999', '-0', 'true', 'null', '[]', '__proto__', '😀', '\u0000'];
-  const soup = fc.array(fc.constantFrom(...SYNTAX), { maxLength: 48 }).map((parts) => parts.join(''));
-  const options = fc.record({ strict: fc.boolean(), indentSize: fc.constantFrom(1, 2, 4), maxDepth: fc.constantFrom(3, 1000) });
+  const SYNTAX = [
+    'a',
+    'key',
+    ':',
+    ': ',
+    ' ',
+    '  ',
+    '\n',
+    '\r\n',
+    '\t',
+    '-',
+    '- ',
+    '[',
+    ']',
+    '[2]',
+    '[0]',
+    '[1:]',
+    '{',
+    '}',
+    '{a,b}',
+    'x{y}',
+    ',',
+    '|',
+    '"',
+    '\\',
+    '\\u',
+    '\\ud800',
+    '#',
+    '0',
+    '07',
+    '1e999',
+    '-0',
+    'true',
+    'null',
+    '[]',
+    '__proto__',
+    '😀',
+    '\u0000',
+  ];
+  const soup = fc
+    .array(fc.constantFrom(...SYNTAX), { maxLength: 48 })
+    .map((parts) => parts.join(''));
+  const options = fc.record({
+    strict: fc.boolean(),
+    indentSize: fc.constantFrom(1, 2, 4),
+    maxDepth: fc.constantFrom(3, 1000),
+  });
 
   /** Decodes or fails cleanly: a ToonDecodeError whose position lies inside the text. */
   function decodesOrFailsCleanly(text: string, decodeOptions: DecodeOptions): boolean {
@@ -185,7 +259,10 @@ describe('§15 no input makes decode throw anything but ToonDecodeError', () => 
       const lineCount = text.split('\n').length;
       assert.ok(error.line >= 1 && error.line <= lineCount, `line ${error.line} of ${lineCount}`);
       const line = text.split('\n')[error.line - 1]!;
-      assert.ok(error.column >= 1 && error.column <= [...line].length + 1, `column ${error.column}`);
+      assert.ok(
+        error.column >= 1 && error.column <= [...line].length + 1,
+        `column ${error.column}`,
+      );
       return true;
     }
   }
@@ -195,21 +272,29 @@ describe('§15 no input makes decode throw anything but ToonDecodeError', () => 
   });
 
   it('arbitrary unicode strings', () => {
-    fc.assert(fc.property(fc.string({ unit: 'binary', maxLength: 80 }), options, decodesOrFailsCleanly), { numRuns: 2000 });
+    fc.assert(
+      fc.property(fc.string({ unit: 'binary', maxLength: 80 }), options, decodesOrFailsCleanly),
+      { numRuns: 2000 },
+    );
   });
 
   it('valid documents with random edits', () => {
     const edit = fc.record({ at: fc.nat(), remove: fc.nat({ max: 4 }), insert: soup });
     fc.assert(
-      fc.property(jsonValue(), fc.array(edit, { minLength: 1, maxLength: 3 }), options, (value, edits, decodeOptions) => {
-        fc.pre(isWellFormedJson(value));
-        let text = encode(value);
-        for (const { at, remove, insert } of edits) {
-          const start = at % (text.length + 1);
-          text = text.slice(0, start) + insert + text.slice(start + remove);
-        }
-        return decodesOrFailsCleanly(text, decodeOptions);
-      }),
+      fc.property(
+        jsonValue(),
+        fc.array(edit, { minLength: 1, maxLength: 3 }),
+        options,
+        (value, edits, decodeOptions) => {
+          fc.pre(isWellFormedJson(value));
+          let text = encode(value);
+          for (const { at, remove, insert } of edits) {
+            const start = at % (text.length + 1);
+            text = text.slice(0, start) + insert + text.slice(start + remove);
+          }
+          return decodesOrFailsCleanly(text, decodeOptions);
+        },
+      ),
       { numRuns: 1500 },
     );
   });
@@ -234,7 +319,9 @@ describe('§15 pathological shapes finish in linear time (hang guards, not bench
   });
   it('a header with very many fields, checked for duplicates', guard, () => {
     const fields = Array.from({ length: N / 4 }, (_, i) => `f${i}`);
-    const value = decode(`t[1]{${fields.join(',')}}:\n  ${fields.map(() => '1').join(',')}`) as { t: JsonObject[] };
+    const value = decode(`t[1]{${fields.join(',')}}:\n  ${fields.map(() => '1').join(',')}`) as {
+      t: JsonObject[];
+    };
     assert.equal(Object.keys(value.t[0]!).length, fields.length);
   });
   it('an object with very many keys, checked for duplicates', guard, () => {

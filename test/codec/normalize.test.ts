@@ -25,14 +25,26 @@ describe('normalize (host values to the JSON model)', () => {
         public y: number,
       ) {}
     }
-    const value = { p: new Point(1, 2), list: [undefined, NaN, new Date(5)], skip: undefined, fn() {} };
+    const value = {
+      p: new Point(1, 2),
+      list: [undefined, NaN, new Date(5)],
+      skip: undefined,
+      fn() {},
+    };
     // Class instances pass through as they are (their own enumerable keys are their data).
     assert.equal(JSON.stringify(normalize(value)), JSON.stringify(value));
-    assert.deepEqual((normalize(value) as { list: unknown[] }).list, [null, null, '1970-01-01T00:00:00.005Z']);
+    assert.deepEqual((normalize(value) as { list: unknown[] }).list, [
+      null,
+      null,
+      '1970-01-01T00:00:00.005Z',
+    ]);
   });
 
   it('keeps __proto__ as an own data key when it has to copy an object', () => {
-    const value = JSON.parse('{"__proto__": {"polluted": true}, "d": "x"}') as Record<string, unknown>;
+    const value = JSON.parse('{"__proto__": {"polluted": true}, "d": "x"}') as Record<
+      string,
+      unknown
+    >;
     value.d = new Date(0) as unknown as string;
     const result = normalize(value) as Record<string, unknown>;
     assert.deepEqual(Object.keys(result), ['__proto__', 'd']);

@@ -18,11 +18,18 @@ describe('round trips (spec §2 equality)', () => {
       fc.property(jsonValue(), options, (value, opts) => {
         if (!isWellFormedJson(value)) {
           // UTF-8 text cannot carry an unpaired surrogate: refusing is the only lossless answer.
-          assert.throws(() => encode(value, opts), { name: 'TypeError', message: /unpaired surrogate/ });
+          assert.throws(() => encode(value, opts), {
+            name: 'TypeError',
+            message: /unpaired surrogate/,
+          });
           return;
         }
         const text = encode(value, opts);
-        assert.equal(canonical(decode(text, { indentSize: opts.indentSize })), canonical(value), text);
+        assert.equal(
+          canonical(decode(text, { indentSize: opts.indentSize })),
+          canonical(value),
+          text,
+        );
       }),
       { numRuns: 1000 },
     );
@@ -67,8 +74,15 @@ describe('interoperability with the reference implementation (@toon-format/toon)
     fc.assert(
       fc.property(jsonValue(), options, (value, opts) => {
         fc.pre(isWellFormedJson(value));
-        const text = referenceEncode(value, { delimiter: opts.delimiter, indentSize: opts.indentSize });
-        assert.equal(canonical(decode(text, { indentSize: opts.indentSize })), canonical(value), text);
+        const text = referenceEncode(value, {
+          delimiter: opts.delimiter,
+          indentSize: opts.indentSize,
+        });
+        assert.equal(
+          canonical(decode(text, { indentSize: opts.indentSize })),
+          canonical(value),
+          text,
+        );
       }),
       { numRuns: 500 },
     );
@@ -80,7 +94,10 @@ describe('interoperability with the reference implementation (@toon-format/toon)
     fc.assert(
       fc.property(jsonValue(), options, (value, opts) => {
         fc.pre(isWellFormedJson(value));
-        assert.equal(encode(value, opts), referenceEncode(value, { delimiter: opts.delimiter, indentSize: opts.indentSize }));
+        assert.equal(
+          encode(value, opts),
+          referenceEncode(value, { delimiter: opts.delimiter, indentSize: opts.indentSize }),
+        );
       }),
       { numRuns: 500 },
     );

@@ -26,7 +26,10 @@ describe('flattenedHeaderDelta', () => {
   });
 
   it('uses the toon text of a root table instead of checking every row', () => {
-    const rows = Array.from({ length: 5 }, (_, i) => ({ id: i, meta: { owner: `u${i}`, tier: { level: i } } }));
+    const rows = Array.from({ length: 5 }, (_, i) => ({
+      id: i,
+      meta: { owner: `u${i}`, tier: { level: i } },
+    }));
     const text = encode(rows);
     assert.ok(text.startsWith('[5]{'));
     assert.equal(flattenedHeaderDelta(rows, text), realDelta(rows));

@@ -27,7 +27,10 @@ describe('flatten', () => {
       { id: 2, 'stats.runs': 20, 'stats.reads': 8 },
       { id: 3, 'stats.runs': 30, 'stats.reads': 12 },
     ]);
-    assert.equal(encode({ items: flat }), 'items[3]{id,stats.runs,stats.reads}:\n  1,10,5\n  2,20,8\n  3,30,12');
+    assert.equal(
+      encode({ items: flat }),
+      'items[3]{id,stats.runs,stats.reads}:\n  1,10,5\n  2,20,8\n  3,30,12',
+    );
   });
 
   it('recurses into arrays at any level and keeps them arrays', () => {
@@ -41,10 +44,13 @@ describe('flatten', () => {
   });
 
   it('keeps an array of objects under its key and flattens its elements', () => {
-    assert.deepEqual(flatten({ id: 1, offer: { pricingInfos: [{ price: { usd: 1 } }, { price: { usd: 2 } }] } }), {
-      id: 1,
-      'offer.pricingInfos': [{ 'price.usd': 1 }, { 'price.usd': 2 }],
-    });
+    assert.deepEqual(
+      flatten({ id: 1, offer: { pricingInfos: [{ price: { usd: 1 } }, { price: { usd: 2 } }] } }),
+      {
+        id: 1,
+        'offer.pricingInfos': [{ 'price.usd': 1 }, { 'price.usd': 2 }],
+      },
+    );
   });
 
   it('returns scalars and null unchanged', () => {
@@ -77,7 +83,10 @@ describe('flatten', () => {
   });
 
   it('stops at maxDepth on deep input instead of walking all of it', () => {
-    assert.throws(() => flatten(chain(2_000, 1)), { name: 'RangeError', message: /beyond maxDepth 20/ });
+    assert.throws(() => flatten(chain(2_000, 1)), {
+      name: 'RangeError',
+      message: /beyond maxDepth 20/,
+    });
   });
 
   it('rejects a maxDepth that is not a non-negative integer', () => {
@@ -87,7 +96,10 @@ describe('flatten', () => {
 
   it('keeps an empty nested object as {} on its dotted key, so it survives the round trip', () => {
     assert.deepEqual(flatten({ a: {}, b: { c: {}, d: 1 } }), { a: {}, 'b.c': {}, 'b.d': 1 });
-    assert.deepEqual(unflatten(flatten({ a: {}, b: { c: {}, d: 1 } })), { a: {}, b: { c: {}, d: 1 } });
+    assert.deepEqual(unflatten(flatten({ a: {}, b: { c: {}, d: 1 } })), {
+      a: {},
+      b: { c: {}, d: 1 },
+    });
   });
 
   it('keeps empty source keys in the path', () => {
@@ -96,9 +108,15 @@ describe('flatten', () => {
   });
 
   it('keeps __proto__, constructor and prototype as data and never touches prototypes', () => {
-    const input = JSON.parse('{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":{"__proto__":2}}');
+    const input = JSON.parse(
+      '{"__proto__":{"polluted":1},"constructor":{"prototype":{"x":1}},"a":{"__proto__":2}}',
+    );
     const flat = flatten(input) as Record<string, JsonValue>;
-    assert.deepEqual(Object.keys(flat), ['__proto__.polluted', 'constructor.prototype.x', 'a.__proto__']);
+    assert.deepEqual(Object.keys(flat), [
+      '__proto__.polluted',
+      'constructor.prototype.x',
+      'a.__proto__',
+    ]);
     assert.equal(Object.getPrototypeOf(flat), Object.prototype);
     const back = unflatten(flat) as Record<string, JsonValue>;
     assert.ok(jsonEqual(back, input));
@@ -118,7 +136,10 @@ describe('flatten', () => {
   });
 
   it('returns data with nothing to flatten as the same object', () => {
-    const flat = [{ id: 1, tags: ['a'] }, { id: 2, tags: [], empty: {} }];
+    const flat = [
+      { id: 1, tags: ['a'] },
+      { id: 2, tags: [], empty: {} },
+    ];
     assert.equal(flatten(flat), flat);
   });
 
@@ -138,7 +159,10 @@ describe('unflatten', () => {
   });
 
   it('merges keys that share a prefix and objects given under a prefix', () => {
-    assert.deepEqual(unflatten({ 'a.b': 1, 'a.c': 2, x: { y: 1 }, 'x.z': 2 }), { a: { b: 1, c: 2 }, x: { y: 1, z: 2 } });
+    assert.deepEqual(unflatten({ 'a.b': 1, 'a.c': 2, x: { y: 1 }, 'x.z': 2 }), {
+      a: { b: 1, c: 2 },
+      x: { y: 1, z: 2 },
+    });
   });
 
   it('does not modify its input when merging into an object it was given', () => {
@@ -178,7 +202,10 @@ describe('unflatten', () => {
   });
 
   it('gives ordinary objects for hostile keys', () => {
-    const value = objectOf([['__proto__', objectOf([['constructor', 1]])], ['prototype', { a: 1 }]]);
+    const value = objectOf([
+      ['__proto__', objectOf([['constructor', 1]])],
+      ['prototype', { a: 1 }],
+    ]);
     const back = unflatten(flatten(value)) as Record<string, JsonValue>;
     assert.ok(jsonEqual(back, value));
   });

@@ -14,7 +14,11 @@ import {
 } from '../../src/compact/index.js';
 import { jsonEqual } from '../support/json.js';
 
-const runs = Array.from({ length: 5 }, (_, i) => ({ id: `run${i}`, status: 'SUCCEEDED', usd: i / 8 }));
+const runs = Array.from({ length: 5 }, (_, i) => ({
+  id: `run${i}`,
+  status: 'SUCCEEDED',
+  usd: i / 8,
+}));
 
 /** A table deep inside an envelope: lifting `response.data.runs` saves the rows' indentation. */
 const irregular = { response: { data: { runs } } };
@@ -69,7 +73,10 @@ describe('pick', () => {
 
   it('leaves out of sizes a candidate abandoned once it outgrew the best so far', () => {
     // Nested arrays cost TOON a list line per level; it passes JSON's size early on.
-    const result = pick(Array.from({ length: 200 }, () => [[1]]), { candidates: all });
+    const result = pick(
+      Array.from({ length: 200 }, () => [[1]]),
+      { candidates: all },
+    );
     assert.equal(result.strategy, 'json');
     assert.deepEqual(Object.keys(result.sizes), ['json']);
   });
@@ -83,7 +90,10 @@ describe('pick', () => {
         throw boom;
       },
     };
-    const result = pick({ a: 1 }, { candidates: [broken], onError: (error, name) => seen.push([error, name]) });
+    const result = pick(
+      { a: 1 },
+      { candidates: [broken], onError: (error, name) => seen.push([error, name]) },
+    );
     assert.equal(result.strategy, 'json');
     assert.equal(result.text, '{"a":1}');
     assert.deepEqual(seen, [[boom, 'broken']]);
@@ -106,7 +116,10 @@ describe('pick', () => {
     const result = pick([1, 2, 3], { candidates: [short] });
     assert.equal(result.strategy, 'short');
     assert.equal(result.text, '1,2,3');
-    assert.deepEqual(parseCompact(result.text, result.strategy, { candidates: [short] }), [1, 2, 3]);
+    assert.deepEqual(
+      parseCompact(result.text, result.strategy, { candidates: [short] }),
+      [1, 2, 3],
+    );
   });
 
   it('gives ties to the earlier candidate', () => {
@@ -147,7 +160,13 @@ describe('pick', () => {
   });
 
   it('normalizes host values once, like JSON.stringify', () => {
-    const value = { at: new Date(0), tags: new Set(['a']), counts: new Map([['x', 1]]), big: 2n ** 64n, skip: undefined };
+    const value = {
+      at: new Date(0),
+      tags: new Set(['a']),
+      counts: new Map([['x', 1]]),
+      big: 2n ** 64n,
+      skip: undefined,
+    };
     const result = pick(value);
     assert.deepEqual(parseCompact(result.text, result.strategy), {
       at: '1970-01-01T00:00:00.000Z',
@@ -178,7 +197,9 @@ describe('pick', () => {
       items: places.map(({ name, url, rating }) => ({ name, url, rating })),
     });
     const enveloped = pick({ results: places }, { fields: 'name', envelope: 'results' });
-    assert.deepEqual(parseCompact(enveloped.text, enveloped.strategy), { results: places.map(({ name }) => ({ name })) });
+    assert.deepEqual(parseCompact(enveloped.text, enveloped.strategy), {
+      results: places.map(({ name }) => ({ name })),
+    });
   });
 
   it('reports every pick to onPick', () => {
@@ -188,28 +209,48 @@ describe('pick', () => {
   });
 
   it('always tries JSON first, whatever the candidate list says', () => {
-    const names = measureCandidates(runs, { candidates: ['toon', 'json', 'toon'] }).map((m) => m.name);
+    const names = measureCandidates(runs, { candidates: ['toon', 'json', 'toon'] }).map(
+      (m) => m.name,
+    );
     assert.deepEqual(names, ['json', 'toon']);
     assert.equal(pick({ a: 1 }, { candidates: [] }).strategy, 'json');
   });
 
   it('rejects bad options with a TypeError that says what to do', () => {
-    assert.throws(() => pick(1, { candidates: ['yaml' as 'toon'] }), { name: 'TypeError', message: /built-in ones/ });
-    assert.throws(() => pick(1, { candidates: [{ name: 'toon', encode: String }] }), { name: 'TypeError', message: /unique name/ });
+    assert.throws(() => pick(1, { candidates: ['yaml' as 'toon'] }), {
+      name: 'TypeError',
+      message: /built-in ones/,
+    });
+    assert.throws(() => pick(1, { candidates: [{ name: 'toon', encode: String }] }), {
+      name: 'TypeError',
+      message: /unique name/,
+    });
     assert.throws(() => pick(1, { candidates: [{ name: '', encode: String }] }), TypeError);
-    assert.throws(() => pick(1, { candidates: [{ name: 'x' } as Candidate] }), { name: 'TypeError', message: /encode/ });
+    assert.throws(() => pick(1, { candidates: [{ name: 'x' } as Candidate] }), {
+      name: 'TypeError',
+      message: /encode/,
+    });
     assert.throws(() => pick(1, { by: 'chars' as 'bytes' }), TypeError);
-    assert.throws(() => pick(1, { by: () => Number.NaN }), { name: 'TypeError', message: /finite number/ });
+    assert.throws(() => pick(1, { by: () => Number.NaN }), {
+      name: 'TypeError',
+      message: /finite number/,
+    });
     assert.throws(() => pick([], { fields: '' }), TypeError);
   });
 
   it("requires loadTokenizer() before by: 'tokens', then counts tokens", async () => {
-    assert.throws(() => pick(runs, { by: 'tokens' }), { name: 'TypeError', message: /await loadTokenizer\('o200k_base'\)/ });
+    assert.throws(() => pick(runs, { by: 'tokens' }), {
+      name: 'TypeError',
+      message: /await loadTokenizer\('o200k_base'\)/,
+    });
     const count = await loadTokenizer('o200k_base');
     const result = pick(runs, { by: 'tokens' });
     assert.equal(result.size, count(result.text));
     assert.equal(result.sizes['json'], count(JSON.stringify(runs)));
-    assert.throws(() => pick(runs, { by: 'tokens', tokenizer: 'cl100k_base' }), /loadTokenizer\('cl100k_base'\)/);
+    assert.throws(
+      () => pick(runs, { by: 'tokens', tokenizer: 'cl100k_base' }),
+      /loadTokenizer\('cl100k_base'\)/,
+    );
   });
 });
 
@@ -230,8 +271,14 @@ describe('parseCompact', () => {
   });
 
   it('rejects an unknown strategy, or a custom one without a decode, with a TypeError', () => {
-    assert.throws(() => parseCompact('x', 'yaml'), { name: 'TypeError', message: /decode\(text\)/ });
-    assert.throws(() => parseCompact('x', 'mine', { candidates: [{ name: 'mine', encode: String }] }), TypeError);
+    assert.throws(() => parseCompact('x', 'yaml'), {
+      name: 'TypeError',
+      message: /decode\(text\)/,
+    });
+    assert.throws(
+      () => parseCompact('x', 'mine', { candidates: [{ name: 'mine', encode: String }] }),
+      TypeError,
+    );
   });
 });
 
@@ -244,7 +291,11 @@ describe('measureCandidates', () => {
         ['json', JSON.stringify(runs), byteLength(JSON.stringify(runs))],
         ['toon', encode(runs), byteLength(encode(runs))],
         ['toon-flatten', encode(runs), byteLength(encode(runs))],
-        ['toon-tab', encode(runs, { delimiter: '\t' }), byteLength(encode(runs, { delimiter: '\t' }))],
+        [
+          'toon-tab',
+          encode(runs, { delimiter: '\t' }),
+          byteLength(encode(runs, { delimiter: '\t' })),
+        ],
       ],
     );
   });
@@ -258,7 +309,10 @@ describe('measureCandidates', () => {
 });
 
 describe('pick on nested tables', () => {
-  const nested = Array.from({ length: 6 }, (_, i) => ({ id: i, stats: { runs: i * 10, reads: { n: i } } }));
+  const nested = Array.from({ length: 6 }, (_, i) => ({
+    id: i,
+    stats: { runs: i * 10, reads: { n: i } },
+  }));
 
   it('sizes toon-flatten from the table header alone and reports that exact size', () => {
     const result = pick(nested);

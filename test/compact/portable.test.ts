@@ -36,7 +36,12 @@ function runIsolated(code: string, body: string): unknown {
 
 // Built inside the context too: objects from another realm have another Object.prototype.
 const ROWS = `Array.from({ length: 12 }, (_, i) => ({ id: i, name: 'row ' + i, tags: ['a', 'b,c'], stats: { runs: i * 3, ok: i % 2 === 0 } }))`;
-const rows = Array.from({ length: 12 }, (_, i) => ({ id: i, name: 'row ' + i, tags: ['a', 'b,c'], stats: { runs: i * 3, ok: i % 2 === 0 } }));
+const rows = Array.from({ length: 12 }, (_, i) => ({
+  id: i,
+  name: 'row ' + i,
+  tags: ['a', 'b,c'],
+  stats: { runs: i * 3, ok: i % 2 === 0 },
+}));
 
 describe('the portable core', () => {
   it('bundles for a neutral platform and runs with no Node globals, writing what it writes in Node', async () => {
@@ -57,7 +62,11 @@ describe('the portable core', () => {
        });`,
     ) as Record<string, unknown>;
 
-    assert.deepEqual(result.globals, ['undefined', 'undefined', 'undefined', 'undefined'], 'the context has nothing of Node');
+    assert.deepEqual(
+      result.globals,
+      ['undefined', 'undefined', 'undefined', 'undefined'],
+      'the context has nothing of Node',
+    );
     assert.equal(result.text, encode(rows, { delimiter: '|' }));
     assert.deepEqual(result.back, rows);
     assert.equal(result.strategy, pick(rows).strategy);

@@ -20,11 +20,16 @@ describe('project', () => {
   });
 
   it('selects nested values with dotted paths and keeps their nesting', () => {
-    assert.deepEqual(project(places, 'name,location.lat'), [{ name: 'Cafe', location: { lat: 1 } }, { name: 'Bar' }]);
+    assert.deepEqual(project(places, 'name,location.lat'), [
+      { name: 'Cafe', location: { lat: 1 } },
+      { name: 'Bar' },
+    ]);
   });
 
   it('groups several paths into one parent at its first-listed position', () => {
-    assert.deepEqual(project([{ a: { x: 1, y: 2, z: 3 }, b: 4 }], 'b,a.y,a.x'), [{ b: 4, a: { y: 2, x: 1 } }]);
+    assert.deepEqual(project([{ a: { x: 1, y: 2, z: 3 }, b: 4 }], 'b,a.y,a.x'), [
+      { b: 4, a: { y: 2, x: 1 } },
+    ]);
   });
 
   it('keeps a whole field when both it and a path inside it are listed', () => {
@@ -39,8 +44,15 @@ describe('project', () => {
 
   it('projects the items under an envelope key and keeps the rest of the envelope', () => {
     const page = { total: 2, offset: 0, items: places };
-    assert.deepEqual(project(page, 'name'), { total: 2, offset: 0, items: [{ name: 'Cafe' }, { name: 'Bar' }] });
-    assert.deepEqual(project({ data: [{ a: 1, b: 2 }], meta: { n: 1 } }, 'a'), { data: [{ a: 1 }], meta: { n: 1 } });
+    assert.deepEqual(project(page, 'name'), {
+      total: 2,
+      offset: 0,
+      items: [{ name: 'Cafe' }, { name: 'Bar' }],
+    });
+    assert.deepEqual(project({ data: [{ a: 1, b: 2 }], meta: { n: 1 } }, 'a'), {
+      data: [{ a: 1 }],
+      meta: { n: 1 },
+    });
   });
 
   it('uses the first envelope key that holds an array, and a configurable envelope list', () => {
@@ -48,12 +60,17 @@ describe('project', () => {
       items: 'not a list',
       data: [{ a: 1 }],
     });
-    assert.deepEqual(project({ results: [{ a: 1, b: 2 }] }, 'a', { envelope: 'results' }), { results: [{ a: 1 }] });
+    assert.deepEqual(project({ results: [{ a: 1, b: 2 }] }, 'a', { envelope: 'results' }), {
+      results: [{ a: 1 }],
+    });
     assert.deepEqual(project({ items: [{ a: 1, b: 2 }] }, 'a', { envelope: ['results'] }), {});
   });
 
   it('projects a root object without an envelope as the one item', () => {
-    assert.deepEqual(project({ id: 'x', name: 'n', stats: { a: 1 } }, 'id,stats.a'), { id: 'x', stats: { a: 1 } });
+    assert.deepEqual(project({ id: 'x', name: 'n', stats: { a: 1 } }, 'id,stats.a'), {
+      id: 'x',
+      stats: { a: 1 },
+    });
   });
 
   it('leaves scalars and non-object items unchanged', () => {
@@ -88,7 +105,10 @@ describe('project', () => {
     assert.throws(() => project(places, '.a'), TypeError);
     assert.throws(() => project(places, 'a..b'), TypeError);
     assert.throws(() => project(places, []), { name: 'TypeError', message: /at least one field/ });
-    assert.throws(() => project(places, [1 as unknown as string]), { name: 'TypeError', message: /must be a string/ });
+    assert.throws(() => project(places, [1 as unknown as string]), {
+      name: 'TypeError',
+      message: /must be a string/,
+    });
     assert.throws(() => project(places, 42 as unknown as string), TypeError);
     assert.throws(() => project(places, 'a', { envelope: [1 as unknown as string] }), TypeError);
   });
@@ -110,7 +130,10 @@ describe('omit', () => {
   });
 
   it('works on envelopes like project', () => {
-    assert.deepEqual(omit({ total: 1, items: [{ a: 1, b: 2 }] }, 'b'), { total: 1, items: [{ a: 1 }] });
+    assert.deepEqual(omit({ total: 1, items: [{ a: 1, b: 2 }] }, 'b'), {
+      total: 1,
+      items: [{ a: 1 }],
+    });
   });
 
   it('rejects bad field specs with a TypeError', () => {

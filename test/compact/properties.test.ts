@@ -43,9 +43,16 @@ function fullEncoding(value: JsonValue, strategy: string): string {
   }
 }
 
-function checkPick(value: JsonValue, options: PickOptions, measure: (text: string) => number): void {
+function checkPick(
+  value: JsonValue,
+  options: PickOptions,
+  measure: (text: string) => number,
+): void {
   const result = pick(value, options);
-  assert.ok(jsonEqual(parseCompact(result.text, result.strategy), value), `${result.strategy}:\n${result.text}`);
+  assert.ok(
+    jsonEqual(parseCompact(result.text, result.strategy), value),
+    `${result.strategy}:\n${result.text}`,
+  );
   assert.equal(result.text, fullEncoding(value, result.strategy));
   assert.equal(result.size, measure(result.text));
   assert.ok(result.size <= measure(JSON.stringify(value)));
@@ -78,7 +85,9 @@ describe('pick properties', () => {
 
   it('keeps both guarantees under a custom measure', () => {
     fc.assert(
-      fc.property(anyJson, (value) => checkPick(value, { candidates: all, by: inkCount }, inkCount)),
+      fc.property(anyJson, (value) =>
+        checkPick(value, { candidates: all, by: inkCount }, inkCount),
+      ),
       { numRuns: 300 },
     );
   });

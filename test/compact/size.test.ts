@@ -15,16 +15,26 @@ describe('byteLength', () => {
   });
 
   it('counts a lone surrogate as U+FFFD (3 bytes), as TextEncoder does', () => {
-    for (const text of ['\ud800', '\udc00', 'a\ud800b', '\ud800\ud800', '\udc00\ud800', 'x\ud83d']) {
+    for (const text of [
+      '\ud800',
+      '\udc00',
+      'a\ud800b',
+      '\ud800\ud800',
+      '\udc00\ud800',
+      'x\ud83d',
+    ]) {
       assert.equal(byteLength(text), utf8.encode(text).length, JSON.stringify(text));
     }
   });
 
   it('agrees with TextEncoder on arbitrary strings', () => {
     fc.assert(
-      fc.property(fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string()), (text) => {
-        assert.equal(byteLength(text), utf8.encode(text).length);
-      }),
+      fc.property(
+        fc.oneof(fc.string({ unit: 'binary' }), fc.string({ unit: 'grapheme' }), fc.string()),
+        (text) => {
+          assert.equal(byteLength(text), utf8.encode(text).length);
+        },
+      ),
       { numRuns: 1000 },
     );
   });
@@ -45,7 +55,10 @@ describe('loadTokenizer', () => {
   });
 
   it('rejects an unknown tokenizer name with a TypeError', () => {
-    assert.throws(() => loadTokenizer('gpt2' as 'o200k_base'), { name: 'TypeError', message: /o200k_base/ });
+    assert.throws(() => loadTokenizer('gpt2' as 'o200k_base'), {
+      name: 'TypeError',
+      message: /o200k_base/,
+    });
   });
 });
 
@@ -53,10 +66,14 @@ describe('byteLength on long text', () => {
   it('agrees with TextEncoder across chunk boundaries, surrogate pairs included', () => {
     const pieces = ['a', 'é', '€', '😀', '\ud800', '\udc00'];
     fc.assert(
-      fc.property(fc.array(fc.constantFrom(...pieces), { minLength: 100, maxLength: 200 }), fc.nat(70_000), (parts, pad) => {
-        const text = 'x'.repeat(pad) + parts.join('').repeat(300);
-        assert.equal(byteLength(text), utf8.encode(text).length);
-      }),
+      fc.property(
+        fc.array(fc.constantFrom(...pieces), { minLength: 100, maxLength: 200 }),
+        fc.nat(70_000),
+        (parts, pad) => {
+          const text = 'x'.repeat(pad) + parts.join('').repeat(300);
+          assert.equal(byteLength(text), utf8.encode(text).length);
+        },
+      ),
       { numRuns: 60 },
     );
   });

@@ -41,7 +41,12 @@ async function listenFastify(app: FastifyInstance): Promise<AppServer> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
   const port = typeof address === 'object' && address !== null ? address.port : 0;
-  return { url: `http://127.0.0.1:${port}`, settings: app.toon, store: new OrderStore([]), close: () => app.close() };
+  return {
+    url: `http://127.0.0.1:${port}`,
+    settings: app.toon,
+    store: new OrderStore([]),
+    close: () => app.close(),
+  };
 }
 
 const TOON = { accept: 'text/toon' };
@@ -63,16 +68,25 @@ describe('Fastify adapter', () => {
       swagger,
       withToonOpenApi({
         openapi: { info: { title: 'T', version: '1' } },
-        transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({ ...openapiObject, 'x-mine': true }),
+        transformObject: ({ openapiObject }: { openapiObject: Record<string, unknown> }) => ({
+          ...openapiObject,
+          'x-mine': true,
+        }),
       } as Parameters<typeof swagger>[1]),
     );
     await app.register(toonFastify);
-    app.post('/content-map', { schema: { body: contentMap } }, async (request) => ({ got: request.body }));
+    app.post('/content-map', { schema: { body: contentMap } }, async (request) => ({
+      got: request.body,
+    }));
     app.get('/text', async (_request, reply) => reply.type('text/plain').send('plain, untouched'));
-    app.get('/hal', async (_request, reply) => reply.type('application/hal+json').send({ _links: {} }));
+    app.get('/hal', async (_request, reply) =>
+      reply.type('application/hal+json').send({ _links: {} }),
+    );
     app.get(
       '/filtered',
-      { schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } } },
+      {
+        schema: { response: { 200: { type: 'object', properties: { id: { type: 'integer' } } } } },
+      },
       async () => ({ id: 7, passwordHash: 'secret' }),
     );
     app.get('/crash', async () => {
@@ -88,10 +102,20 @@ describe('Fastify adapter', () => {
   after(() => server.close());
 
   it('validates TOON bodies against a schema.body.content map written for application/json', async () => {
-    const ok = await send(server, { method: 'POST', path: '/content-map', headers: { 'content-type': 'text/toon' }, body: 'quantity: 2' });
+    const ok = await send(server, {
+      method: 'POST',
+      path: '/content-map',
+      headers: { 'content-type': 'text/toon' },
+      body: 'quantity: 2',
+    });
     assert.equal(ok.status, 200, ok.text);
     assert.deepEqual(ok.data, { got: { quantity: 2 } });
-    const bad = await send(server, { method: 'POST', path: '/content-map', headers: { 'content-type': 'text/toon' }, body: 'quantity: 0' });
+    const bad = await send(server, {
+      method: 'POST',
+      path: '/content-map',
+      headers: { 'content-type': 'text/toon' },
+      body: 'quantity: 0',
+    });
     const badJson = await send(server, {
       method: 'POST',
       path: '/content-map',
@@ -126,7 +150,12 @@ describe('Fastify adapter', () => {
   it('hides the message of unexpected errors in the 500 problem', async () => {
     const response = await send(server, { path: '/crash', headers: TOON });
     assert.equal(response.status, 500);
-    assert.deepEqual(response.data, { type: 'about:blank', title: 'Internal Server Error', status: 500, instance: '/crash' });
+    assert.deepEqual(response.data, {
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      instance: '/crash',
+    });
   });
 
   it('answers a problem document, not the stale TOON serializer, when serialization itself fails', async () => {
@@ -137,7 +166,12 @@ describe('Fastify adapter', () => {
   });
 
   it('refuses __proto__ keys in TOON bodies as Fastify does in JSON bodies', async () => {
-    const fromToon = await send(server, { method: 'POST', path: '/echo', headers: { 'content-type': 'text/toon' }, body: '__proto__:\n  admin: true' });
+    const fromToon = await send(server, {
+      method: 'POST',
+      path: '/echo',
+      headers: { 'content-type': 'text/toon' },
+      body: '__proto__:\n  admin: true',
+    });
     const fromJson = await send(server, {
       method: 'POST',
       path: '/echo',
@@ -195,11 +229,21 @@ describe('Express adapter', () => {
   it('hides the message of unexpected errors in the 500 problem', async () => {
     const response = await send(server, { path: '/crash', headers: TOON });
     assert.equal(response.status, 500);
-    assert.deepEqual(response.data, { type: 'about:blank', title: 'Internal Server Error', status: 500, instance: '/crash' });
+    assert.deepEqual(response.data, {
+      type: 'about:blank',
+      title: 'Internal Server Error',
+      status: 500,
+      instance: '/crash',
+    });
   });
 
   it('does not refuse an empty body for its Content-Type', async () => {
-    const response = await send(server, { method: 'POST', path: '/empty', headers: { 'content-type': 'application/xml' }, body: '' });
+    const response = await send(server, {
+      method: 'POST',
+      path: '/empty',
+      headers: { 'content-type': 'application/xml' },
+      body: '',
+    });
     assert.equal(response.status, 200, response.text);
   });
 });
@@ -215,7 +259,11 @@ describe('Hono adapter', () => {
     app.get('/sized', () => {
       const text = JSON.stringify({ rows: [{ a: 1 }, { a: 2 }] });
       return new Response(text, {
-        headers: { 'content-type': 'application/json', 'content-length': String(text.length), 'x-request-id': 'r1' },
+        headers: {
+          'content-type': 'application/json',
+          'content-length': String(text.length),
+          'x-request-id': 'r1',
+        },
       });
     });
     app.get('/cookie', (c) => {
@@ -319,7 +367,10 @@ describe('Hono adapter', () => {
   it("renders HTTPException as a problem, but keeps one carrying the app's own Response", async () => {
     const forbidden = await send(server, { path: '/forbidden', headers: TOON });
     assert.equal(forbidden.status, 403);
-    assert.equal((forbidden.data as { detail: string }).detail, 'Orders of other customers are private.');
+    assert.equal(
+      (forbidden.data as { detail: string }).detail,
+      'Orders of other customers are private.',
+    );
     const custom = await send(server, { path: '/custom', headers: TOON });
     assert.equal(custom.status, 401);
     assert.equal(custom.text, 'custom');

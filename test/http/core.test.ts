@@ -82,7 +82,10 @@ describe('ToonSettings', () => {
   });
 
   it('rejects invalid values at construction and at assignment, naming the valid ones', () => {
-    assert.throws(() => new ToonSettings({ defaultFormat: 'yaml' as never }), /'json', 'toon' or 'auto'/);
+    assert.throws(
+      () => new ToonSettings({ defaultFormat: 'yaml' as never }),
+      /'json', 'toon' or 'auto'/,
+    );
     const settings = new ToonSettings();
     assert.throws(() => {
       settings.delimiter = ';' as never;
@@ -104,7 +107,12 @@ describe('renderBody', () => {
     assert.throws(() => renderBody(cyclic, 'toon', ','), TypeError);
   });
 
-  const page = { data: [{ id: 1, sku: 'TEA' }, { id: 2, sku: 'SCONE' }] };
+  const page = {
+    data: [
+      { id: 1, sku: 'TEA' },
+      { id: 2, sku: 'SCONE' },
+    ],
+  };
 
   it('writes TOON in the requested delimiter with the TOON Content-Type', () => {
     const rendered = renderBody(page, 'toon', '|');
@@ -114,8 +122,14 @@ describe('renderBody', () => {
   });
 
   it('labels problem documents with their own Content-Types', () => {
-    assert.equal(renderBody({ status: 400 }, 'toon', ',', { kind: 'problem' }).contentType, 'text/toon; charset=utf-8; profile=problem');
-    assert.equal(renderBody({ status: 400 }, 'json', ',', { kind: 'problem' }).contentType, 'application/problem+json');
+    assert.equal(
+      renderBody({ status: 400 }, 'toon', ',', { kind: 'problem' }).contentType,
+      'text/toon; charset=utf-8; profile=problem',
+    );
+    assert.equal(
+      renderBody({ status: 400 }, 'json', ',', { kind: 'problem' }).contentType,
+      'application/problem+json',
+    );
   });
 
   it("with 'auto' ships TOON when it is smaller and JSON when it is not, labelled accordingly", () => {
@@ -140,13 +154,26 @@ describe('renderBody', () => {
 
 describe('problem documents', () => {
   it('orders members type, title, status, detail, instance, then extensions', () => {
-    const problem = problemFromError(new HttpProblem({ status: 409, detail: 'Already paid.', orderId: '01a0' }), '/orders/01a0');
-    assert.deepEqual(Object.keys(problem), ['type', 'title', 'status', 'detail', 'instance', 'orderId']);
+    const problem = problemFromError(
+      new HttpProblem({ status: 409, detail: 'Already paid.', orderId: '01a0' }),
+      '/orders/01a0',
+    );
+    assert.deepEqual(Object.keys(problem), [
+      'type',
+      'title',
+      'status',
+      'detail',
+      'instance',
+      'orderId',
+    ]);
     assert.equal(problem.title, 'Conflict');
   });
 
   it('keeps the status and message of framework errors with a 4xx status', () => {
-    const error = Object.assign(new Error('Body is too large'), { statusCode: 413, code: 'FST_ERR_CTP_BODY_TOO_LARGE' });
+    const error = Object.assign(new Error('Body is too large'), {
+      statusCode: 413,
+      code: 'FST_ERR_CTP_BODY_TOO_LARGE',
+    });
     assert.deepEqual(problemFromError(error, '/orders'), {
       type: 'about:blank',
       title: 'Content Too Large',
@@ -172,14 +199,24 @@ describe('problem documents', () => {
     });
     assert.equal(rendered.status, 404);
     assert.equal(rendered.contentType, 'text/toon; charset=utf-8; profile=problem');
-    assert.deepEqual(decode(rendered.body), { type: 'about:blank', title: 'Not Found', status: 404, instance: '/orders/42' });
+    assert.deepEqual(decode(rendered.body), {
+      type: 'about:blank',
+      title: 'Not Found',
+      status: 404,
+      instance: '/orders/42',
+    });
   });
 
   it('collects validation issues under errors with a summary in detail', () => {
-    const problem = validationProblem([{ pointer: '/items/0/quantity', message: 'must be >= 1' }], { part: 'body' }).problem;
+    const problem = validationProblem([{ pointer: '/items/0/quantity', message: 'must be >= 1' }], {
+      part: 'body',
+    }).problem;
     assert.equal(problem.status, 400);
     assert.deepEqual(problem.errors, [{ pointer: '/items/0/quantity', message: 'must be >= 1' }]);
-    assert.match(String(problem.detail), /request body is invalid: \/items\/0\/quantity must be >= 1/);
+    assert.match(
+      String(problem.detail),
+      /request body is invalid: \/items\/0\/quantity must be >= 1/,
+    );
   });
 
   it('exposes status, statusCode and expose for frameworks that do not know HttpProblem', () => {
@@ -193,7 +230,9 @@ describe('problem documents', () => {
 
 describe('request bodies', () => {
   it('decodes TOON bodies strictly into JSON data', () => {
-    assert.deepEqual(decodeToonBody('items[1]{sku,quantity}:\n  TEA,2'), { items: [{ sku: 'TEA', quantity: 2 }] });
+    assert.deepEqual(decodeToonBody('items[1]{sku,quantity}:\n  TEA,2'), {
+      items: [{ sku: 'TEA', quantity: 2 }],
+    });
   });
 
   it('turns decode errors into a 400 problem with line and column', () => {
@@ -212,13 +251,22 @@ describe('request bodies', () => {
     assertToonCharset('text/toon');
     assertToonCharset('text/toon; charset=UTF-8');
     assertToonCharset('text/toon; charset="utf8"');
-    assert.throws(() => assertToonCharset('text/toon; charset=latin1'), (error: unknown) => error instanceof HttpProblem && error.status === 415);
+    assert.throws(
+      () => assertToonCharset('text/toon; charset=latin1'),
+      (error: unknown) => error instanceof HttpProblem && error.status === 415,
+    );
   });
 
   it('names the refused and the accepted types in a 415', () => {
-    const problem = unsupportedMediaType('application/xml; charset=utf-8', ['application/json', 'text/toon']).problem;
+    const problem = unsupportedMediaType('application/xml; charset=utf-8', [
+      'application/json',
+      'text/toon',
+    ]).problem;
     assert.equal(problem.status, 415);
-    assert.match(String(problem.detail), /application\/xml is not supported\. Send the body as application\/json or text\/toon/);
+    assert.match(
+      String(problem.detail),
+      /application\/xml is not supported\. Send the body as application\/json or text\/toon/,
+    );
   });
 
   it('treats chunked or non-empty requests as having a body', () => {
@@ -259,7 +307,9 @@ describe('addToonToOpenApi', () => {
       '/orders': {
         parameters: [{ name: 'x', in: 'query', content: { 'application/json': { schema } } }],
         post: {
-          requestBody: { content: { 'application/json; charset=utf-8': { schema, example: { id: 'a' } } } },
+          requestBody: {
+            content: { 'application/json; charset=utf-8': { schema, example: { id: 'a' } } },
+          },
           responses: {
             201: { description: 'Created', content: { 'application/json': { schema } } },
             400: { description: 'Bad', content: { 'application/problem+json': problem } },
@@ -267,15 +317,28 @@ describe('addToonToOpenApi', () => {
             500: { $ref: '#/components/responses/Error' },
           },
           callbacks: {
-            shipped: { '{$request.body#/url}': { post: { requestBody: { content: { 'application/json': { schema } } }, responses: {} } } },
+            shipped: {
+              '{$request.body#/url}': {
+                post: {
+                  requestBody: { content: { 'application/json': { schema } } },
+                  responses: {},
+                },
+              },
+            },
           },
         },
-        get: { responses: { 200: { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } } } },
+        get: {
+          responses: {
+            200: { description: 'CSV', content: { 'text/csv': { schema: { type: 'string' } } } },
+          },
+        },
       },
     },
     webhooks: { paid: { post: { requestBody: { content: { 'application/json': { schema } } } } } },
     components: {
-      responses: { Error: { description: 'Error', content: { 'application/problem+json': problem } } },
+      responses: {
+        Error: { description: 'Error', content: { 'application/problem+json': problem } },
+      },
       requestBodies: { Order: { content: { 'application/json': { schema } } } },
     },
   };
@@ -283,7 +346,10 @@ describe('addToonToOpenApi', () => {
   it('adds text/toon next to each JSON body and response, right after it, with the same schema and example', () => {
     const result = transform(document);
     const post = result.paths['/orders'].post;
-    assert.deepEqual(Object.keys(post.requestBody.content), ['application/json; charset=utf-8', 'text/toon']);
+    assert.deepEqual(Object.keys(post.requestBody.content), [
+      'application/json; charset=utf-8',
+      'text/toon',
+    ]);
     assert.deepEqual(post.requestBody.content['text/toon'], { schema, example: { id: 'a' } });
     assert.deepEqual(Object.keys(post.responses[201].content), ['application/json', 'text/toon']);
     assert.deepEqual(post.responses[204], { description: 'No body' });
@@ -291,8 +357,14 @@ describe('addToonToOpenApi', () => {
 
   it('adds text/toon; profile=problem next to each application/problem+json', () => {
     const result = transform(document);
-    assert.deepEqual(result.paths['/orders'].post.responses[400].content['text/toon; profile=problem'], problem);
-    assert.deepEqual(result.components.responses.Error.content['text/toon; profile=problem'], problem);
+    assert.deepEqual(
+      result.paths['/orders'].post.responses[400].content['text/toon; profile=problem'],
+      problem,
+    );
+    assert.deepEqual(
+      result.components.responses.Error.content['text/toon; profile=problem'],
+      problem,
+    );
   });
 
   it('covers callbacks, webhooks and reusable request bodies, but not parameters or other media types', () => {
@@ -301,7 +373,9 @@ describe('addToonToOpenApi', () => {
     assert.ok(callback.requestBody.content['text/toon']);
     assert.ok(result.webhooks.paid.post.requestBody.content['text/toon']);
     assert.ok(result.components.requestBodies.Order.content['text/toon']);
-    assert.deepEqual(Object.keys(result.paths['/orders'].parameters[0]!.content), ['application/json']);
+    assert.deepEqual(Object.keys(result.paths['/orders'].parameters[0]!.content), [
+      'application/json',
+    ]);
     assert.deepEqual(Object.keys(result.paths['/orders'].get.responses[200].content), ['text/csv']);
   });
 
@@ -318,7 +392,10 @@ describe('addToonToOpenApi', () => {
   });
 
   it('refuses Swagger 2.0 and non-OpenAPI input with a TypeError that says what to pass', () => {
-    assert.throws(() => addToonToOpenApi({ swagger: '2.0', paths: {} }), /OpenAPI 3\.x .*got Swagger 2\.0/);
+    assert.throws(
+      () => addToonToOpenApi({ swagger: '2.0', paths: {} }),
+      /OpenAPI 3\.x .*got Swagger 2\.0/,
+    );
     assert.throws(() => addToonToOpenApi({}), /OpenAPI 3\.x/);
   });
 });

@@ -80,7 +80,8 @@ export async function send(server: AppServer, request: HttpRequest): Promise<Htt
   const mediaType = mediaTypeOf(contentType);
   let data: unknown;
   if (mediaType === 'text/toon') data = decode(text);
-  else if (mediaType === 'application/json' || mediaType === 'application/problem+json') data = JSON.parse(text);
+  else if (mediaType === 'application/json' || mediaType === 'application/problem+json')
+    data = JSON.parse(text);
   return { status: response.status, headers: response.headers, text, mediaType, data };
 }
 

@@ -4,7 +4,15 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import { encode } from '../../src/codec/encode.js';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
-import { ADAPTERS, type AppServer, type HttpResponse, profileOf, send, ServerPool, wire } from './harness.js';
+import {
+  ADAPTERS,
+  type AppServer,
+  type HttpResponse,
+  profileOf,
+  send,
+  ServerPool,
+  wire,
+} from './harness.js';
 
 interface MatrixCase {
   it: string;
@@ -20,11 +28,16 @@ function assertVaryAccept(response: HttpResponse): void {
 }
 
 function assertFormat(response: HttpResponse, format: 'json' | 'toon'): void {
-  if (format === 'toon') assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8');
+  if (format === 'toon')
+    assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8');
   else assert.equal(response.mediaType, 'application/json');
 }
 
-function assertProblem(response: HttpResponse, format: 'json' | 'toon', status: number): Record<string, unknown> {
+function assertProblem(
+  response: HttpResponse,
+  format: 'json' | 'toon',
+  status: number,
+): Record<string, unknown> {
   assert.equal(response.status, status, response.text);
   if (format === 'toon') {
     assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8; profile=problem');
@@ -52,7 +65,10 @@ function acceptCase(
     it: `answers ${expected.toUpperCase()} to ${sent} when the default is ${defaultFormat}`,
     options: defaultFormat === 'json' ? {} : { defaultFormat },
     async run(server) {
-      const response = await send(server, { path: ORDERS_PAGE, headers: accept === undefined ? {} : { accept } });
+      const response = await send(server, {
+        path: ORDERS_PAGE,
+        headers: accept === undefined ? {} : { accept },
+      });
       assert.equal(response.status, 200, response.text);
       assertFormat(response, expected);
       assertVaryAccept(response);
@@ -79,14 +95,25 @@ const ORDER_TOON = [
 ].join('\n');
 
 const INVALID_ORDERS: ReadonlyArray<{ name: string; body: unknown }> = [
-  { name: 'a quantity below the minimum', body: { items: [{ sku: 'TEA', quantity: 0, unitPriceCents: 300 }] } },
+  {
+    name: 'a quantity below the minimum',
+    body: { items: [{ sku: 'TEA', quantity: 0, unitPriceCents: 300 }] },
+  },
   { name: 'a missing required field', body: { note: 'no items' } },
-  { name: 'a string where an integer belongs', body: { items: [{ sku: 'TEA', quantity: 'two', unitPriceCents: 300 }] } },
+  {
+    name: 'a string where an integer belongs',
+    body: { items: [{ sku: 'TEA', quantity: 'two', unitPriceCents: 300 }] },
+  },
   { name: 'an empty items array', body: { items: [] } },
 ];
 
 function post(server: AppServer, contentType: string, body: string, accept = 'application/json') {
-  return send(server, { method: 'POST', path: '/orders', headers: { 'content-type': contentType, accept }, body });
+  return send(server, {
+    method: 'POST',
+    path: '/orders',
+    headers: { 'content-type': contentType, accept },
+    body,
+  });
 }
 
 const CASES: MatrixCase[] = [
@@ -119,7 +146,10 @@ const CASES: MatrixCase[] = [
         const toon = await send(server, { path: ORDERS_PAGE });
         assertFormat(toon, 'toon');
         assert.deepEqual(toon.data, wire(server.store.list(2)));
-        const asked = await send(server, { path: ORDERS_PAGE, headers: { accept: 'application/json' } });
+        const asked = await send(server, {
+          path: ORDERS_PAGE,
+          headers: { accept: 'application/json' },
+        });
         assertFormat(asked, 'json');
         server.settings.defaultFormat = 'json';
         assertFormat(await send(server, { path: ORDERS_PAGE }), 'json');
@@ -136,8 +166,14 @@ const CASES: MatrixCase[] = [
     options: { defaultFormat: 'auto' },
     async run(server) {
       const auto = await send(server, { path: '/orders?limit=20' });
-      const json = await send(server, { path: '/orders?limit=20', headers: { accept: 'application/json' } });
-      const toon = await send(server, { path: '/orders?limit=20', headers: { accept: 'text/toon' } });
+      const json = await send(server, {
+        path: '/orders?limit=20',
+        headers: { accept: 'application/json' },
+      });
+      const toon = await send(server, {
+        path: '/orders?limit=20',
+        headers: { accept: 'text/toon' },
+      });
       assertFormat(json, 'json');
       assertFormat(toon, 'toon');
       assertVaryAccept(auto);
@@ -153,7 +189,10 @@ const CASES: MatrixCase[] = [
     async run(server) {
       const response = await send(server, { path: ORDERS_PAGE, headers: { accept: 'text/toon' } });
       assertFormat(response, 'toon');
-      assert.match(response.text, /items\[2\|\]\{sku\|quantity\|unitPriceCents\}:\n\s+TEA\|2\|300\n\s+CAKE, LEMON\|1\|450/);
+      assert.match(
+        response.text,
+        /items\[2\|\]\{sku\|quantity\|unitPriceCents\}:\n\s+TEA\|2\|300\n\s+CAKE, LEMON\|1\|450/,
+      );
       assert.deepEqual(response.data, wire(server.store.list(2)));
     },
   },
@@ -172,7 +211,11 @@ const CASES: MatrixCase[] = [
   {
     it: 'gives the handler identical input for the same order sent as JSON and as TOON (unknown fields dropped alike)',
     async run(server) {
-      const fromJson = await post(server, 'application/json', JSON.stringify({ ...ORDER, coupon: 'SPRING' }));
+      const fromJson = await post(
+        server,
+        'application/json',
+        JSON.stringify({ ...ORDER, coupon: 'SPRING' }),
+      );
       const fromToon = await post(server, 'text/toon', ORDER_TOON);
       assert.equal(fromJson.status, 201, fromJson.text);
       assert.equal(fromToon.status, 201, fromToon.text);
@@ -202,7 +245,10 @@ const CASES: MatrixCase[] = [
         const fromToon = await post(server, 'text/toon', encode(body));
         const problem = assertProblem(fromJson, 'json', 400);
         assert.deepEqual(assertProblem(fromToon, 'json', 400), problem);
-        assert.ok(Array.isArray(problem.errors) && problem.errors.length > 0, 'expected an errors list');
+        assert.ok(
+          Array.isArray(problem.errors) && problem.errors.length > 0,
+          'expected an errors list',
+        );
         assert.equal(server.store.created.length, before, 'no handler ran');
       },
     }),
@@ -210,11 +256,19 @@ const CASES: MatrixCase[] = [
   {
     it: 'answers a malformed TOON body with a 400 problem naming line and column',
     async run(server) {
-      const response = await post(server, 'text/toon', 'items[1]{sku,quantity,unitPriceCents}:\n  TEA,2\n', 'text/toon');
+      const response = await post(
+        server,
+        'text/toon',
+        'items[1]{sku,quantity,unitPriceCents}:\n  TEA,2\n',
+        'text/toon',
+      );
       const problem = assertProblem(response, 'toon', 400);
       assert.equal(problem.line, 2);
       assert.equal(typeof problem.column, 'number');
-      assert.match(String(problem.detail), new RegExp(`line 2, column ${String(problem.column)}\\b`));
+      assert.match(
+        String(problem.detail),
+        new RegExp(`line 2, column ${String(problem.column)}\\b`),
+      );
       assert.equal(problem.instance, '/orders');
     },
   },
@@ -231,8 +285,15 @@ const CASES: MatrixCase[] = [
     it: 'refuses JSON and TOON bodies over the same size limit with a 413 problem',
     options: { bodyLimit: 300 },
     async run(server) {
-      const big = { items: [{ sku: 'TEA', quantity: 1, unitPriceCents: 1 }], note: 'x'.repeat(400) };
-      assertProblem(await post(server, 'application/json', JSON.stringify(big), 'text/toon'), 'toon', 413);
+      const big = {
+        items: [{ sku: 'TEA', quantity: 1, unitPriceCents: 1 }],
+        note: 'x'.repeat(400),
+      };
+      assertProblem(
+        await post(server, 'application/json', JSON.stringify(big), 'text/toon'),
+        'toon',
+        413,
+      );
       assertProblem(await post(server, 'text/toon', encode(big), 'text/toon'), 'toon', 413);
       assertProblem(await post(server, 'text/toon', encode(big)), 'json', 413);
       const small = await post(server, 'text/toon', encode(ORDER));
@@ -243,13 +304,21 @@ const CASES: MatrixCase[] = [
     it: 'refuses a request body of an unsupported Content-Type with a 415 problem',
     async run(server) {
       assertProblem(await post(server, 'application/xml', '<order/>', 'text/toon'), 'toon', 415);
-      assertProblem(await post(server, 'application/x-www-form-urlencoded', 'items=none'), 'json', 415);
+      assertProblem(
+        await post(server, 'application/x-www-form-urlencoded', 'items=none'),
+        'json',
+        415,
+      );
     },
   },
   {
     it: 'refuses a TOON body declared in a charset other than UTF-8 with a 415 problem',
     async run(server) {
-      assertProblem(await post(server, 'text/toon; charset=iso-8859-1', encode(ORDER)), 'json', 415);
+      assertProblem(
+        await post(server, 'text/toon; charset=iso-8859-1', encode(ORDER)),
+        'json',
+        415,
+      );
     },
   },
 
@@ -257,14 +326,36 @@ const CASES: MatrixCase[] = [
   {
     it: 'negotiates problem documents thrown by handlers: TOON with profile=problem, or application/problem+json',
     async run(server) {
-      const toon = assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'text/toon' } }), 'toon', 404);
+      const toon = assertProblem(
+        await send(server, { path: '/orders/nope', headers: { accept: 'text/toon' } }),
+        'toon',
+        404,
+      );
       assert.equal(toon.title, 'Not Found');
       assert.equal(toon.instance, '/orders/nope');
       assert.match(String(toon.detail), /nope/);
-      const json = assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'application/json' } }), 'json', 404);
+      const json = assertProblem(
+        await send(server, { path: '/orders/nope', headers: { accept: 'application/json' } }),
+        'json',
+        404,
+      );
       assert.deepEqual(json, toon);
-      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'application/problem+json' } }), 'json', 404);
-      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: 'text/toon; profile=problem' } }), 'toon', 404);
+      assertProblem(
+        await send(server, {
+          path: '/orders/nope',
+          headers: { accept: 'application/problem+json' },
+        }),
+        'json',
+        404,
+      );
+      assertProblem(
+        await send(server, {
+          path: '/orders/nope',
+          headers: { accept: 'text/toon; profile=problem' },
+        }),
+        'toon',
+        404,
+      );
       assertProblem(await send(server, { path: '/orders/nope' }), 'json', 404);
     },
   },
@@ -273,20 +364,32 @@ const CASES: MatrixCase[] = [
     options: { defaultFormat: 'toon' },
     async run(server) {
       assertProblem(await send(server, { path: '/orders/nope' }), 'toon', 404);
-      assertProblem(await send(server, { path: '/orders/nope', headers: { accept: '*/*' } }), 'toon', 404);
+      assertProblem(
+        await send(server, { path: '/orders/nope', headers: { accept: '*/*' } }),
+        'toon',
+        404,
+      );
     },
   },
   {
     it: 'answers unknown routes with a negotiated 404 problem',
     async run(server) {
-      const problem = assertProblem(await send(server, { path: '/no/such/route', headers: { accept: 'text/toon' } }), 'toon', 404);
+      const problem = assertProblem(
+        await send(server, { path: '/no/such/route', headers: { accept: 'text/toon' } }),
+        'toon',
+        404,
+      );
       assert.equal(problem.instance, '/no/such/route');
     },
   },
   {
     it: 'reports query validation failures as negotiated 400 problems',
     async run(server) {
-      const problem = assertProblem(await send(server, { path: '/orders?limit=0', headers: { accept: 'text/toon' } }), 'toon', 400);
+      const problem = assertProblem(
+        await send(server, { path: '/orders?limit=0', headers: { accept: 'text/toon' } }),
+        'toon',
+        400,
+      );
       assert.match(String(problem.detail), /querystring/);
     },
   },
@@ -295,9 +398,15 @@ const CASES: MatrixCase[] = [
   {
     it: 'serves an OpenAPI document listing text/toon next to every JSON body and problem',
     async run(server) {
-      const response = await send(server, { path: '/openapi.json', headers: { accept: 'application/json' } });
+      const response = await send(server, {
+        path: '/openapi.json',
+        headers: { accept: 'application/json' },
+      });
       assert.equal(response.status, 200);
-      const document = response.data as { openapi: string; paths: Record<string, Record<string, any>> };
+      const document = response.data as {
+        openapi: string;
+        paths: Record<string, Record<string, any>>;
+      };
       assert.match(document.openapi, /^3\./);
       let jsonBodies = 0;
       let problems = 0;
@@ -313,12 +422,18 @@ const CASES: MatrixCase[] = [
             }
             if ('application/problem+json' in content) {
               problems++;
-              assert.deepEqual(content['text/toon; profile=problem'], content['application/problem+json']);
+              assert.deepEqual(
+                content['text/toon; profile=problem'],
+                content['application/problem+json'],
+              );
             }
           }
         }
       }
-      assert.ok(document.paths['/orders']?.post?.requestBody?.content?.['text/toon'], 'POST /orders lists a TOON body');
+      assert.ok(
+        document.paths['/orders']?.post?.requestBody?.content?.['text/toon'],
+        'POST /orders lists a TOON body',
+      );
       assert.ok(jsonBodies >= 4, `expected JSON bodies and responses, found ${jsonBodies}`);
       assert.ok(problems >= 3, `expected problem responses, found ${problems}`);
     },

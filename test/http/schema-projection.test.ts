@@ -8,7 +8,9 @@ import { compileProjection, UNSUPPORTED_VALUE } from '../../src/http/schema-proj
 
 type Serializer = (value: unknown) => string;
 const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
-const fastJsonStringify = requireFromFastify('fast-json-stringify') as (schema: object) => Serializer;
+const fastJsonStringify = requireFromFastify('fast-json-stringify') as (
+  schema: object,
+) => Serializer;
 
 const item = {
   type: 'object',
@@ -26,12 +28,26 @@ const SCHEMAS: Record<string, object> = {
     type: 'object',
     required: ['data'],
     properties: {
-      data: { type: 'array', items: { type: 'object', properties: { id: { type: 'string' }, items: { type: 'array', items: item } } } },
-      page: { type: 'object', nullable: true, properties: { nextCursor: { type: ['null', 'string'] }, hasMore: { type: 'boolean' } } },
+      data: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { id: { type: 'string' }, items: { type: 'array', items: item } },
+        },
+      },
+      page: {
+        type: 'object',
+        nullable: true,
+        properties: { nextCursor: { type: ['null', 'string'] }, hasMore: { type: 'boolean' } },
+      },
     },
   },
   'an item with required fields written last': item,
-  'a closed object': { type: 'object', additionalProperties: false, properties: { a: { type: 'number' }, b: { type: 'null' } } },
+  'a closed object': {
+    type: 'object',
+    additionalProperties: false,
+    properties: { a: { type: 'number' }, b: { type: 'null' } },
+  },
   'an array of strings': { type: 'array', items: { type: 'string', format: 'date-time' } },
 };
 
@@ -44,9 +60,28 @@ const scalars = fc.oneof(
   fc.constant(undefined),
   fc.date({ noInvalidDate: true }),
 );
-const keys = fc.constantFrom('id', 'items', 'sku', 'quantity', 'price', 'note', 'data', 'page', 'nextCursor', 'hasMore', 'a', 'b', 'extra');
+const keys = fc.constantFrom(
+  'id',
+  'items',
+  'sku',
+  'quantity',
+  'price',
+  'note',
+  'data',
+  'page',
+  'nextCursor',
+  'hasMore',
+  'a',
+  'b',
+  'extra',
+);
 const values = fc.letrec((tie) => ({
-  value: fc.oneof({ depthSize: 'small', withCrossShrink: true }, scalars, tie('object'), tie('array')),
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalars,
+    tie('object'),
+    tie('array'),
+  ),
   object: fc.dictionary(keys, tie('value'), { maxKeys: 6 }),
   array: fc.array(tie('value'), { maxLength: 4 }),
 })).value;
@@ -55,7 +90,10 @@ const values = fc.letrec((tie) => ({
 const itemLike = fc.record(
   {
     sku: fc.string({ maxLength: 6 }),
-    quantity: fc.oneof(fc.integer({ min: -5, max: 5 }), fc.double({ min: -5, max: 5, noNaN: true })),
+    quantity: fc.oneof(
+      fc.integer({ min: -5, max: 5 }),
+      fc.double({ min: -5, max: 5, noNaN: true }),
+    ),
     price: fc.oneof(fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constant(null)),
     note: fc.string({ maxLength: 6 }),
     extra: fc.anything(),
@@ -63,10 +101,20 @@ const itemLike = fc.record(
   { requiredKeys: ['sku', 'quantity'] },
 );
 const pageLike = fc.record({
-  data: fc.array(fc.record({ id: fc.string({ maxLength: 4 }), items: fc.array(itemLike, { maxLength: 3 }), extra: fc.integer() }), {
-    maxLength: 3,
-  }),
-  page: fc.oneof(fc.constant(null), fc.record({ nextCursor: fc.oneof(fc.constant(null), fc.string()), hasMore: fc.boolean() })),
+  data: fc.array(
+    fc.record({
+      id: fc.string({ maxLength: 4 }),
+      items: fc.array(itemLike, { maxLength: 3 }),
+      extra: fc.integer(),
+    }),
+    {
+      maxLength: 3,
+    },
+  ),
+  page: fc.oneof(
+    fc.constant(null),
+    fc.record({ nextCursor: fc.oneof(fc.constant(null), fc.string()), hasMore: fc.boolean() }),
+  ),
 });
 
 describe('compileProjection', () => {
@@ -114,11 +162,9 @@ describe('compileProjection', () => {
 
   it('keeps only declared properties, required ones first', () => {
     const project = compileProjection(item)!;
-    assert.deepEqual(Object.keys(project({ note: 'n', price: 1, quantity: 2, sku: 'TEA', secret: 'x' }) as object), [
-      'sku',
-      'quantity',
-      'note',
-      'price',
-    ]);
+    assert.deepEqual(
+      Object.keys(project({ note: 'n', price: 1, quantity: 2, sku: 'TEA', secret: 'x' }) as object),
+      ['sku', 'quantity', 'note', 'price'],
+    );
   });
 });

@@ -28,26 +28,47 @@ function reference(schema: object, value: unknown, delimiter: Delimiter): string
   }
 }
 
-
-
 // ---- random schemas of the supported subset -------------------------------------------------
 
-const keys = fc.constantFrom('id', 'name', 'items', 'tags', 'meta', 'a b', '1x', 'x.y', '', 'n-1', 'note');
+const keys = fc.constantFrom(
+  'id',
+  'name',
+  'items',
+  'tags',
+  'meta',
+  'a b',
+  '1x',
+  'x.y',
+  '',
+  'n-1',
+  'note',
+);
 const scalarTypes = fc.constantFrom('string', 'integer', 'number', 'boolean', 'null');
 
 /** Makes a schema nullable in either of the two spellings, or leaves it alone. */
-function nullability(schema: fc.Arbitrary<Record<string, unknown>>): fc.Arbitrary<Record<string, unknown>> {
-  return fc.tuple(schema, fc.constantFrom('plain', 'plain', 'nullable', 'type-array')).map(([s, how]) => {
-    if (how === 'nullable') return { ...s, nullable: true };
-    if (how === 'type-array' && s.type !== 'null') return { ...s, type: [s.type, 'null'] };
-    return s;
-  });
+function nullability(
+  schema: fc.Arbitrary<Record<string, unknown>>,
+): fc.Arbitrary<Record<string, unknown>> {
+  return fc
+    .tuple(schema, fc.constantFrom('plain', 'plain', 'nullable', 'type-array'))
+    .map(([s, how]) => {
+      if (how === 'nullable') return { ...s, nullable: true };
+      if (how === 'type-array' && s.type !== 'null') return { ...s, type: [s.type, 'null'] };
+      return s;
+    });
 }
 
 const schemas = fc.letrec((tie) => ({
   // Documents: an object or an array of objects at the root, which is what APIs return.
   document: fc.oneof(tie('object'), tie('rows')),
-  schema: fc.oneof({ depthSize: 'small', maxDepth: 4 }, tie('scalar'), tie('array'), tie('rows'), tie('object'), tie('twins')),
+  schema: fc.oneof(
+    { depthSize: 'small', maxDepth: 4 },
+    tie('scalar'),
+    tie('array'),
+    tie('rows'),
+    tie('object'),
+    tie('twins'),
+  ),
   scalar: nullability(fc.record({ type: scalarTypes })),
   array: nullability(fc.record({ type: fc.constant('array'), items: tie('schema') })),
   rows: nullability(fc.record({ type: fc.constant('array'), items: tie('object') })),
@@ -55,19 +76,26 @@ const schemas = fc.letrec((tie) => ({
     fc
       .dictionary(keys, tie('schema') as fc.Arbitrary<Record<string, unknown>>, { maxKeys: 4 })
       .chain((properties) =>
-        fc.record({
-          type: fc.constant('object'),
-          properties: fc.constant(properties),
-          required: fc.subarray(Object.keys(properties)),
-          additionalProperties: fc.constantFrom(undefined, false),
-          description: fc.constantFrom(undefined, 'inert'),
-        }, { requiredKeys: ['type', 'properties', 'required'] }),
+        fc.record(
+          {
+            type: fc.constant('object'),
+            properties: fc.constant(properties),
+            required: fc.subarray(Object.keys(properties)),
+            additionalProperties: fc.constantFrom(undefined, false),
+            description: fc.constantFrom(undefined, 'inert'),
+          },
+          { requiredKeys: ['type', 'properties', 'required'] },
+        ),
       ),
   ),
   // Sibling objects sharing one schema: the shape of a §9.5 keyed table, which random
   // properties would seldom produce.
   twins: fc
-    .tuple(tie('object') as fc.Arbitrary<Record<string, unknown>>, fc.uniqueArray(keys, { minLength: 2, maxLength: 3 }), fc.boolean())
+    .tuple(
+      tie('object') as fc.Arbitrary<Record<string, unknown>>,
+      fc.uniqueArray(keys, { minLength: 2, maxLength: 3 }),
+      fc.boolean(),
+    )
     .map(([entry, names, required]) => ({
       type: 'object',
       properties: Object.fromEntries(names.map((name) => [name, entry])),
@@ -76,26 +104,63 @@ const schemas = fc.letrec((tie) => ({
 })).document as fc.Arbitrary<Record<string, unknown>>;
 
 /** Root primitives and primitive arrays, now and then. */
-const scalarDocuments = nullability(fc.oneof(
-  fc.record({ type: scalarTypes }),
-  fc.record({ type: fc.constant('array'), items: fc.record({ type: scalarTypes }) }),
-));
+const scalarDocuments = nullability(
+  fc.oneof(
+    fc.record({ type: scalarTypes }),
+    fc.record({ type: fc.constant('array'), items: fc.record({ type: scalarTypes }) }),
+  ),
+);
 
 // ---- random values conforming to a schema ---------------------------------------------------
 
 const strings = fc.oneof(
   fc.string({ maxLength: 6 }),
-  fc.constantFrom('', ' a', 'b ', 'true', 'null', '12', '-3', '1e5', 'a,b', 'a|b', 'a\tb', 'x:y', '"q"', '[1]', '{x}', '#h', '- x', 'é', 'line\nbreak', 'lone \ud800'),
+  fc.constantFrom(
+    '',
+    ' a',
+    'b ',
+    'true',
+    'null',
+    '12',
+    '-3',
+    '1e5',
+    'a,b',
+    'a|b',
+    'a\tb',
+    'x:y',
+    '"q"',
+    '[1]',
+    '{x}',
+    '#h',
+    '- x',
+    'é',
+    'line\nbreak',
+    'lone \ud800',
+  ),
 );
 const SCALAR_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   string: strings,
   integer: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(-0, 2 ** 53, 1e21)),
-  number: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.double({ noNaN: true, noDefaultInfinity: true }), fc.constantFrom(1e-7, -0, 0.1)),
+  number: fc.oneof(
+    fc.integer({ min: -1000, max: 1000 }),
+    fc.double({ noNaN: true, noDefaultInfinity: true }),
+    fc.constantFrom(1e-7, -0, 0.1),
+  ),
   boolean: fc.boolean(),
   null: fc.constant(null),
 };
 
-const wrongScalars = fc.constantFrom<unknown>(null, undefined, '1', 1.5, true, {}, [], new Date(0), Number.NaN);
+const wrongScalars = fc.constantFrom<unknown>(
+  null,
+  undefined,
+  '1',
+  1.5,
+  true,
+  {},
+  [],
+  new Date(0),
+  Number.NaN,
+);
 
 /**
  * Values of `shape`. In `full` mode every optional property is present, so arrays of objects
@@ -106,19 +171,36 @@ function valuesOf(shape: SchemaShape, full: boolean): fc.Arbitrary<unknown> {
   let values: fc.Arbitrary<unknown>;
   if (shape.kind === 'scalar') {
     // Now and then a value of the wrong type, deep inside an otherwise conforming document.
-    values = fc.oneof({ weight: 60, arbitrary: SCALAR_VALUES[shape.type]! }, { weight: 1, arbitrary: wrongScalars });
+    values = fc.oneof(
+      { weight: 60, arbitrary: SCALAR_VALUES[shape.type]! },
+      { weight: 1, arbitrary: wrongScalars },
+    );
   } else if (shape.kind === 'array') {
-    values = fc.boolean().chain((rowsFull) => fc.array(valuesOf(shape.items, full || rowsFull), { maxLength: 4 }));
+    values = fc
+      .boolean()
+      .chain((rowsFull) => fc.array(valuesOf(shape.items, full || rowsFull), { maxLength: 4 }));
   } else {
     const model: Record<string, fc.Arbitrary<unknown>> = {};
     for (const property of shape.properties) model[property.key] = valuesOf(property.shape, full);
     const requiredKeys = shape.properties.filter((p) => full || p.required).map((p) => p.key);
     values = fc
-      .tuple(fc.record(model, { requiredKeys }), fc.option(fc.dictionary(fc.constantFrom('extra', 'zzz'), fc.jsonValue({ maxDepth: 1 }), { maxKeys: 2 })))
+      .tuple(
+        fc.record(model, { requiredKeys }),
+        fc.option(
+          fc.dictionary(fc.constantFrom('extra', 'zzz'), fc.jsonValue({ maxDepth: 1 }), {
+            maxKeys: 2,
+          }),
+        ),
+      )
       .map(([declared, extra]) => ({ ...extra, ...declared }));
   }
   // Fewer nulls in full mode, where a null object would stop the rows forming a table.
-  return shape.nullable ? fc.oneof({ weight: 1, arbitrary: fc.constant(null) }, { weight: full ? 12 : 3, arbitrary: values }) : values;
+  return shape.nullable
+    ? fc.oneof(
+        { weight: 1, arbitrary: fc.constant(null) },
+        { weight: full ? 12 : 3, arbitrary: values },
+      )
+    : values;
 }
 
 /** Mostly conforming values; now and then anything at all, to exercise giving up. */
@@ -130,9 +212,15 @@ function valuesFor(schema: object): fc.Arbitrary<unknown> {
   );
 }
 
-const cases = fc.oneof(schemas, schemas, scalarDocuments).chain((schema) =>
-  fc.record({ schema: fc.constant(schema), value: valuesFor(schema), delimiter: fc.constantFrom(...DELIMITERS) }),
-);
+const cases = fc
+  .oneof(schemas, schemas, scalarDocuments)
+  .chain((schema) =>
+    fc.record({
+      schema: fc.constant(schema),
+      value: valuesFor(schema),
+      delimiter: fc.constantFrom(...DELIMITERS),
+    }),
+  );
 
 describe('compileToonSerializer', () => {
   it('writes exactly encode(projection(value)) for random schemas and values, or gives up', () => {
@@ -152,7 +240,10 @@ describe('compileToonSerializer', () => {
       { numRuns: 5000 },
     );
     // The test means something only when most runs take the compiled path.
-    assert.ok(written > runs * 0.5, `only ${written} of ${runs} values were written by the compiled serializer`);
+    assert.ok(
+      written > runs * 0.5,
+      `only ${written} of ${runs} values were written by the compiled serializer`,
+    );
   });
 
   it('writes the orders example page exactly, in every delimiter, without giving up', () => {
@@ -171,7 +262,10 @@ describe('compileToonSerializer', () => {
   });
 
   it('is undefined for schemas outside the projection fast path', () => {
-    assert.equal(compileToonSerializer({ anyOf: [{ type: 'string' }, { type: 'integer' }] }), undefined);
+    assert.equal(
+      compileToonSerializer({ anyOf: [{ type: 'string' }, { type: 'integer' }] }),
+      undefined,
+    );
     assert.equal(compileToonSerializer({ type: 'object', additionalProperties: true }), undefined);
     assert.equal(compileToonSerializer(undefined), undefined);
   });
@@ -181,14 +275,30 @@ describe('compileToonSerializer', () => {
     const script = `const { compileToonSerializer } = await import(${JSON.stringify(module)});
       console.log(String(compileToonSerializer({ type: 'string' })));`;
     const run = (flags: string[]) =>
-      execFileSync(process.execPath, [...flags, '--import', 'tsx', '--input-type=module', '-e', script], { encoding: 'utf8' }).trim();
+      execFileSync(
+        process.execPath,
+        [...flags, '--import', 'tsx', '--input-type=module', '-e', script],
+        { encoding: 'utf8' },
+      ).trim();
     assert.equal(run(['--disallow-code-generation-from-strings']), 'undefined');
     assert.notEqual(run([]), 'undefined', 'the same script compiles a serializer otherwise');
   });
 
   it('embeds schema keys in generated code as literals only, whatever they contain', () => {
-    const keys = ['"); throw 1; ("', '\\', "'", '`${globalThis}`', '\u2028', '*/ x /*', 'line\nbreak', 'constructor'];
-    const schema = { type: 'object', properties: Object.fromEntries(keys.map((key) => [key, { type: 'string' }])) };
+    const keys = [
+      '"); throw 1; ("',
+      '\\',
+      "'",
+      '`${globalThis}`',
+      '\u2028',
+      '*/ x /*',
+      'line\nbreak',
+      'constructor',
+    ];
+    const schema = {
+      type: 'object',
+      properties: Object.fromEntries(keys.map((key) => [key, { type: 'string' }])),
+    };
     const value = Object.fromEntries(keys.map((key) => [key, key]));
     const text = compileToonSerializer(schema)!(value);
     assert.ok(text !== undefined);
@@ -218,20 +328,33 @@ describe('compileToonSerializer: canonical forms', () => {
       rows: { type: 'array', items: row },
       grid: { type: 'array', items: { type: 'array', items: { type: ['number', 'null'] } } },
       empty: { type: 'object', properties: { x: { type: 'string' } } },
-      list: { type: 'array', items: { type: 'object', properties: { tags: { type: 'array', items: { type: 'string' } } } } },
+      list: {
+        type: 'array',
+        items: {
+          type: 'object',
+          properties: { tags: { type: 'array', items: { type: 'string' } } },
+        },
+      },
     },
   };
-  const write = (value: unknown, delimiter: Delimiter = ',') => compileToonSerializer(schema, delimiter)!(value);
+  const write = (value: unknown, delimiter: Delimiter = ',') =>
+    compileToonSerializer(schema, delimiter)!(value);
 
   it('writes arrays of full rows as tables with nested field groups', () => {
-    const value = { rows: [{ id: 1, who: { name: 'Ada' }, note: 'a,b' }, { id: 2, who: { name: 'Bob' }, note: '' }] };
+    const value = {
+      rows: [
+        { id: 1, who: { name: 'Ada' }, note: 'a,b' },
+        { id: 2, who: { name: 'Bob' }, note: '' },
+      ],
+    };
     assert.equal(write(value), 'rows[2]{id,who{name},note}:\n  1,Ada,"a,b"\n  2,Bob,""');
     assert.equal(write(value, '|'), 'rows[2|]{id|who{name}|note}:\n  1|Ada|a,b\n  2|Bob|""');
   });
 
   it('writes empty arrays, arrays of arrays, empty objects and list items canonically', () => {
     const value = { rows: [], grid: [[1, null], []], empty: {}, list: [{ tags: ['x'] }, {}] };
-    const text = 'rows: []\ngrid[2]:\n  - [2]: 1,null\n  - [0]:\nempty:\nlist[2]:\n  - tags[1]: x\n  -';
+    const text =
+      'rows: []\ngrid[2]:\n  - [2]: 1,null\n  - [0]:\nempty:\nlist[2]:\n  - tags[1]: x\n  -';
     assert.equal(write(value), text);
     assert.equal(write(value), reference(schema, value, ','));
   });
@@ -239,37 +362,88 @@ describe('compileToonSerializer: canonical forms', () => {
   it('writes rows as a list, without giving up, when one of them fits no table', () => {
     const optional = {
       type: 'array',
-      items: { type: 'object', properties: { a: { type: 'integer' }, b: { type: 'object', properties: { c: { type: 'integer' } } } } },
+      items: {
+        type: 'object',
+        properties: {
+          a: { type: 'integer' },
+          b: { type: 'object', properties: { c: { type: 'integer' } } },
+        },
+      },
     };
     const writeRows = compileToonSerializer(optional)!;
     assert.equal(writeRows([{ a: 1 }, {}]), '[2]:\n  - a: 1\n  -', 'an empty row');
-    assert.equal(writeRows([{ a: 1, b: { c: 2 } }, { a: 2, b: {} }]), '[2]:\n  - a: 1\n    b:\n      c: 2\n  - a: 2\n    b:', 'an empty group');
-    assert.equal(writeRows([{ a: 1, b: { c: 2 } }, { a: 2, b: { c: 3 } }]), '[2]{a,b{c}}:\n  1,2\n  2,3', 'full rows');
+    assert.equal(
+      writeRows([
+        { a: 1, b: { c: 2 } },
+        { a: 2, b: {} },
+      ]),
+      '[2]:\n  - a: 1\n    b:\n      c: 2\n  - a: 2\n    b:',
+      'an empty group',
+    );
+    assert.equal(
+      writeRows([
+        { a: 1, b: { c: 2 } },
+        { a: 2, b: { c: 3 } },
+      ]),
+      '[2]{a,b{c}}:\n  1,2\n  2,3',
+      'full rows',
+    );
   });
 
   it('gives up when rows miss optional fields, since only the data decides that table', () => {
-    assert.equal(write({ rows: [{ id: 1, who: { name: 'A' } }, { id: 2, who: { name: 'B' }, note: 'n' }] }), undefined);
+    assert.equal(
+      write({
+        rows: [
+          { id: 1, who: { name: 'A' } },
+          { id: 2, who: { name: 'B' }, note: 'n' },
+        ],
+      }),
+      undefined,
+    );
   });
 
   it('gives up on values of another type, class instances and Dates', () => {
     assert.equal(write({ rows: [{ id: '1', who: { name: 'A' }, note: 'n' }] }), undefined);
     assert.equal(write({ empty: new (class Empty {})() }), undefined);
     assert.equal(compileToonSerializer({ type: 'string' })!(new Date(0)), undefined);
-    assert.equal(write({ rows: [{ id: 1, note: 'n' }] }), undefined, 'a required property is missing');
+    assert.equal(
+      write({ rows: [{ id: 1, note: 'n' }] }),
+      undefined,
+      'a required property is missing',
+    );
   });
 
   it('gives up on objects that could be keyed tables (§9.5)', () => {
-    const pair = { type: 'object', properties: { a: { type: 'object', properties: { n: { type: 'integer' } } }, b: { type: 'object', properties: { n: { type: 'integer' } } } } };
+    const pair = {
+      type: 'object',
+      properties: {
+        a: { type: 'object', properties: { n: { type: 'integer' } } },
+        b: { type: 'object', properties: { n: { type: 'integer' } } },
+      },
+    };
     const writePair = compileToonSerializer(pair)!;
     assert.equal(writePair({ a: { n: 1 }, b: { n: 2 } }), undefined);
-    assert.equal(reference(pair, { a: { n: 1 }, b: { n: 2 } }, ','), '[2:]{n}:\n  a: 1\n  b: 2', 'the case is real');
-    assert.equal(writePair({ a: { n: 1 } }), 'a:\n  n: 1', 'a single object entry is no keyed table');
+    assert.equal(
+      reference(pair, { a: { n: 1 }, b: { n: 2 } }, ','),
+      '[2:]{n}:\n  a: 1\n  b: 2',
+      'the case is real',
+    );
+    assert.equal(
+      writePair({ a: { n: 1 } }),
+      'a:\n  n: 1',
+      'a single object entry is no keyed table',
+    );
   });
 
   it('writes root primitives, nulls and arrays as the encoder does', () => {
     assert.equal(compileToonSerializer({ type: ['string', 'null'] })!(null), 'null');
     assert.equal(compileToonSerializer({ type: 'string' })!('12'), '"12"');
     assert.equal(compileToonSerializer({ type: 'array', items: { type: 'integer' } })!([]), '[]');
-    assert.equal(compileToonSerializer({ type: 'array', items: row }, '\t')!([{ id: 1, who: { name: 'a\tb' }, note: 'x' }]), '[1\t]{id\twho{name}\tnote}:\n  1\t"a\\tb"\tx');
+    assert.equal(
+      compileToonSerializer({ type: 'array', items: row }, '\t')!([
+        { id: 1, who: { name: 'a\tb' }, note: 'x' },
+      ]),
+      '[1\t]{id\twho{name}\tnote}:\n  1\t"a\\tb"\tx',
+    );
   });
 });

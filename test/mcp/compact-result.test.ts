@@ -23,7 +23,7 @@ function textOf(result: unknown): string {
 }
 
 describe('compactResult', () => {
-  it('ships the picker\'s text, which decodes back to the payload', () => {
+  it("ships the picker's text, which decodes back to the payload", () => {
     const result = compactResult(payload);
     const strategy = result._meta?.['toonwire/encodingStrategy'] as string;
     assert.equal(strategy, pick(payload).strategy);
@@ -51,12 +51,18 @@ describe('compactResult', () => {
   it('gives a payload that is not a plain object the text only (MCP requires an object)', () => {
     const result = compactResult(runs);
     assert.equal('structuredContent' in result, false);
-    assert.deepEqual(parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string), runs);
+    assert.deepEqual(
+      parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string),
+      runs,
+    );
   });
 
   it('projects the text view to fields, leaving structuredContent whole', () => {
     const result = compactResult(payload, { fields: 'id,status' });
-    const text = parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string);
+    const text = parseCompact(
+      textOf(result),
+      result._meta?.['toonwire/encodingStrategy'] as string,
+    );
     assert.deepEqual(text, { total: 25, items: runs.map(({ id, status }) => ({ id, status })) });
     assert.equal(result.structuredContent, payload);
   });
@@ -76,9 +82,14 @@ describe('compactResult', () => {
   });
 
   it('with hint, still never ships more than JSON: a label that would tip the balance means JSON', () => {
-    const small = [{ a: 1, b: 2 }, { a: 3, b: 4 }];
+    const small = [
+      { a: 1, b: 2 },
+      { a: 3, b: 4 },
+    ];
     assert.notEqual(pick(small).strategy, 'json');
-    const result = compactResult(small, { hint: 'A long label that costs more than the table saves over JSON, surely' });
+    const result = compactResult(small, {
+      hint: 'A long label that costs more than the table saves over JSON, surely',
+    });
     assert.equal(result._meta?.['toonwire/encodingStrategy'], 'json');
     assert.equal(textOf(result), JSON.stringify(small));
   });
@@ -91,7 +102,10 @@ describe('compactResult', () => {
 
   it('rejects a label that is not one line, and an empty metaKey', () => {
     assert.throws(() => compactResult(payload, { hint: 'two\nlines' }), /one line/);
-    assert.throws(() => compactResult(payload, { metaKey: '' }), /metaKey must be a non-empty string/);
+    assert.throws(
+      () => compactResult(payload, { metaKey: '' }),
+      /metaKey must be a non-empty string/,
+    );
   });
 });
 
@@ -111,7 +125,11 @@ describe('compactResult through the SDK client and server', () => {
 
   it('delivers text that decodes to the payload and structuredContent that passes outputSchema validation', async () => {
     const server = new McpServer({ name: 'runs', version: '1.0.0' });
-    server.registerTool('list-runs', { outputSchema: { total: z.number(), items: z.array(runSchema) } }, async () => compactResult(payload));
+    server.registerTool(
+      'list-runs',
+      { outputSchema: { total: z.number(), items: z.array(runSchema) } },
+      async () => compactResult(payload),
+    );
     const client = await connect(server);
     try {
       await client.listTools(); // from here on the client validates structuredContent itself
@@ -127,7 +145,9 @@ describe('compactResult through the SDK client and server', () => {
 
   it('lets the SDK reject a payload that breaks outputSchema, whatever the text', async () => {
     const server = new McpServer({ name: 'runs', version: '1.0.0' });
-    server.registerTool('list-runs', { outputSchema: { total: z.string() } }, async () => compactResult(payload));
+    server.registerTool('list-runs', { outputSchema: { total: z.string() } }, async () =>
+      compactResult(payload),
+    );
     const client = await connect(server);
     try {
       const result = await client.callTool({ name: 'list-runs' });

@@ -18,12 +18,16 @@ const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
 /** The built `toonwire` bin, which the proxy tests run as a real process. */
 export function proxyCli(): string {
-  if (!existsSync(MAIN)) throw new Error('dist/cli/main.js is missing: build first with `npx tsc -p tsconfig.json`');
+  if (!existsSync(MAIN))
+    throw new Error('dist/cli/main.js is missing: build first with `npx tsc -p tsconfig.json`');
   return MAIN;
 }
 
 /** `node <cli> proxy <options> -- node upstream-server.mjs`. */
-export function proxyArgs(options: readonly string[] = [], upstream: readonly string[] = UPSTREAM): string[] {
+export function proxyArgs(
+  options: readonly string[] = [],
+  upstream: readonly string[] = UPSTREAM,
+): string[] {
   return [proxyCli(), 'proxy', ...options, '--', ...upstream];
 }
 
@@ -91,11 +95,22 @@ export interface StdioConnection {
  * Connects the SDK's real Client to `command args` over stdio. The client can sample (it
  * answers "hi"), so server-to-client requests can be tested.
  */
-export async function connectStdio(command: string, args: readonly string[]): Promise<StdioConnection> {
-  const transport = new StdioClientTransport({ command, args: [...args], stderr: 'pipe', env: process.env as Record<string, string> });
+export async function connectStdio(
+  command: string,
+  args: readonly string[],
+): Promise<StdioConnection> {
+  const transport = new StdioClientTransport({
+    command,
+    args: [...args],
+    stderr: 'pipe',
+    env: process.env as Record<string, string>,
+  });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client({ name: 'toonwire-test-client', version: '1.0.0' }, { capabilities: { sampling: {} } });
+  const client = new Client(
+    { name: 'toonwire-test-client', version: '1.0.0' },
+    { capabilities: { sampling: {} } },
+  );
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: 'assistant',
     model: 'test-model',

@@ -7,7 +7,10 @@ import { describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { connectStdio, LineProcess, proxyArgs, proxyCli, UPSTREAM } from './helpers.js';
 
-async function callAndFail(options: string[], tool: string): Promise<{ error: McpError; exitCode: number | null; stderr: string }> {
+async function callAndFail(
+  options: string[],
+  tool: string,
+): Promise<{ error: McpError; exitCode: number | null; stderr: string }> {
   const connection = await connectStdio(process.execPath, proxyArgs(options));
   try {
     const error = await connection.client.callTool({ name: tool }).then(
@@ -26,7 +29,10 @@ describe('toonwire proxy when the upstream fails', () => {
   it('answers the pending call with an error when the upstream crashes, and exits 1', async () => {
     const { error, exitCode, stderr } = await callAndFail([], 'crash');
     assert.equal(error.code, -32000);
-    assert.match(error.message, /upstream MCP server `.*upstream-server\.mjs` closed the connection \(it exited with code 3\)/);
+    assert.match(
+      error.message,
+      /upstream MCP server `.*upstream-server\.mjs` closed the connection \(it exited with code 3\)/,
+    );
     assert.match(error.message, /'tools\/call crash' \(id \d+\) got no answer/);
     assert.match(stderr, /toonwire proxy: .*exited with code 3/);
     assert.equal(exitCode, 1);
@@ -44,19 +50,32 @@ describe('toonwire proxy when the upstream fails', () => {
   it('answers with an error when the upstream writes something that is not JSON-RPC, and exits 1', async () => {
     const { error, exitCode, stderr } = await callAndFail([], 'garbage');
     assert.equal(error.code, -32000);
-    assert.match(error.message, /broke the MCP protocol: it sent a line that is not JSON: "Debug: this line is not JSON"/);
+    assert.match(
+      error.message,
+      /broke the MCP protocol: it sent a line that is not JSON: "Debug: this line is not JSON"/,
+    );
     assert.match(stderr, /broke the MCP protocol/);
     assert.equal(exitCode, 1);
   });
 
   it('answers initialize with an error when the upstream command cannot start, and exits 1', async () => {
-    const proxy = new LineProcess(process.execPath, proxyArgs([], ['toonwire-no-such-command-for-tests']));
+    const proxy = new LineProcess(
+      process.execPath,
+      proxyArgs([], ['toonwire-no-such-command-for-tests']),
+    );
     try {
-      proxy.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}');
+      proxy.write(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+      );
       const index = await proxy.waitFor((line) => line.includes('"id":1'));
-      const response = JSON.parse(proxy.lines[index]!) as { error?: { code: number; message: string } };
+      const response = JSON.parse(proxy.lines[index]!) as {
+        error?: { code: number; message: string };
+      };
       assert.equal(response.error?.code, -32000);
-      assert.match(response.error!.message, /could not start the upstream MCP server `toonwire-no-such-command-for-tests`: spawn .*ENOENT/);
+      assert.match(
+        response.error!.message,
+        /could not start the upstream MCP server `toonwire-no-such-command-for-tests`: spawn .*ENOENT/,
+      );
       assert.equal(await proxy.exited, 1);
       assert.match(proxy.stderr, /check that the command is installed and on PATH/);
     } finally {
@@ -68,7 +87,9 @@ describe('toonwire proxy when the upstream fails', () => {
 describe('toonwire proxy exit', () => {
   it('exits 0 and stops the upstream when the client disconnects', async () => {
     const connection = await connectStdio(process.execPath, proxyArgs());
-    const pidResult = (await connection.client.callTool({ name: 'pid' })) as { content: Array<{ text: string }> };
+    const pidResult = (await connection.client.callTool({ name: 'pid' })) as {
+      content: Array<{ text: string }>;
+    };
     const pid = Number(pidResult.content[0]!.text);
     assert.ok(Number.isInteger(pid) && pid > 0);
     await connection.client.close();
@@ -95,13 +116,27 @@ describe('toonwire proxy exit', () => {
   });
 
   it('exits 2 for an unknown candidate', async () => {
-    const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--candidates', 'json,yaml', '--', ...UPSTREAM]);
+    const proxy = new LineProcess(process.execPath, [
+      proxyCli(),
+      'proxy',
+      '--candidates',
+      'json,yaml',
+      '--',
+      ...UPSTREAM,
+    ]);
     assert.equal(await proxy.exited, 2);
     assert.match(proxy.stderr, /unknown candidate 'yaml'/);
   });
 
   it('exits 2 for an unknown tokenizer', async () => {
-    const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--tokenizer', 'p50k', '--', ...UPSTREAM]);
+    const proxy = new LineProcess(process.execPath, [
+      proxyCli(),
+      'proxy',
+      '--tokenizer',
+      'p50k',
+      '--',
+      ...UPSTREAM,
+    ]);
     assert.equal(await proxy.exited, 2);
     assert.match(proxy.stderr, /o200k_base/);
   });

@@ -13,10 +13,18 @@ import { byteLength, parseCompact } from '../../src/index.js';
 import { createUpstreamServer } from './fixtures/upstream-tools.mjs';
 import { connectStdio, LineProcess, proxyArgs, proxyCli, UPSTREAM } from './helpers.js';
 
-type Result = { content: Array<{ type: string; text: string }>; structuredContent?: unknown; _meta?: Record<string, unknown> };
+type Result = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+};
 
 /** The test upstream served over Streamable HTTP on 127.0.0.1, one McpServer per session. */
-async function serveUpstreamOverHttp(): Promise<{ url: string; server: Server; authorizations: string[] }> {
+async function serveUpstreamOverHttp(): Promise<{
+  url: string;
+  server: Server;
+  authorizations: string[];
+}> {
   const transports = new Map<string, StreamableHTTPServerTransport>();
   const authorizations: string[] = [];
   const server = createServer(async (request, response) => {
@@ -42,7 +50,11 @@ function postStatus(url: string, headers: Record<string, string>): Promise<numbe
   return new Promise((resolve, reject) => {
     const request = httpRequest(url, {
       method: 'POST',
-      headers: { 'content-type': 'application/json', accept: 'application/json, text/event-stream', ...headers },
+      headers: {
+        'content-type': 'application/json',
+        accept: 'application/json, text/event-stream',
+        ...headers,
+      },
     });
     request.on('response', (response) => {
       response.resume();
@@ -68,14 +80,30 @@ describe('toonwire proxy --upstream-url', () => {
   it('fronts an HTTP server over stdio: same tools, compacted results, headers sent', async () => {
     const direct = new Client({ name: 'direct', version: '1' });
     await direct.connect(new StreamableHTTPClientTransport(new URL(upstream.url)));
-    const proxied = await connectStdio(process.execPath, [proxyCli(), 'proxy', '--upstream-url', upstream.url, '-H', 'Authorization: Bearer test-token']);
+    const proxied = await connectStdio(process.execPath, [
+      proxyCli(),
+      'proxy',
+      '--upstream-url',
+      upstream.url,
+      '-H',
+      'Authorization: Bearer test-token',
+    ]);
     try {
       assert.deepEqual(await proxied.client.listTools(), await direct.listTools());
-      const original = (await direct.callTool({ name: 'typed_rows', arguments: { count: 40 } })) as Result;
-      const result = (await proxied.client.callTool({ name: 'typed_rows', arguments: { count: 40 } })) as Result;
+      const original = (await direct.callTool({
+        name: 'typed_rows',
+        arguments: { count: 40 },
+      })) as Result;
+      const result = (await proxied.client.callTool({
+        name: 'typed_rows',
+        arguments: { count: 40 },
+      })) as Result;
       assert.deepEqual(result.structuredContent, original.structuredContent);
       assert.ok(byteLength(textOf(result)) < byteLength(textOf(original)));
-      assert.deepEqual(parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string), original.structuredContent);
+      assert.deepEqual(
+        parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string),
+        original.structuredContent,
+      );
       assert.ok(upstream.authorizations.includes('Bearer test-token'));
     } finally {
       await direct.close();
@@ -89,13 +117,27 @@ describe('toonwire proxy --upstream-url', () => {
     await new Promise<void>((resolve) => closed.listen(0, '127.0.0.1', resolve));
     const { port } = closed.address() as AddressInfo;
     await new Promise((resolve) => closed.close(resolve));
-    const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--upstream-url', `http://127.0.0.1:${port}/mcp`]);
+    const proxy = new LineProcess(process.execPath, [
+      proxyCli(),
+      'proxy',
+      '--upstream-url',
+      `http://127.0.0.1:${port}/mcp`,
+    ]);
     try {
-      proxy.write('{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}');
+      proxy.write(
+        '{"jsonrpc":"2.0","id":1,"method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+      );
       const index = await proxy.waitFor((line) => line.includes('"id":1'));
-      const response = JSON.parse(proxy.lines[index]!) as { error?: { code: number; message: string } };
+      const response = JSON.parse(proxy.lines[index]!) as {
+        error?: { code: number; message: string };
+      };
       assert.equal(response.error?.code, -32000);
-      assert.match(response.error!.message, new RegExp(`could not pass a message to the upstream MCP server at http://127\\.0\\.0\\.1:${port}/mcp`));
+      assert.match(
+        response.error!.message,
+        new RegExp(
+          `could not pass a message to the upstream MCP server at http://127\\.0\\.0\\.1:${port}/mcp`,
+        ),
+      );
       assert.equal(await proxy.exited, 1);
     } finally {
       proxy.kill();
@@ -130,12 +172,23 @@ describe('toonwire proxy --listen', () => {
     const direct = await connectStdio(UPSTREAM[0], [UPSTREAM[1]]);
     try {
       assert.deepEqual(await client.listTools(), await direct.client.listTools());
-      const original = (await direct.client.callTool({ name: 'list_rows', arguments: { count: 30 } })) as Result;
-      const result = (await client.callTool({ name: 'list_rows', arguments: { count: 30 } })) as Result;
+      const original = (await direct.client.callTool({
+        name: 'list_rows',
+        arguments: { count: 30 },
+      })) as Result;
+      const result = (await client.callTool({
+        name: 'list_rows',
+        arguments: { count: 30 },
+      })) as Result;
       assert.ok(byteLength(textOf(result)) < byteLength(textOf(original)));
-      assert.deepEqual(parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string), JSON.parse(textOf(original)));
+      assert.deepEqual(
+        parseCompact(textOf(result), result._meta?.['toonwire/encodingStrategy'] as string),
+        JSON.parse(textOf(original)),
+      );
       const progress: number[] = [];
-      await client.callTool({ name: 'with_progress' }, undefined, { onprogress: ({ progress: step }) => progress.push(step) });
+      await client.callTool({ name: 'with_progress' }, undefined, {
+        onprogress: ({ progress: step }) => progress.push(step),
+      });
       assert.deepEqual(progress, [1, 2, 3]);
     } finally {
       await client.close();

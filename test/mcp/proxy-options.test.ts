@@ -7,11 +7,20 @@ import { connectStdio, proxyArgs, UPSTREAM } from './helpers.js';
 
 type Result = { content: Array<{ type: string; text: string }>; _meta?: Record<string, unknown> };
 
-async function withProxy<T>(options: string[], body: (call: (name: string, count?: number) => Promise<Result>) => Promise<T>): Promise<{ value: T; stderr: string }> {
+async function withProxy<T>(
+  options: string[],
+  body: (call: (name: string, count?: number) => Promise<Result>) => Promise<T>,
+): Promise<{ value: T; stderr: string }> {
   const connection = await connectStdio(process.execPath, proxyArgs(options));
   try {
     await connection.client.listTools(); // as clients do: the proxy learns which tools declare an outputSchema
-    const value = await body(async (name, count) => (await connection.client.callTool({ name, arguments: count === undefined ? {} : { count } })) as Result);
+    const value = await body(
+      async (name, count) =>
+        (await connection.client.callTool({
+          name,
+          arguments: count === undefined ? {} : { count },
+        })) as Result,
+    );
     await connection.client.close();
     await connection.exited;
     return { value, stderr: connection.stderr() };
@@ -23,7 +32,8 @@ async function withProxy<T>(options: string[], body: (call: (name: string, count
 async function upstreamText(name: string, count: number): Promise<string> {
   const connection = await connectStdio(UPSTREAM[0], [UPSTREAM[1]]);
   try {
-    return ((await connection.client.callTool({ name, arguments: { count } })) as Result).content[0]!.text;
+    return ((await connection.client.callTool({ name, arguments: { count } })) as Result)
+      .content[0]!.text;
   } finally {
     await connection.client.close();
   }
@@ -32,7 +42,10 @@ async function upstreamText(name: string, count: number): Promise<string> {
 describe('toonwire proxy options', () => {
   it('--tools compacts only the listed tools', async () => {
     const original = await upstreamText('list_rows', 10);
-    const { value } = await withProxy(['--tools', 'array_rows'], async (call) => [await call('list_rows', 10), await call('array_rows', 10)]);
+    const { value } = await withProxy(['--tools', 'array_rows'], async (call) => [
+      await call('list_rows', 10),
+      await call('array_rows', 10),
+    ]);
     const [listed, arrayed] = value;
     assert.equal(listed.content[0]!.text, original);
     assert.equal(listed._meta, undefined);
@@ -47,7 +60,9 @@ describe('toonwire proxy options', () => {
   });
 
   it('--meta-key names the strategy under another key', async () => {
-    const { value } = await withProxy(['--meta-key', 'com.apify/encodingStrategy'], (call) => call('array_rows', 10));
+    const { value } = await withProxy(['--meta-key', 'com.apify/encodingStrategy'], (call) =>
+      call('array_rows', 10),
+    );
     assert.equal(value._meta?.['com.apify/encodingStrategy'], 'toon');
     assert.equal(value._meta?.['toonwire/encodingStrategy'], undefined);
   });
@@ -57,7 +72,10 @@ describe('toonwire proxy options', () => {
     const [label, ...rest] = value.content[0]!.text.split('\n');
     assert.match(label!, /^Format: TOON \(toonformat\.dev\)/);
     const original = JSON.parse(await upstreamText('array_rows', 10)) as unknown;
-    assert.deepEqual(parseCompact(rest.join('\n'), value._meta?.['toonwire/encodingStrategy'] as string), original);
+    assert.deepEqual(
+      parseCompact(rest.join('\n'), value._meta?.['toonwire/encodingStrategy'] as string),
+      original,
+    );
   });
 
   it('--by tokens picks by o200k_base tokens, never more than the original text', async () => {
@@ -70,7 +88,9 @@ describe('toonwire proxy options', () => {
   it('-t picks the tokenizer -b tokens counts with (one row: JSON is smaller in o200k_base, TOON in cl100k_base)', async () => {
     const strategy = (value: Result) => value._meta?.['toonwire/encodingStrategy'];
     const o200k = await withProxy(['-b', 'tokens'], (call) => call('array_rows', 1));
-    const cl100k = await withProxy(['-b', 'tokens', '-t', 'cl100k_base'], (call) => call('array_rows', 1));
+    const cl100k = await withProxy(['-b', 'tokens', '-t', 'cl100k_base'], (call) =>
+      call('array_rows', 1),
+    );
     assert.equal(strategy(o200k.value), undefined, 'JSON wins: the text is forwarded as it is');
     assert.equal(strategy(cl100k.value), 'toon');
     const count = await loadTokenizer('cl100k_base');
@@ -81,11 +101,17 @@ describe('toonwire proxy options', () => {
     const { value } = await withProxy(['--candidates', 'all'], (call) => call('array_rows', 10));
     const strategy = value._meta?.['toonwire/encodingStrategy'] as string;
     assert.ok(['json', 'toon', 'toon-flatten', 'toon-tab'].includes(strategy));
-    assert.deepEqual(parseCompact(value.content[0]!.text, strategy), JSON.parse(await upstreamText('array_rows', 10)));
+    assert.deepEqual(
+      parseCompact(value.content[0]!.text, strategy),
+      JSON.parse(await upstreamText('array_rows', 10)),
+    );
   });
 
   it('--no-structured-content keeps structuredContent out of results that had none', async () => {
-    const { value } = await withProxy(['--no-structured-content'], async (call) => [await call('list_rows', 10), await call('typed_rows', 10)]);
+    const { value } = await withProxy(['--no-structured-content'], async (call) => [
+      await call('list_rows', 10),
+      await call('typed_rows', 10),
+    ]);
     const [listed, typed] = value as Array<Result & { structuredContent?: unknown }>;
     assert.equal(typeof listed!._meta?.['toonwire/encodingStrategy'], 'string');
     assert.equal(listed!.structuredContent, undefined);
@@ -93,12 +119,24 @@ describe('toonwire proxy options', () => {
   });
 
   it('--stats logs per-tool bytes and strategy wins to stderr on exit', async () => {
-    const { value, stderr } = await withProxy(['--stats'], async (call) => [await call('array_rows', 10), await call('array_rows', 10), await call('prose')]);
+    const { value, stderr } = await withProxy(['--stats'], async (call) => [
+      await call('array_rows', 10),
+      await call('array_rows', 10),
+      await call('prose'),
+    ]);
     const shipped = byteLength(value[0]!.content[0]!.text) * 2;
     const original = byteLength(await upstreamText('array_rows', 10)) * 2;
     assert.match(stderr, /toonwire proxy stats \(UTF-8 bytes of tool-result text\):/);
     const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
-    assert.deepEqual(arrayLine?.split(/\s{2,}/), ['array_rows', '2', '2', String(original), String(shipped), `${((1 - shipped / original) * 100).toFixed(1)}%`, 'toon 2']);
+    assert.deepEqual(arrayLine?.split(/\s{2,}/), [
+      'array_rows',
+      '2',
+      '2',
+      String(original),
+      String(shipped),
+      `${((1 - shipped / original) * 100).toFixed(1)}%`,
+      'toon 2',
+    ]);
     assert.match(stderr, /^prose\s+1\s+0\s+36\s+36\s+0\.0%\s+-$/m);
   });
 });

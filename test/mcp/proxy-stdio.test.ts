@@ -9,7 +9,12 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { byteLength, parseCompact } from '../../src/index.js';
 import { connectStdio, LineProcess, proxyArgs, type StdioConnection, UPSTREAM } from './helpers.js';
 
-type TextResult = { content: Array<{ type: string; text?: string }>; structuredContent?: unknown; _meta?: Record<string, unknown>; isError?: boolean };
+type TextResult = {
+  content: Array<{ type: string; text?: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 function textOf(result: unknown): string {
   const [first] = (result as TextResult).content;
@@ -69,14 +74,20 @@ describe('toonwire proxy over stdio, with the SDK client', () => {
     const result = await proxied.client.callTool({ name: 'typed_rows', arguments: { count: 50 } });
     assert.deepEqual(result.structuredContent, upstream.structuredContent);
     assert.ok(byteLength(textOf(result)) < byteLength(textOf(upstream)));
-    assert.deepEqual(parseCompact(textOf(result), strategyOf(result) as string), upstream.structuredContent);
+    assert.deepEqual(
+      parseCompact(textOf(result), strategyOf(result) as string),
+      upstream.structuredContent,
+    );
   });
 
   it('shrinks a JSON array result without inventing structuredContent (MCP requires an object)', async () => {
     const upstream = await direct.client.callTool({ name: 'array_rows', arguments: { count: 30 } });
     const result = await proxied.client.callTool({ name: 'array_rows', arguments: { count: 30 } });
     assert.ok(byteLength(textOf(result)) < byteLength(textOf(upstream)));
-    assert.deepEqual(parseCompact(textOf(result), strategyOf(result) as string), JSON.parse(textOf(upstream)));
+    assert.deepEqual(
+      parseCompact(textOf(result), strategyOf(result) as string),
+      JSON.parse(textOf(upstream)),
+    );
     assert.equal(result.structuredContent, undefined);
   });
 
@@ -87,7 +98,10 @@ describe('toonwire proxy over stdio, with the SDK client', () => {
     ['big_ids', 'JSON whose integers a JavaScript number cannot hold'],
   ] as const) {
     it(`passes ${why} through untouched`, async () => {
-      assert.deepEqual(await proxied.client.callTool({ name: tool }), await direct.client.callTool({ name: tool }));
+      assert.deepEqual(
+        await proxied.client.callTool({ name: tool }),
+        await direct.client.callTool({ name: tool }),
+      );
     });
   }
 
@@ -107,7 +121,9 @@ describe('toonwire proxy over stdio, with the SDK client', () => {
 
   it('forwards cancellation to the upstream', async () => {
     const controller = new AbortController();
-    const waiting = proxied.client.callTool({ name: 'wait_for_cancel' }, undefined, { signal: controller.signal });
+    const waiting = proxied.client.callTool({ name: 'wait_for_cancel' }, undefined, {
+      signal: controller.signal,
+    });
     // The request must reach the upstream before it is cancelled; a ping round trip orders that.
     await proxied.client.ping();
     controller.abort('test');
@@ -116,10 +132,17 @@ describe('toonwire proxy over stdio, with the SDK client', () => {
   });
 
   it('passes JSON-RPC errors through', async () => {
-    const fromDirect = await direct.client.readResource({ uri: 'test://nowhere' }).catch((error: unknown) => error);
-    const fromProxy = await proxied.client.readResource({ uri: 'test://nowhere' }).catch((error: unknown) => error);
+    const fromDirect = await direct.client
+      .readResource({ uri: 'test://nowhere' })
+      .catch((error: unknown) => error);
+    const fromProxy = await proxied.client
+      .readResource({ uri: 'test://nowhere' })
+      .catch((error: unknown) => error);
     assert.ok(fromProxy instanceof McpError);
-    assert.deepEqual({ ...fromProxy, message: fromProxy.message }, { ...(fromDirect as McpError), message: (fromDirect as McpError).message });
+    assert.deepEqual(
+      { ...fromProxy, message: fromProxy.message },
+      { ...(fromDirect as McpError), message: (fromDirect as McpError).message },
+    );
   });
 });
 
@@ -147,10 +170,15 @@ describe('toonwire proxy on the wire', () => {
     '{"jsonrpc":"2.0","id":14,"method":"tools/call","params":{"name":"with_progress","arguments":{},"_meta":{"progressToken":"p-1"}}}',
     '{"jsonrpc":"2.0","id":15,"method":"tools/call","params":{"name":"picture"}}',
   ];
-  const compacted = '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"list_rows","arguments":{"count":20}}}';
+  const compacted =
+    '{"jsonrpc":"2.0","id":16,"method":"tools/call","params":{"name":"list_rows","arguments":{"count":20}}}';
 
   /** Runs the script one request at a time; returns every line the client received. */
-  async function run(command: string, args: readonly string[], log: string): Promise<{ lines: string[]; exitCode: number | null; stderr: string }> {
+  async function run(
+    command: string,
+    args: readonly string[],
+    log: string,
+  ): Promise<{ lines: string[]; exitCode: number | null; stderr: string }> {
     const process_ = new LineProcess(command, args, { ...process.env, RAW_INPUT_LOG: log });
     try {
       for (const line of [...script, compacted]) {
@@ -158,7 +186,10 @@ describe('toonwire proxy on the wire', () => {
         const from = process_.lines.length;
         process_.write(line);
         if (message.id !== undefined) {
-          await process_.waitFor((out) => (JSON.parse(out) as { id?: unknown }).id === message.id, from);
+          await process_.waitFor(
+            (out) => (JSON.parse(out) as { id?: unknown }).id === message.id,
+            from,
+          );
         }
       }
       const exitCode = await process_.close();
@@ -200,11 +231,18 @@ describe('toonwire proxy on the wire', () => {
         return;
       }
       compactedSeen += 1;
-      const rewritten = JSON.parse(proxied.lines[index]!) as { id: number; jsonrpc: string; result: TextResult };
+      const rewritten = JSON.parse(proxied.lines[index]!) as {
+        id: number;
+        jsonrpc: string;
+        result: TextResult;
+      };
       assert.equal(rewritten.id, message.id);
       assert.ok(byteLength(textOf(rewritten.result)) < byteLength(textOf(message.result)));
       const original = JSON.parse(textOf(message.result)) as unknown;
-      assert.deepEqual(parseCompact(textOf(rewritten.result), strategyOf(rewritten.result) as string), original);
+      assert.deepEqual(
+        parseCompact(textOf(rewritten.result), strategyOf(rewritten.result) as string),
+        original,
+      );
       assert.deepEqual(rewritten.result.structuredContent, original);
     });
     assert.equal(compactedSeen, 2);

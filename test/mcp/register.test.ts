@@ -8,7 +8,11 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { parseCompact } from '../../src/index.js';
-import { DEFAULT_FIELDS_DESCRIPTION, fieldsParameter, registerCompactTool } from '../../src/mcp/index.js';
+import {
+  DEFAULT_FIELDS_DESCRIPTION,
+  fieldsParameter,
+  registerCompactTool,
+} from '../../src/mcp/index.js';
 
 const places = Array.from({ length: 30 }, (_, i) => ({
   name: `Place ${i}`,
@@ -25,7 +29,12 @@ const placeSchema = z.object({
   reviews: z.number(),
 });
 
-type Result = { content: Array<{ type: string; text: string }>; structuredContent?: unknown; _meta?: Record<string, unknown>; isError?: boolean };
+type Result = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 
 async function connect(server: McpServer): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
@@ -35,17 +44,24 @@ async function connect(server: McpServer): Promise<Client> {
 }
 
 function decoded(result: Result): unknown {
-  return parseCompact(result.content[0]!.text, result._meta?.['toonwire/encodingStrategy'] as string);
+  return parseCompact(
+    result.content[0]!.text,
+    result._meta?.['toonwire/encodingStrategy'] as string,
+  );
 }
 
 describe('registerCompactTool', () => {
-  it('turns the handler\'s plain payload into a compact result that validates against outputSchema', async () => {
+  it("turns the handler's plain payload into a compact result that validates against outputSchema", async () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
     const seen: unknown[] = [];
     registerCompactTool(
       server,
       'list-places',
-      { description: 'Places', inputSchema: { limit: z.number().int() }, outputSchema: { items: z.array(placeSchema) } },
+      {
+        description: 'Places',
+        inputSchema: { limit: z.number().int() },
+        outputSchema: { items: z.array(placeSchema) },
+      },
       async (args) => {
         seen.push(args);
         return { items: places.slice(0, args.limit) };
@@ -54,8 +70,13 @@ describe('registerCompactTool', () => {
     const client = await connect(server);
     try {
       const { tools } = await client.listTools();
-      assert.deepEqual(Object.keys((tools[0]!.outputSchema as { properties: object }).properties), ['items']);
-      const result = (await client.callTool({ name: 'list-places', arguments: { limit: 10 } })) as Result;
+      assert.deepEqual(Object.keys((tools[0]!.outputSchema as { properties: object }).properties), [
+        'items',
+      ]);
+      const result = (await client.callTool({
+        name: 'list-places',
+        arguments: { limit: 10 },
+      })) as Result;
       assert.deepEqual(seen, [{ limit: 10 }]);
       assert.equal(result.isError, undefined);
       assert.deepEqual(result.structuredContent, { items: places.slice(0, 10) });
@@ -71,7 +92,11 @@ describe('registerCompactTool', () => {
     registerCompactTool(
       server,
       'list-places',
-      { inputSchema: { limit: z.number().int().default(30) }, outputSchema: { items: z.array(placeSchema) }, fields: true },
+      {
+        inputSchema: { limit: z.number().int().default(30) },
+        outputSchema: { items: z.array(placeSchema) },
+        fields: true,
+      },
       async ({ limit, fields }) => {
         assert.ok(fields === undefined || typeof fields === 'string');
         return { items: places.slice(0, limit) };
@@ -80,12 +105,23 @@ describe('registerCompactTool', () => {
     const client = await connect(server);
     try {
       const { tools } = await client.listTools();
-      const input = tools[0]!.inputSchema as { properties: Record<string, { type?: string; description?: string }>; required?: string[] };
-      assert.deepEqual(input.properties.fields, { type: 'string', description: DEFAULT_FIELDS_DESCRIPTION });
+      const input = tools[0]!.inputSchema as {
+        properties: Record<string, { type?: string; description?: string }>;
+        required?: string[];
+      };
+      assert.deepEqual(input.properties.fields, {
+        type: 'string',
+        description: DEFAULT_FIELDS_DESCRIPTION,
+      });
       assert.equal(input.required?.includes('fields') ?? false, false);
 
-      const projected = (await client.callTool({ name: 'list-places', arguments: { fields: 'name,location.lat' } })) as Result;
-      assert.deepEqual(decoded(projected), { items: places.map(({ name, location }) => ({ name, location: { lat: location.lat } })) });
+      const projected = (await client.callTool({
+        name: 'list-places',
+        arguments: { fields: 'name,location.lat' },
+      })) as Result;
+      assert.deepEqual(decoded(projected), {
+        items: places.map(({ name, location }) => ({ name, location: { lat: location.lat } })),
+      });
       assert.deepEqual(projected.structuredContent, { items: places });
 
       const whole = (await client.callTool({ name: 'list-places', arguments: {} })) as Result;
@@ -97,15 +133,32 @@ describe('registerCompactTool', () => {
 
   it('adds fields to a tool without an input schema, and to a Zod object schema', async () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
-    registerCompactTool(server, 'all-places', { fields: { description: 'Pick columns' } }, async () => places);
-    registerCompactTool(server, 'some-places', { inputSchema: z.object({ limit: z.number() }), fields: true }, async ({ limit }) => places.slice(0, limit));
+    registerCompactTool(
+      server,
+      'all-places',
+      { fields: { description: 'Pick columns' } },
+      async () => places,
+    );
+    registerCompactTool(
+      server,
+      'some-places',
+      { inputSchema: z.object({ limit: z.number() }), fields: true },
+      async ({ limit }) => places.slice(0, limit),
+    );
     const client = await connect(server);
     try {
       const { tools } = await client.listTools();
-      const properties = (name: string) => Object.keys((tools.find((tool) => tool.name === name)!.inputSchema as { properties: object }).properties);
+      const properties = (name: string) =>
+        Object.keys(
+          (tools.find((tool) => tool.name === name)!.inputSchema as { properties: object })
+            .properties,
+        );
       assert.deepEqual(properties('all-places'), ['fields']);
       assert.deepEqual(properties('some-places'), ['limit', 'fields']);
-      const result = (await client.callTool({ name: 'some-places', arguments: { limit: 2, fields: 'name' } })) as Result;
+      const result = (await client.callTool({
+        name: 'some-places',
+        arguments: { limit: 2, fields: 'name' },
+      })) as Result;
       assert.deepEqual(decoded(result), [{ name: 'Place 0' }, { name: 'Place 1' }]);
       assert.equal(result.structuredContent, undefined); // an array payload has no structuredContent
     } finally {
@@ -115,11 +168,21 @@ describe('registerCompactTool', () => {
 
   it('adds a Zod 3 fields parameter to a Zod 3 shape', async () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
-    registerCompactTool(server, 'v3-places', { inputSchema: { limit: z3.number() }, fields: true }, async ({ limit }) => ({ items: places.slice(0, limit as number) }));
+    registerCompactTool(
+      server,
+      'v3-places',
+      { inputSchema: { limit: z3.number() }, fields: true },
+      async ({ limit }) => ({ items: places.slice(0, limit as number) }),
+    );
     const client = await connect(server);
     try {
-      const result = (await client.callTool({ name: 'v3-places', arguments: { limit: 3, fields: 'rating' } })) as Result;
-      assert.deepEqual(decoded(result), { items: places.slice(0, 3).map(({ rating }) => ({ rating })) });
+      const result = (await client.callTool({
+        name: 'v3-places',
+        arguments: { limit: 3, fields: 'rating' },
+      })) as Result;
+      assert.deepEqual(decoded(result), {
+        items: places.slice(0, 3).map(({ rating }) => ({ rating })),
+      });
     } finally {
       await client.close();
     }
@@ -127,7 +190,12 @@ describe('registerCompactTool', () => {
 
   it('passes compaction options through: metaKey, candidates', async () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
-    registerCompactTool(server, 'json-only', { compact: { metaKey: 'com.apify/encodingStrategy', candidates: ['json'] } }, async () => ({ items: places }));
+    registerCompactTool(
+      server,
+      'json-only',
+      { compact: { metaKey: 'com.apify/encodingStrategy', candidates: ['json'] } },
+      async () => ({ items: places }),
+    );
     const client = await connect(server);
     try {
       const result = (await client.callTool({ name: 'json-only' })) as Result;
@@ -149,7 +217,10 @@ describe('registerCompactTool', () => {
       const broken = (await client.callTool({ name: 'broken' })) as Result;
       assert.equal(broken.isError, true);
       assert.match(broken.content[0]!.text, /the places API is down/);
-      const badFields = (await client.callTool({ name: 'places', arguments: { fields: 'name,,url' } })) as Result;
+      const badFields = (await client.callTool({
+        name: 'places',
+        arguments: { fields: 'name,,url' },
+      })) as Result;
       assert.equal(badFields.isError, true);
       assert.match(badFields.content[0]!.text, /is not a field name/);
     } finally {
@@ -160,14 +231,32 @@ describe('registerCompactTool', () => {
   it('refuses to add fields where it cannot', () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
     assert.throws(
-      () => registerCompactTool(server, 'taken', { inputSchema: { fields: z.array(z.string()) }, fields: true }, async () => places),
+      () =>
+        registerCompactTool(
+          server,
+          'taken',
+          { inputSchema: { fields: z.array(z.string()) }, fields: true },
+          async () => places,
+        ),
       /the tool 'taken' already has an input named 'fields'/,
     );
     assert.throws(
-      () => registerCompactTool(server, 'union', { inputSchema: z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]), fields: true }, async () => places),
+      () =>
+        registerCompactTool(
+          server,
+          'union',
+          {
+            inputSchema: z.union([z.object({ a: z.string() }), z.object({ b: z.string() })]),
+            fields: true,
+          },
+          async () => places,
+        ),
       /input schema is not a Zod object/,
     );
-    assert.throws(() => registerCompactTool(server, 'meta', { compact: { metaKey: '' } }, async () => places), /metaKey/);
+    assert.throws(
+      () => registerCompactTool(server, 'meta', { compact: { metaKey: '' } }, async () => places),
+      /metaKey/,
+    );
   });
 });
 
@@ -178,7 +267,10 @@ describe('fieldsParameter', () => {
     assert.equal(v4.safeParse('a,b').success, true);
     assert.equal(v4.safeParse(3).success, false);
     assert.equal(v4.description, DEFAULT_FIELDS_DESCRIPTION);
-    const v3 = fieldsParameter({ zodVersion: 3, description: 'Columns' }) as z3.ZodOptional<z3.ZodString>;
+    const v3 = fieldsParameter({
+      zodVersion: 3,
+      description: 'Columns',
+    }) as z3.ZodOptional<z3.ZodString>;
     assert.equal(v3.safeParse('a').success, true);
     assert.equal(v3.description, 'Columns');
     assert.equal('_zod' in v3, false);

@@ -16,18 +16,30 @@ const jsonResult = (value: unknown, extra: Record<string, unknown> = {}) => ({
 describe('ToolResultCompactor', () => {
   it('rewrites JSON text to the smaller encoding and names the strategy in _meta', async () => {
     const compactor = await createToolResultCompactor();
-    const outcome = compactor.compact(jsonResult({ items: rows }, { _meta: { kept: 1 } }), 'list', 'none');
+    const outcome = compactor.compact(
+      jsonResult({ items: rows }, { _meta: { kept: 1 } }),
+      'list',
+      'none',
+    );
     assert.equal(outcome.changed, true);
-    const result = outcome.result as { content: [{ text: string }]; _meta: Record<string, unknown>; structuredContent: unknown };
+    const result = outcome.result as {
+      content: [{ text: string }];
+      _meta: Record<string, unknown>;
+      structuredContent: unknown;
+    };
     assert.equal(result._meta.kept, 1);
-    assert.deepEqual(parseCompact(result.content[0].text, result._meta['toonwire/encodingStrategy'] as string), { items: rows });
+    assert.deepEqual(
+      parseCompact(result.content[0].text, result._meta['toonwire/encodingStrategy'] as string),
+      { items: rows },
+    );
     assert.deepEqual(result.structuredContent, { items: rows });
   });
 
   it('adds structuredContent only when the tool is known to declare no outputSchema', async () => {
     const compactor = await createToolResultCompactor();
     for (const knowledge of ['declared', 'unknown'] as const) {
-      const result = compactor.compact(jsonResult({ items: rows }), 'list', knowledge).result as Record<string, unknown>;
+      const result = compactor.compact(jsonResult({ items: rows }), 'list', knowledge)
+        .result as Record<string, unknown>;
       assert.equal('structuredContent' in result, false, knowledge);
     }
   });
@@ -35,15 +47,24 @@ describe('ToolResultCompactor', () => {
   it('keeps the structuredContent a result already has, as the same object', async () => {
     const compactor = await createToolResultCompactor();
     const structuredContent = { items: [{ different: true }] };
-    const result = compactor.compact(jsonResult({ items: rows }, { structuredContent }), 'list', 'none').result as Record<string, unknown>;
+    const result = compactor.compact(
+      jsonResult({ items: rows }, { structuredContent }),
+      'list',
+      'none',
+    ).result as Record<string, unknown>;
     assert.equal(result.structuredContent, structuredContent);
   });
 
   it('adds no structuredContent when two text contents hold JSON', async () => {
     const compactor = await createToolResultCompactor();
-    const input = { content: [jsonResult({ items: rows }).content[0], jsonResult({ items: rows }).content[0]] };
+    const input = {
+      content: [jsonResult({ items: rows }).content[0], jsonResult({ items: rows }).content[0]],
+    };
     const outcome = compactor.compact(input, 'list', 'none');
-    const result = outcome.result as { _meta: Record<string, unknown>; structuredContent?: unknown };
+    const result = outcome.result as {
+      _meta: Record<string, unknown>;
+      structuredContent?: unknown;
+    };
     assert.equal(result.structuredContent, undefined);
     assert.equal(result._meta['toonwire/encodingStrategy'], 'toon,toon');
   });
@@ -61,9 +82,23 @@ describe('ToolResultCompactor', () => {
     ['a result without content (a task handle)', { task: { taskId: 't1', status: 'working' } }],
     ['text that is not JSON', { content: [{ type: 'text', text: 'All 12 rows are fine.' }] }],
     ['text that only starts like JSON', { content: [{ type: 'text', text: '{ not json' }] }],
-    ['JSON that is a string or number, not an object or array', { content: [{ type: 'text', text: '"a string"' }, { type: 'text', text: '42' }] }],
-    ['JSON with integers beyond 2^53', { content: [{ type: 'text', text: '[{"id": 9007199254740993}]' }] }],
-    ['already compact JSON that no candidate beats', { content: [{ type: 'text', text: '{"a":[1,{"b":2}]}' }] }],
+    [
+      'JSON that is a string or number, not an object or array',
+      {
+        content: [
+          { type: 'text', text: '"a string"' },
+          { type: 'text', text: '42' },
+        ],
+      },
+    ],
+    [
+      'JSON with integers beyond 2^53',
+      { content: [{ type: 'text', text: '[{"id": 9007199254740993}]' }] },
+    ],
+    [
+      'already compact JSON that no candidate beats',
+      { content: [{ type: 'text', text: '{"a":[1,{"b":2}]}' }] },
+    ],
     ['an image', { content: [{ type: 'image', data: 'AAAA', mimeType: 'image/png' }] }],
   ] as const) {
     it(`passes ${why} through as the same object`, async () => {
@@ -92,30 +127,57 @@ describe('ToolResultCompactor', () => {
   });
 
   it('refuses invalid options up front', async () => {
-    await assert.rejects(createToolResultCompactor({ candidates: ['yaml' as never] }), /unknown candidate "yaml"/);
-    await assert.rejects(createToolResultCompactor({ metaKey: '' }), /metaKey must be a non-empty string/);
+    await assert.rejects(
+      createToolResultCompactor({ candidates: ['yaml' as never] }),
+      /unknown candidate "yaml"/,
+    );
+    await assert.rejects(
+      createToolResultCompactor({ metaKey: '' }),
+      /metaKey must be a non-empty string/,
+    );
   });
 });
 
 describe('losesPrecision', () => {
   it('is false for numbers a double carries exactly', () => {
-    assert.equal(losesPrecision('[0, -0, 1, -12.5, 0.1, 1e300, 2.5E-7, 9007199254740991, 123456789012345.6, 1.0]'), false);
+    assert.equal(
+      losesPrecision(
+        '[0, -0, 1, -12.5, 0.1, 1e300, 2.5E-7, 9007199254740991, 123456789012345.6, 1.0]',
+      ),
+      false,
+    );
   });
 
   it('is true for integers beyond 2^53, too many digits, and out-of-range exponents', () => {
-    for (const text of ['[9007199254740993]', '{"id":12345678901234567891}', '[0.12345678901234567891]', '[1e400]', '[1e-400]']) {
+    for (const text of [
+      '[9007199254740993]',
+      '{"id":12345678901234567891}',
+      '[0.12345678901234567891]',
+      '[1e400]',
+      '[1e-400]',
+    ]) {
       assert.equal(losesPrecision(text), true, text);
     }
   });
 
   it('gives the same answer with or without its quick pre-check', () => {
     // A string holding "0e0" always passes the pre-check, so the second text is always scanned.
-    const digits = (min: number, max: number) => fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
+    const digits = (min: number, max: number) =>
+      fc.stringMatching(new RegExp(`^[0-9]{${min},${max}}$`));
     const literal = fc
-      .tuple(fc.boolean(), fc.oneof(fc.constant('0'), fc.tuple(fc.constantFrom(...'123456789'), digits(0, 24)).map(([a, b]) => a + b)),
-        fc.option(digits(1, 24)), fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))))
-      .map(([negative, whole, fraction, exponent]) =>
-        `${negative ? '-' : ''}${whole}${fraction === null ? '' : '.' + fraction}${exponent === null ? '' : exponent.join('')}`);
+      .tuple(
+        fc.boolean(),
+        fc.oneof(
+          fc.constant('0'),
+          fc.tuple(fc.constantFrom(...'123456789'), digits(0, 24)).map(([a, b]) => a + b),
+        ),
+        fc.option(digits(1, 24)),
+        fc.option(fc.tuple(fc.constantFrom('e', 'E'), fc.constantFrom('', '+', '-'), digits(1, 3))),
+      )
+      .map(
+        ([negative, whole, fraction, exponent]) =>
+          `${negative ? '-' : ''}${whole}${fraction === null ? '' : '.' + fraction}${exponent === null ? '' : exponent.join('')}`,
+      );
     fc.assert(
       fc.property(fc.array(literal, { minLength: 1, maxLength: 4 }), (literals) => {
         const text = `[${literals.join(',')}]`;
@@ -126,6 +188,9 @@ describe('losesPrecision', () => {
   });
 
   it('ignores digits inside strings, escaped quotes included', () => {
-    assert.equal(losesPrecision('{"id":"12345678901234567891","q":"say \\"9007199254740993\\""}'), false);
+    assert.equal(
+      losesPrecision('{"id":"12345678901234567891","q":"say \\"9007199254740993\\""}'),
+      false,
+    );
   });
 });

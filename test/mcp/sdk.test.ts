@@ -5,26 +5,41 @@ import { describe, it } from 'node:test';
 import { loadSdkModule } from '../../src/mcp/proxy/sdk.js';
 
 function moduleNotFound(specifier: string): Error {
-  return Object.assign(new Error(`Cannot find package '${specifier}' imported from /app/dist/mcp/proxy/listen.js`), {
-    code: 'ERR_MODULE_NOT_FOUND',
-  });
+  return Object.assign(
+    new Error(`Cannot find package '${specifier}' imported from /app/dist/mcp/proxy/listen.js`),
+    {
+      code: 'ERR_MODULE_NOT_FOUND',
+    },
+  );
 }
 
 describe('loadSdkModule', () => {
   it('says to install @modelcontextprotocol/sdk when it is missing', async () => {
     await assert.rejects(
-      loadSdkModule(() => Promise.reject(moduleNotFound('@modelcontextprotocol/sdk')), 'Serving the proxy over HTTP (--listen)'),
-      { message: 'Serving the proxy over HTTP (--listen) needs the official MCP SDK, which is not installed; run `npm install @modelcontextprotocol/sdk`' },
+      loadSdkModule(
+        () => Promise.reject(moduleNotFound('@modelcontextprotocol/sdk')),
+        'Serving the proxy over HTTP (--listen)',
+      ),
+      {
+        message:
+          'Serving the proxy over HTTP (--listen) needs the official MCP SDK, which is not installed; run `npm install @modelcontextprotocol/sdk`',
+      },
     );
   });
 
   it('passes other failures through unchanged', async () => {
     const other = moduleNotFound('some-other-package');
-    await assert.rejects(loadSdkModule(() => Promise.reject(other), 'x'), (error) => error === other);
+    await assert.rejects(
+      loadSdkModule(() => Promise.reject(other), 'x'),
+      (error) => error === other,
+    );
   });
 
   it('returns the module when it loads', async () => {
-    const { StreamableHTTPServerTransport } = await loadSdkModule(() => import('@modelcontextprotocol/sdk/server/streamableHttp.js'), 'x');
+    const { StreamableHTTPServerTransport } = await loadSdkModule(
+      () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
+      'x',
+    );
     assert.equal(typeof StreamableHTTPServerTransport, 'function');
   });
 });

@@ -8,7 +8,12 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { createToolResultCompactor, ProxySession, type ProxySessionEnd, ProxyStats } from '../../src/mcp/proxy.js';
+import {
+  createToolResultCompactor,
+  ProxySession,
+  type ProxySessionEnd,
+  ProxyStats,
+} from '../../src/mcp/proxy.js';
 
 /** Sleeps `ms`, or less when the request is aborted (the session ended), so no timer outlives a test. */
 const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
@@ -16,21 +21,44 @@ const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal
 /** An upstream whose `work` tool takes `ms`, reporting progress every `every` ms when asked. */
 function slowServer(): McpServer {
   const server = new McpServer({ name: 'slow', version: '1.0.0' });
-  server.registerTool('work', { inputSchema: { ms: z.number(), every: z.number().optional() } }, async ({ ms, every }, extra) => {
-    const token = extra._meta?.progressToken;
-    for (let elapsed = 0; elapsed < ms; elapsed += every ?? ms) {
-      await sleep(every ?? ms, extra.signal);
-      if (extra.signal.aborted) break;
-      if (every !== undefined && token !== undefined) {
-        await extra.sendNotification({ method: 'notifications/progress', params: { progressToken: token, progress: elapsed } });
+  server.registerTool(
+    'work',
+    { inputSchema: { ms: z.number(), every: z.number().optional() } },
+    async ({ ms, every }, extra) => {
+      const token = extra._meta?.progressToken;
+      for (let elapsed = 0; elapsed < ms; elapsed += every ?? ms) {
+        await sleep(every ?? ms, extra.signal);
+        if (extra.signal.aborted) break;
+        if (every !== undefined && token !== undefined) {
+          await extra.sendNotification({
+            method: 'notifications/progress',
+            params: { progressToken: token, progress: elapsed },
+          });
+        }
       }
-    }
-    return { content: [{ type: 'text', text: JSON.stringify({ items: [{ a: 1, b: 2 }, { a: 3, b: 4 }, { a: 5, b: 6 }] }) }] };
-  });
+      return {
+        content: [
+          {
+            type: 'text',
+            text: JSON.stringify({
+              items: [
+                { a: 1, b: 2 },
+                { a: 3, b: 4 },
+                { a: 5, b: 6 },
+              ],
+            }),
+          },
+        ],
+      };
+    },
+  );
   return server;
 }
 
-async function proxied(timeoutMs: number, stats?: ProxyStats): Promise<{ client: Client; session: ProxySession; logs: string[] }> {
+async function proxied(
+  timeoutMs: number,
+  stats?: ProxyStats,
+): Promise<{ client: Client; session: ProxySession; logs: string[] }> {
   const [clientSide, proxyDownstream] = InMemoryTransport.createLinkedPair();
   const [proxyUpstream, serverSide] = InMemoryTransport.createLinkedPair();
   await slowServer().connect(serverSide);
@@ -51,7 +79,9 @@ describe('ProxySession', () => {
   it('compacts results between any two SDK transports and records stats', async () => {
     const stats = new ProxyStats();
     const { client, session } = await proxied(0, stats);
-    const result = (await client.callTool({ name: 'work', arguments: { ms: 1 } })) as { _meta?: Record<string, unknown> };
+    const result = (await client.callTool({ name: 'work', arguments: { ms: 1 } })) as {
+      _meta?: Record<string, unknown>;
+    };
     assert.equal(result._meta?.['toonwire/encodingStrategy'], 'toon');
     assert.equal(stats.snapshot().work?.compacted, 1);
     await client.close();
@@ -60,7 +90,11 @@ describe('ProxySession', () => {
 
   it('lets a request that reports progress run past the timeout', async () => {
     const { client, session } = await proxied(1000);
-    const result = await client.callTool({ name: 'work', arguments: { ms: 1500, every: 30 } }, undefined, { onprogress: () => {}, timeout: 10_000 });
+    const result = await client.callTool(
+      { name: 'work', arguments: { ms: 1500, every: 30 } },
+      undefined,
+      { onprogress: () => {}, timeout: 10_000 },
+    );
     assert.equal(result.isError, undefined);
     await client.close();
     assert.equal((await session.ended).reason, 'client-closed');
@@ -68,7 +102,9 @@ describe('ProxySession', () => {
 
   it('ends with upstream-failed and a timeout error when a request goes quiet past the timeout', async () => {
     const { client, session, logs } = await proxied(300);
-    const error = await client.callTool({ name: 'work', arguments: { ms: 5000 } }, undefined, { timeout: 10_000 }).catch((caught: unknown) => caught);
+    const error = await client
+      .callTool({ name: 'work', arguments: { ms: 5000 } }, undefined, { timeout: 10_000 })
+      .catch((caught: unknown) => caught);
     assert.ok(error instanceof McpError);
     assert.equal(error.code, -32001);
     const end = await session.ended;

@@ -9,17 +9,108 @@ import fc from 'fast-check';
 import type { JsonObject, JsonValue } from '../../src/codec/types.js';
 
 const HOSTILE_STRINGS = [
-  '', ' ', '  padded  ', 'true', 'false', 'null', 'True', '0', '-0', '42', '-3.14', '1e6', '1E+9', '05', '-05', '+1', '0.5',
-  '1.50', '.5', '1.', '-', '- x', '-x', '#', '# comment', '#x', 'a#b', '[]', '{}', '[2]: x,y', 'key[2]{a,b}:', 'a[1]{b}:',
-  '[3:]{a}:', 'key: value', 'a:b', ':', 'http://x.y:80/z', '"', '""', '"quoted"', '\\', '\\n', 'back\\slash', 'a,b',
-  'a|b', 'a\tb', '\t', '\n', 'line\nbreak', '\r\n', '\u0000', '\u001f', '\u007f', '💩', '😀', 'é', '世界', 'x\u2028y',
-  '\ud800', '<|endoftext|>', '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', 'a.b', 'x.y', '_',
+  '',
+  ' ',
+  '  padded  ',
+  'true',
+  'false',
+  'null',
+  'True',
+  '0',
+  '-0',
+  '42',
+  '-3.14',
+  '1e6',
+  '1E+9',
+  '05',
+  '-05',
+  '+1',
+  '0.5',
+  '1.50',
+  '.5',
+  '1.',
+  '-',
+  '- x',
+  '-x',
+  '#',
+  '# comment',
+  '#x',
+  'a#b',
+  '[]',
+  '{}',
+  '[2]: x,y',
+  'key[2]{a,b}:',
+  'a[1]{b}:',
+  '[3:]{a}:',
+  'key: value',
+  'a:b',
+  ':',
+  'http://x.y:80/z',
+  '"',
+  '""',
+  '"quoted"',
+  '\\',
+  '\\n',
+  'back\\slash',
+  'a,b',
+  'a|b',
+  'a\tb',
+  '\t',
+  '\n',
+  'line\nbreak',
+  '\r\n',
+  '\u0000',
+  '\u001f',
+  '\u007f',
+  '💩',
+  '😀',
+  'é',
+  '世界',
+  'x\u2028y',
+  '\ud800',
+  '<|endoftext|>',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  'a.b',
+  'x.y',
+  '_',
   'A1_.b',
 ];
 
 const HOSTILE_KEYS = [
-  '__proto__', 'constructor', 'prototype', 'toString', 'hasOwnProperty', '', ' ', 'a', 'b', 'id', 'a_b', 'a.b', '.',
-  'x.', '0', '1', '01', '-', '#', 'a b', 'a:b', 'a,b', 'a|b', '"', '[0]', '{x}', 'é', '😀', 'true', 'null',
+  '__proto__',
+  'constructor',
+  'prototype',
+  'toString',
+  'hasOwnProperty',
+  '',
+  ' ',
+  'a',
+  'b',
+  'id',
+  'a_b',
+  'a.b',
+  '.',
+  'x.',
+  '0',
+  '1',
+  '01',
+  '-',
+  '#',
+  'a b',
+  'a:b',
+  'a,b',
+  'a|b',
+  '"',
+  '[0]',
+  '{x}',
+  'é',
+  '😀',
+  'true',
+  'null',
 ];
 
 const SYNTAX_CHARS = [...'"\\:,|\t\n\r[]{}#- .0123456789eE+abtrufnl', '\u0001', '💩', 'é'];
@@ -47,24 +138,50 @@ export function hostileKey(dots = true): fc.Arbitrary<string> {
 const jsonNumber: fc.Arbitrary<number> = fc.oneof(
   fc.integer(),
   fc.double({ noNaN: true, noDefaultInfinity: true }),
-  fc.constantFrom(0, -0, 1e21, 1e-7, 5e-324, 0.1, -1.5e300, Number.MAX_SAFE_INTEGER, 2 ** 53 + 2, 9007199254740993),
+  fc.constantFrom(
+    0,
+    -0,
+    1e21,
+    1e-7,
+    5e-324,
+    0.1,
+    -1.5e300,
+    Number.MAX_SAFE_INTEGER,
+    2 ** 53 + 2,
+    9007199254740993,
+  ),
 );
 
 /** Any JSON primitive. */
-export const primitive: fc.Arbitrary<JsonValue> = fc.oneof(hostileString, jsonNumber, fc.boolean(), fc.constant(null));
+export const primitive: fc.Arbitrary<JsonValue> = fc.oneof(
+  hostileString,
+  jsonNumber,
+  fc.boolean(),
+  fc.constant(null),
+);
 
 /** Builds an object from entries without ever going through the `__proto__` setter. */
 export function objectOf(entries: ReadonlyArray<readonly [string, JsonValue]>): JsonObject {
   const object: JsonObject = {};
   for (const [key, value] of entries) {
-    Object.defineProperty(object, key, { value, enumerable: true, writable: true, configurable: true });
+    Object.defineProperty(object, key, {
+      value,
+      enumerable: true,
+      writable: true,
+      configurable: true,
+    });
   }
   return object;
 }
 
 /** `count` rows that share one layout: primitives, or nested groups of the same kind (§9.3). */
-function uniformRows(key: fc.Arbitrary<string>, depth: number, count: number): fc.Arbitrary<JsonObject[]> {
-  const kind = depth > 0 ? fc.constantFrom('leaf' as const, 'group' as const) : fc.constant('leaf' as const);
+function uniformRows(
+  key: fc.Arbitrary<string>,
+  depth: number,
+  count: number,
+): fc.Arbitrary<JsonObject[]> {
+  const kind =
+    depth > 0 ? fc.constantFrom('leaf' as const, 'group' as const) : fc.constant('leaf' as const);
   return fc
     .uniqueArray(fc.tuple(key, kind), { minLength: 1, maxLength: 4, selector: ([name]) => name })
     .chain((layout) =>
@@ -77,7 +194,9 @@ function uniformRows(key: fc.Arbitrary<string>, depth: number, count: number): f
           ),
         )
         .map((columns) =>
-          Array.from({ length: count }, (_, row) => objectOf(layout.map(([name], c) => [name, (columns[c] as JsonValue[])[row]!]))),
+          Array.from({ length: count }, (_, row) =>
+            objectOf(layout.map(([name], c) => [name, (columns[c] as JsonValue[])[row]!])),
+          ),
         ),
     );
 }
@@ -88,24 +207,34 @@ function uniformRows(key: fc.Arbitrary<string>, depth: number, count: number): f
  */
 export function jsonValue(dots = true): fc.Arbitrary<JsonValue> {
   const key = hostileKey(dots);
-  const { value } = fc.letrec<{ value: JsonValue; array: JsonValue; object: JsonValue; table: JsonValue; keyed: JsonValue }>(
-    (tie) => ({
-      value: fc.oneof(
-        { depthSize: 'small', withCrossShrink: true },
-        primitive,
-        tie('array'),
-        tie('object'),
-        tie('table'),
-        tie('keyed'),
+  const { value } = fc.letrec<{
+    value: JsonValue;
+    array: JsonValue;
+    object: JsonValue;
+    table: JsonValue;
+    keyed: JsonValue;
+  }>((tie) => ({
+    value: fc.oneof(
+      { depthSize: 'small', withCrossShrink: true },
+      primitive,
+      tie('array'),
+      tie('object'),
+      tie('table'),
+      tie('keyed'),
+    ),
+    array: fc.array(tie('value'), { maxLength: 5 }),
+    object: fc
+      .uniqueArray(fc.tuple(key, tie('value')), { maxLength: 5, selector: ([name]) => name })
+      .map(objectOf),
+    table: fc.integer({ min: 1, max: 4 }).chain((count) => uniformRows(key, 2, count)),
+    keyed: fc
+      .uniqueArray(key, { minLength: 2, maxLength: 4 })
+      .chain((names) =>
+        uniformRows(key, 1, names.length).map((rows) =>
+          objectOf(names.map((name, i) => [name, rows[i]!])),
+        ),
       ),
-      array: fc.array(tie('value'), { maxLength: 5 }),
-      object: fc.uniqueArray(fc.tuple(key, tie('value')), { maxLength: 5, selector: ([name]) => name }).map(objectOf),
-      table: fc.integer({ min: 1, max: 4 }).chain((count) => uniformRows(key, 2, count)),
-      keyed: fc
-        .uniqueArray(key, { minLength: 2, maxLength: 4 })
-        .chain((names) => uniformRows(key, 1, names.length).map((rows) => objectOf(names.map((name, i) => [name, rows[i]!])))),
-    }),
-  );
+  }));
   return value;
 }
 
@@ -121,19 +250,35 @@ export function rowsJson(dots = false): fc.Arbitrary<JsonValue> {
     shape: fc.oneof(
       { depthSize: 'small' },
       fc.constant(null),
-      fc.uniqueArray(fc.tuple(key, tie('shape')), { minLength: 0, maxLength: 4, selector: ([name]) => name }),
+      fc.uniqueArray(fc.tuple(key, tie('shape')), {
+        minLength: 0,
+        maxLength: 4,
+        selector: ([name]) => name,
+      }),
     ),
   }));
   const valueOf = (s: Shape): fc.Arbitrary<JsonValue> =>
     s === null
-      ? fc.oneof({ weight: 8, arbitrary: primitive }, { weight: 1, arbitrary: fc.array(primitive, { maxLength: 3 }) })
-      : fc.tuple(...s.map(([name, sub]) => valueOf(sub).map((v) => [name, v] as const))).map(objectOf);
-  const rootShape = fc.uniqueArray(fc.tuple(key, shape), { minLength: 1, maxLength: 4, selector: ([name]) => name });
+      ? fc.oneof(
+          { weight: 8, arbitrary: primitive },
+          { weight: 1, arbitrary: fc.array(primitive, { maxLength: 3 }) },
+        )
+      : fc
+          .tuple(...s.map(([name, sub]) => valueOf(sub).map((v) => [name, v] as const)))
+          .map(objectOf);
+  const rootShape = fc.uniqueArray(fc.tuple(key, shape), {
+    minLength: 1,
+    maxLength: 4,
+    selector: ([name]) => name,
+  });
   return rootShape.chain((s) =>
-    fc.array(fc.oneof({ weight: 6, arbitrary: valueOf(s) }, { weight: 1, arbitrary: valueOf(s.slice(1)) }), {
-      minLength: 1,
-      maxLength: 6,
-    }),
+    fc.array(
+      fc.oneof({ weight: 6, arbitrary: valueOf(s) }, { weight: 1, arbitrary: valueOf(s.slice(1)) }),
+      {
+        minLength: 1,
+        maxLength: 6,
+      },
+    ),
   );
 }
 
@@ -149,7 +294,11 @@ export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
     if (!Array.isArray(a) || !Array.isArray(b) || a.length !== b.length) return false;
     return a.every((item, i) => jsonEqual(item, b[i]!));
   }
-  if (Object.getPrototypeOf(a) !== Object.prototype || Object.getPrototypeOf(b) !== Object.prototype) return false;
+  if (
+    Object.getPrototypeOf(a) !== Object.prototype ||
+    Object.getPrototypeOf(b) !== Object.prototype
+  )
+    return false;
   const keys = Object.keys(a);
   if (keys.length !== Object.keys(b).length) return false;
   return keys.every((key) => Object.hasOwn(b, key) && jsonEqual(a[key]!, b[key]!));

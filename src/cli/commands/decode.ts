@@ -25,13 +25,29 @@ export function registerDecodeCommand(program: Command): void {
   program
     .command('decode')
     .summary('decode TOON to JSON')
-    .description('Decode TOON to JSON. A malformed document is reported as file:line:column: message.')
+    .description(
+      'Decode TOON to JSON. A malformed document is reported as file:line:column: message.',
+    )
     .argument('[file]', 'TOON file to read; standard input when omitted or "-"')
-    .option('--no-strict', 'accept documents that break strict-mode rules (lengths, indentation, blank lines)')
-    .option('-i, --indent <spaces>', 'spaces per indentation level of the input', parsePositiveInteger, 2)
-    .option('--unflatten', "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten')")
+    .option(
+      '--no-strict',
+      'accept documents that break strict-mode rules (lengths, indentation, blank lines)',
+    )
+    .option(
+      '-i, --indent <spaces>',
+      'spaces per indentation level of the input',
+      parsePositiveInteger,
+      2,
+    )
+    .option(
+      '--unflatten',
+      "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten')",
+    )
     .option('--compact', 'write JSON on one line instead of indented')
-    .addHelpText('after', '\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --unflatten')
+    .addHelpText(
+      'after',
+      '\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --unflatten',
+    )
     .action(async (file: string | undefined, options: DecodeCommandOptions) => {
       const input = await readInput(file);
       let value;
@@ -39,7 +55,10 @@ export function registerDecodeCommand(program: Command): void {
         value = decode(input.text, { strict: options.strict, indentSize: options.indent });
       } catch (error) {
         if (error instanceof ToonDecodeError) {
-          throw new CliError(`${input.source}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
+          throw new CliError(
+            `${input.source}:${error.line}:${error.column}: ${error.reason}`,
+            EXIT_DATA,
+          );
         }
         throw error;
       }
@@ -47,7 +66,10 @@ export function registerDecodeCommand(program: Command): void {
         try {
           value = unflatten(value);
         } catch (error) {
-          throw new CliError(`${input.source}: cannot unflatten: ${(error as Error).message}`, EXIT_DATA);
+          throw new CliError(
+            `${input.source}: cannot unflatten: ${(error as Error).message}`,
+            EXIT_DATA,
+          );
         }
       }
       await writeOutput(options.compact ? JSON.stringify(value) : JSON.stringify(value, null, 2));

@@ -25,10 +25,21 @@ export function registerEncodeCommand(program: Command): void {
     .summary('encode JSON as TOON')
     .description('Encode JSON (or JSON Lines) as TOON.')
     .argument('[file]', 'JSON file to read; standard input when omitted or "-"')
-    .option('-d, --delimiter <delimiter>', "delimiter for tables and inline arrays: ',' (comma), '|' (pipe) or tab", parseDelimiter, ',')
+    .option(
+      '-d, --delimiter <delimiter>',
+      "delimiter for tables and inline arrays: ',' (comma), '|' (pipe) or tab",
+      parseDelimiter,
+      ',',
+    )
     .option('-i, --indent <spaces>', 'spaces per indentation level', parsePositiveInteger, 2)
-    .option('--jsonl', 'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)')
-    .addHelpText('after', '\nExamples:\n  toonwire encode runs.json\n  curl -s https://api.example.com/items | toonwire encode --delimiter tab')
+    .option(
+      '--jsonl',
+      'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)',
+    )
+    .addHelpText(
+      'after',
+      '\nExamples:\n  toonwire encode runs.json\n  curl -s https://api.example.com/items | toonwire encode --delimiter tab',
+    )
     .action(async (file: string | undefined, options: EncodeCommandOptions) => {
       const input = await readInput(file);
       const format = options.jsonl ? 'jsonl' : formatOfPath(input.source);

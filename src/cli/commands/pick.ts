@@ -35,22 +35,38 @@ export function registerPickCommand(program: Command): void {
   program
     .command('pick')
     .summary('print the smallest encoding of JSON: JSON or TOON')
-    .description('Print the smallest encoding of JSON input: JSON itself or one of the TOON candidates.')
+    .description(
+      'Print the smallest encoding of JSON input: JSON itself or one of the TOON candidates.',
+    )
     .argument('[file]', 'JSON file to read; standard input when omitted or "-"')
     .addOption(measureOption())
     .addOption(tokenizerOption())
-    .option('-f, --fields <list>', "keep only these fields of each item first, e.g. 'title,url,totalScore'", parseFields)
+    .option(
+      '-f, --fields <list>',
+      "keep only these fields of each item first, e.g. 'title,url,totalScore'",
+      parseFields,
+    )
     .addOption(candidatesOption())
     .option('-e, --explain', "print every candidate's size and the choice to stderr")
-    .option('--jsonl', 'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)')
+    .option(
+      '--jsonl',
+      'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)',
+    )
     .addHelpText(
       'after',
       '\nThe chosen text goes to stdout. To read it back, use `toonwire decode` (add --unflatten when\n--explain reports toon-flatten), or parseCompact(text, strategy) from the library.\n\nExamples:\n  toonwire pick runs.json --explain\n  toonwire pick places.json --fields title,url,totalScore --by tokens',
     )
     .action(async (file: string | undefined, options: PickCommandOptions) => {
       const input = await readInput(file);
-      const value = parseInput(input.text, input.source, options.jsonl ? 'jsonl' : formatOfPath(input.source));
-      const countTokens = options.by === 'tokens' || options.explain ? await loadTokenizer(options.tokenizer) : undefined;
+      const value = parseInput(
+        input.text,
+        input.source,
+        options.jsonl ? 'jsonl' : formatOfPath(input.source),
+      );
+      const countTokens =
+        options.by === 'tokens' || options.explain
+          ? await loadTokenizer(options.tokenizer)
+          : undefined;
       const pickOptions = {
         by: options.by,
         tokenizer: options.tokenizer,
@@ -65,7 +81,14 @@ export function registerPickCommand(program: Command): void {
       }
       if (options.explain && countTokens) {
         // Sizes in both measures are computed below, so measuring by bytes here avoids tokenizing twice.
-        process.stderr.write(explain(measureCandidates(value, { ...pickOptions, by: 'bytes' }), result.strategy, options.by, countTokens));
+        process.stderr.write(
+          explain(
+            measureCandidates(value, { ...pickOptions, by: 'bytes' }),
+            result.strategy,
+            options.by,
+            countTokens,
+          ),
+        );
       }
       await writeOutput(result.text);
     });
@@ -80,7 +103,12 @@ function explain(
   const rows = measurements.map((m) =>
     m.text === undefined
       ? [m.name, '-', '-', `dropped: ${messageOf(m.error)}`]
-      : [m.name, formatInt(byteLength(m.text)), formatInt(countTokens(m.text)), m.name === chosen ? `picked (smallest by ${by})` : ''],
+      : [
+          m.name,
+          formatInt(byteLength(m.text)),
+          formatInt(countTokens(m.text)),
+          m.name === chosen ? `picked (smallest by ${by})` : '',
+        ],
   );
   return renderTextTable({
     columns: [

@@ -73,36 +73,71 @@ export function registerProxyCommand(program: Command): void {
       'Run an MCP server that fronts one upstream MCP server and forwards every message unchanged, except that JSON text in tool results becomes the smaller of JSON and TOON. Give the upstream as a command after --, or with --upstream-url.',
     )
     .argument('[command...]', 'the upstream MCP server command and its arguments, after --')
-    .option('--upstream-url <url>', 'reach the upstream over Streamable HTTP instead of running a command', parseUrl)
+    .option(
+      '--upstream-url <url>',
+      'reach the upstream over Streamable HTTP instead of running a command',
+      parseUrl,
+    )
     .addOption(
-      new Option('-H, --header <header>', 'an HTTP header for --upstream-url, "Name: value" (repeatable)')
+      new Option(
+        '-H, --header <header>',
+        'an HTTP header for --upstream-url, "Name: value" (repeatable)',
+      )
         .argParser(collectHeader)
         .default([], 'none'),
     )
-    .option('--listen <host:port>', 'serve MCP over Streamable HTTP (path /mcp) instead of stdio', parseListen)
+    .option(
+      '--listen <host:port>',
+      'serve MCP over Streamable HTTP (path /mcp) instead of stdio',
+      parseListen,
+    )
     .addOption(measureOption())
     .addOption(tokenizerOption())
     .addOption(candidatesOption())
-    .option('--tools <list>', 'compact only these tools (comma-separated names); default all', parseList)
+    .option(
+      '--tools <list>',
+      'compact only these tools (comma-separated names); default all',
+      parseList,
+    )
     .option('--stats', 'log per-tool bytes saved and strategy win counts to stderr on exit')
-    .option('--timeout <ms>', 'end with an error when the upstream leaves a request unanswered this long; 0 disables', parseTimeout, DEFAULT_TIMEOUT_MS)
-    .option('--meta-key <key>', "the _meta key naming each compacted result's strategy", DEFAULT_META_KEY)
+    .option(
+      '--timeout <ms>',
+      'end with an error when the upstream leaves a request unanswered this long; 0 disables',
+      parseTimeout,
+      DEFAULT_TIMEOUT_MS,
+    )
+    .option(
+      '--meta-key <key>',
+      "the _meta key naming each compacted result's strategy",
+      DEFAULT_META_KEY,
+    )
     .option('--hint', 'start compacted text with a one-line label naming its format')
-    .option('--no-structured-content', 'do not add the parsed JSON as structuredContent to compacted results that lack it')
+    .option(
+      '--no-structured-content',
+      'do not add the parsed JSON as structuredContent to compacted results that lack it',
+    )
     .addHelpText('after', EXAMPLES)
     .action(async (upstreamCommand: string[], options: ProxyCliOptions, command: Command) => {
       if (options.upstreamUrl !== undefined && upstreamCommand.length > 0) {
-        command.error('error: give the upstream either as a command after -- or with --upstream-url, not both', {
-          exitCode: ProxyExitCode.Usage,
-        });
+        command.error(
+          'error: give the upstream either as a command after -- or with --upstream-url, not both',
+          {
+            exitCode: ProxyExitCode.Usage,
+          },
+        );
       }
       if (options.upstreamUrl === undefined && upstreamCommand.length === 0) {
-        command.error('error: no upstream MCP server; give its command after --, e.g. `toonwire proxy -- node server.js`, or use --upstream-url URL', {
-          exitCode: ProxyExitCode.Usage,
-        });
+        command.error(
+          'error: no upstream MCP server; give its command after --, e.g. `toonwire proxy -- node server.js`, or use --upstream-url URL',
+          {
+            exitCode: ProxyExitCode.Usage,
+          },
+        );
       }
       if (options.header.length > 0 && options.upstreamUrl === undefined) {
-        command.error('error: --header only applies to --upstream-url', { exitCode: ProxyExitCode.Usage });
+        command.error('error: --header only applies to --upstream-url', {
+          exitCode: ProxyExitCode.Usage,
+        });
       }
       const exitCode = await runProxyCommand(upstreamCommand, options);
       await flush(process.stdout);
@@ -111,7 +146,10 @@ export function registerProxyCommand(program: Command): void {
     });
 }
 
-async function runProxyCommand(upstreamCommand: string[], options: ProxyCliOptions): Promise<number> {
+async function runProxyCommand(
+  upstreamCommand: string[],
+  options: ProxyCliOptions,
+): Promise<number> {
   const proxy = await import('../../mcp/proxy.js');
   const stats = options.stats ? new proxy.ProxyStats() : undefined;
   const [command, ...args] = upstreamCommand;
@@ -137,15 +175,21 @@ async function runProxyCommand(upstreamCommand: string[], options: ProxyCliOptio
   try {
     if (options.listen !== undefined) {
       const server = await proxy.listenProxy({ ...settings, listen: options.listen });
-      process.stderr.write(`toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}\n`);
-      await new Promise((resolve) => stopped.signal.addEventListener('abort', resolve, { once: true }));
+      process.stderr.write(
+        `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}\n`,
+      );
+      await new Promise((resolve) =>
+        stopped.signal.addEventListener('abort', resolve, { once: true }),
+      );
       await server.close();
       return ProxyExitCode.Ok;
     }
     const end = await proxy.runStdioProxy({ ...settings, signal: stopped.signal });
     return proxy.exitCodeFor(end);
   } catch (error) {
-    process.stderr.write(`toonwire proxy: ${error instanceof Error ? error.message : String(error)}\n`);
+    process.stderr.write(
+      `toonwire proxy: ${error instanceof Error ? error.message : String(error)}\n`,
+    );
     return ProxyExitCode.UpstreamFailed;
   } finally {
     if (stats !== undefined) process.stderr.write(stats.format());
@@ -163,7 +207,9 @@ function parseUrl(value: string): string {
   } catch {
     // reported below
   }
-  throw new InvalidArgumentError('expected an http(s) URL of an MCP endpoint, e.g. https://example.com/mcp');
+  throw new InvalidArgumentError(
+    'expected an http(s) URL of an MCP endpoint, e.g. https://example.com/mcp',
+  );
 }
 
 function collectHeader(value: string, previous: string[]): string[] {
@@ -184,14 +230,19 @@ function parseListen(value: string): ListenTarget {
   const match = /^(?:(\[[^\]]+\]|[^:]+):)?(\d+)$/.exec(value);
   const port = match === null ? NaN : Number(match[2]);
   if (match === null || port > 65535) {
-    throw new InvalidArgumentError('expected host:port or a port, e.g. 127.0.0.1:8931 (port 0 picks a free one)');
+    throw new InvalidArgumentError(
+      'expected host:port or a port, e.g. 127.0.0.1:8931 (port 0 picks a free one)',
+    );
   }
   const host = match[1] === undefined ? '127.0.0.1' : match[1].replace(/^\[|\]$/g, '');
   return { host, port };
 }
 
 function parseList(value: string): string[] {
-  const names = value.split(',').map((name) => name.trim()).filter((name) => name !== '');
+  const names = value
+    .split(',')
+    .map((name) => name.trim())
+    .filter((name) => name !== '');
   if (names.length === 0) throw new InvalidArgumentError('expected comma-separated names');
   return names;
 }
@@ -199,7 +250,9 @@ function parseList(value: string): string[] {
 function parseTimeout(value: string): number {
   const ms = Number(value);
   if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(ms)) {
-    throw new InvalidArgumentError('expected a whole number of milliseconds (0 disables the timeout)');
+    throw new InvalidArgumentError(
+      'expected a whole number of milliseconds (0 disables the timeout)',
+    );
   }
   return ms;
 }

@@ -3,14 +3,24 @@
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
 import type { JsonValue } from '../../codec/types.js';
-import { type CandidateName, DEFAULT_CANDIDATES, type TokenizerName, loadTokenizer } from '../../compact/index.js';
+import {
+  type CandidateName,
+  DEFAULT_CANDIDATES,
+  type TokenizerName,
+  loadTokenizer,
+} from '../../compact/index.js';
 import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
 import { readTextFile, writeOutput } from '../input.js';
 import { parseInput } from '../json-input.js';
 import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
 import { renderHtml } from '../report/html.js';
 import { type ReportInputs, bundledInputs, fileInputs } from '../report/inputs.js';
-import { type MeasureSettings, type PayloadResult, itemCount, measurePayload } from '../report/measure.js';
+import {
+  type MeasureSettings,
+  type PayloadResult,
+  itemCount,
+  measurePayload,
+} from '../report/measure.js';
 import {
   type FixtureReport,
   type ProjectionReport,
@@ -44,12 +54,21 @@ export function registerReportCommand(program: Command): void {
   program
     .command('report')
     .summary('measure what the picker saves, in bytes and tokens (default: the bundled corpus)')
-    .description('Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the bundled corpus of Apify API responses.')
-    .argument('[files...]', 'JSON or JSONL files, directories, or quoted glob patterns (*, ?, **, [abc])')
+    .description(
+      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the bundled corpus of Apify API responses.',
+    )
+    .argument(
+      '[files...]',
+      'JSON or JSONL files, directories, or quoted glob patterns (*, ?, **, [abc])',
+    )
     .addOption(measureOption())
     .addOption(tokenizerOption())
     .addOption(candidatesOption())
-    .option('-f, --fields <list>', 'also measure each payload projected to these fields (the projection table)', parseFields)
+    .option(
+      '-f, --fields <list>',
+      'also measure each payload projected to these fields (the projection table)',
+      parseFields,
+    )
     .option('--json', 'print the report as JSON')
     .option('--markdown', 'print the report as Markdown tables')
     .option('--html <file>', 'also write a self-contained HTML page with bar charts to <file>')
@@ -69,28 +88,43 @@ Examples:
   toonwire report places.json --fields title,url,totalScore --html report.html`,
     )
     .action(async (files: string[], options: ReportCommandOptions) => {
-      if (options.json && options.markdown) throw new CliError('choose one of --json and --markdown', EXIT_USAGE);
-      const inputs = files.length > 0 ? await fileInputs(files, options.fields) : await bundledInputs();
+      if (options.json && options.markdown)
+        throw new CliError('choose one of --json and --markdown', EXIT_USAGE);
+      const inputs =
+        files.length > 0 ? await fileInputs(files, options.fields) : await bundledInputs();
       if (files.length === 0 && options.fields) {
         for (const projection of inputs.projections) projection.fields = options.fields;
       }
       const data = await buildReport(inputs, options);
-      const rendered = options.json ? `${JSON.stringify(data, null, 2)}\n` : options.markdown ? renderMarkdown(data) : renderText(data);
+      const rendered = options.json
+        ? `${JSON.stringify(data, null, 2)}\n`
+        : options.markdown
+          ? renderMarkdown(data)
+          : renderText(data);
       await writeOutput(rendered);
       if (options.html) {
         try {
           await writeFile(options.html, renderHtml(data));
         } catch (error) {
-          throw new CliError(`${options.html}: cannot write the HTML report: ${messageOf(error)}`, EXIT_DATA);
+          throw new CliError(
+            `${options.html}: cannot write the HTML report: ${messageOf(error)}`,
+            EXIT_DATA,
+          );
         }
       }
       if (data.errors.length > 0) {
-        throw new CliError(data.errors.map((error) => `toonwire report: ${error}`).join('\n'), EXIT_DATA);
+        throw new CliError(
+          data.errors.map((error) => `toonwire report: ${error}`).join('\n'),
+          EXIT_DATA,
+        );
       }
     });
 }
 
-async function buildReport(inputs: ReportInputs, options: ReportCommandOptions): Promise<ReportData> {
+async function buildReport(
+  inputs: ReportInputs,
+  options: ReportCommandOptions,
+): Promise<ReportData> {
   const candidates = options.candidates ?? [...DEFAULT_CANDIDATES];
   const settings: MeasureSettings = {
     candidates: candidates.filter((name) => name !== 'json'),
@@ -110,9 +144,13 @@ async function buildReport(inputs: ReportInputs, options: ReportCommandOptions):
   }
   const totalBytes = [...texts.values()].reduce((sum, text) => sum + text.length, 0);
   const work = inputs.fixtures.length + inputs.projections.length;
-  const progress = createProgress(work, progressMode(options.progress, process.stderr.isTTY === true, totalBytes), (text) => {
-    process.stderr.write(text);
-  });
+  const progress = createProgress(
+    work,
+    progressMode(options.progress, process.stderr.isTTY === true, totalBytes),
+    (text) => {
+      process.stderr.write(text);
+    },
+  );
   const parse = (file: string, path: string, format: 'json' | 'jsonl'): JsonValue | undefined => {
     const text = texts.get(file);
     if (text === undefined) return undefined;
@@ -129,7 +167,10 @@ async function buildReport(inputs: ReportInputs, options: ReportCommandOptions):
     const result = measurePayload(value, settings, fields);
     checked += result.candidates.filter((candidate) => candidate.size !== undefined).length;
     failed += result.failures.length;
-    for (const failure of result.failures) errors.push(`round trip failed for ${path}${fields ? ` (fields=${fields.join(',')})` : ''}: ${failure}`);
+    for (const failure of result.failures)
+      errors.push(
+        `round trip failed for ${path}${fields ? ` (fields=${fields.join(',')})` : ''}: ${failure}`,
+      );
     return result;
   };
 
@@ -141,10 +182,18 @@ async function buildReport(inputs: ReportInputs, options: ReportCommandOptions):
     if (value === undefined) continue;
     const items = itemCount(value);
     const result = measured(input.path, value);
-    fixtures.push(fixtureReport({ name: input.name, group: input.group, path: input.path, items }, result));
+    fixtures.push(
+      fixtureReport({ name: input.name, group: input.group, path: input.path, items }, result),
+    );
     if (inputs.projectFixtures) {
       const projected = measured(input.path, value, inputs.projectFixtures);
-      projections.push({ name: input.name, path: input.path, fields: inputs.projectFixtures, items, rows: projectionRows(result, projected) });
+      projections.push({
+        name: input.name,
+        path: input.path,
+        fields: inputs.projectFixtures,
+        items,
+        rows: projectionRows(result, projected),
+      });
     }
   }
   for (const input of inputs.projections) {
@@ -153,13 +202,23 @@ async function buildReport(inputs: ReportInputs, options: ReportCommandOptions):
     if (value === undefined) continue;
     const full = measured(input.path, value);
     const projected = measured(input.path, value, input.fields);
-    projections.push({ name: input.name, path: input.path, fields: input.fields, items: itemCount(value), rows: projectionRows(full, projected) });
+    projections.push({
+      name: input.name,
+      path: input.path,
+      fields: input.fields,
+      items: itemCount(value),
+      rows: projectionRows(full, projected),
+    });
   }
   progress.done();
 
   return {
     source: inputs.source,
-    settings: { by: options.by, tokenizer: options.tokenizer, candidates: ['json', ...settings.candidates] },
+    settings: {
+      by: options.by,
+      tokenizer: options.tokenizer,
+      candidates: ['json', ...settings.candidates],
+    },
     fixtures,
     groups: summarizeGroups(fixtures),
     combined: summarize('combined', fixtures),

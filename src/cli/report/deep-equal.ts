@@ -10,13 +10,19 @@ import type { JsonValue } from '../../codec/types.js';
  * firstDifference({ a: [1, 2] }, { a: [1, 3] }); // '$.a[1]: expected 2, got 3'
  * firstDifference({ a: 1, b: 2 }, { b: 2, a: 1 }); // undefined
  */
-export function firstDifference(expected: JsonValue, actual: JsonValue, path = '$'): string | undefined {
+export function firstDifference(
+  expected: JsonValue,
+  actual: JsonValue,
+  path = '$',
+): string | undefined {
   if (expected === actual) return undefined;
   const expectedKind = kindOf(expected);
   const actualKind = kindOf(actual);
-  if (expectedKind !== actualKind) return `${path}: expected ${expectedKind} ${preview(expected)}, got ${actualKind} ${preview(actual)}`;
+  if (expectedKind !== actualKind)
+    return `${path}: expected ${expectedKind} ${preview(expected)}, got ${actualKind} ${preview(actual)}`;
   if (Array.isArray(expected) && Array.isArray(actual)) {
-    if (expected.length !== actual.length) return `${path}: expected ${expected.length} elements, got ${actual.length}`;
+    if (expected.length !== actual.length)
+      return `${path}: expected ${expected.length} elements, got ${actual.length}`;
     for (let i = 0; i < expected.length; i++) {
       const difference = firstDifference(expected[i]!, actual[i]!, `${path}[${i}]`);
       if (difference !== undefined) return difference;

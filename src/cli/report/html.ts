@@ -3,7 +3,13 @@
 import { formatDelta, formatInt } from '../format.js';
 import type { FixtureReport, ProjectionReport, ReportData } from './model.js';
 import type { Size } from './measure.js';
-import { fixtureTable, groupTable, projectionTable, reportHeadline, roundTripLine } from './tables.js';
+import {
+  fixtureTable,
+  groupTable,
+  projectionTable,
+  reportHeadline,
+  roundTripLine,
+} from './tables.js';
 import type { Table } from './table.js';
 
 const PALETTE = ['#6b7280', '#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626'];
@@ -22,24 +28,42 @@ export function escapeHtml(text: string): string {
  * await writeFile('report.html', renderHtml(data));
  */
 export function renderHtml(data: ReportData): string {
-  const colors = new Map(['json', ...data.settings.candidates.filter((c) => c !== 'json')].map((name, i) => [name, PALETTE[i % PALETTE.length]!]));
+  const colors = new Map(
+    ['json', ...data.settings.candidates.filter((c) => c !== 'json')].map((name, i) => [
+      name,
+      PALETTE[i % PALETTE.length]!,
+    ]),
+  );
   colors.set('picker', '#111827');
   const legend = [...colors.entries()]
     .filter(([name]) => name !== 'picker')
-    .map(([name, color]) => `<span class="key"><i style="background:${color}"></i>${escapeHtml(name)}</span>`)
+    .map(
+      ([name, color]) =>
+        `<span class="key"><i style="background:${color}"></i>${escapeHtml(name)}</span>`,
+    )
     .join('');
   const sections: string[] = [];
   if (data.fixtures.length > 0) {
     sections.push(`<h2>Per tool</h2>${tableHtml(groupTable(data))}`);
-    sections.push(`<h2>Bytes and tokens per payload</h2><p class="legend">${legend} <span class="note">bar length is relative to the payload's largest encoding; ★ marks the picker's choice</span></p>`);
+    sections.push(
+      `<h2>Bytes and tokens per payload</h2><p class="legend">${legend} <span class="note">bar length is relative to the payload's largest encoding; ★ marks the picker's choice</span></p>`,
+    );
     sections.push(data.fixtures.map((fixture) => fixtureChart(fixture, colors)).join('\n'));
   }
   for (const projection of data.projections) {
-    sections.push(`<h2>${escapeHtml(projectionTable(projection).title ?? projection.name)}</h2>${projectionChart(projection, colors)}${tableHtml({ ...projectionTable(projection), title: '' })}`);
+    sections.push(
+      `<h2>${escapeHtml(projectionTable(projection).title ?? projection.name)}</h2>${projectionChart(projection, colors)}${tableHtml({ ...projectionTable(projection), title: '' })}`,
+    );
   }
-  if (data.fixtures.length > 0) sections.push(`<h2>Per payload</h2>${tableHtml({ ...fixtureTable(data), title: '' })}`);
-  sections.push(`<p class="${data.roundTrips.failed === 0 ? 'ok' : 'fail'}">${escapeHtml(roundTripLine(data))}</p>`);
-  if (data.errors.length > 0) sections.push(`<h2>Errors</h2><ul class="fail">${data.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>`);
+  if (data.fixtures.length > 0)
+    sections.push(`<h2>Per payload</h2>${tableHtml({ ...fixtureTable(data), title: '' })}`);
+  sections.push(
+    `<p class="${data.roundTrips.failed === 0 ? 'ok' : 'fail'}">${escapeHtml(roundTripLine(data))}</p>`,
+  );
+  if (data.errors.length > 0)
+    sections.push(
+      `<h2>Errors</h2><ul class="fail">${data.errors.map((e) => `<li>${escapeHtml(e)}</li>`).join('')}</ul>`,
+    );
 
   return `<!doctype html>
 <html lang="en">
@@ -80,7 +104,10 @@ function tableHtml(table: Table): string {
         : `<tr class="section"><td colspan="${table.columns.length}">${escapeHtml(row.section)}</td></tr>`,
     )
     .join('\n');
-  const notes = (table.notes ?? []).filter((note) => note !== '').map((note) => `<p class="note">${escapeHtml(note)}</p>`).join('');
+  const notes = (table.notes ?? [])
+    .filter((note) => note !== '')
+    .map((note) => `<p class="note">${escapeHtml(note)}</p>`)
+    .join('');
   return `<table>${header}\n${body}</table>${notes}`;
 }
 
@@ -96,10 +123,14 @@ function bars(title: string, measure: keyof Size, entries: Bar[]): string {
   const max = Math.max(1, ...entries.map((e) => e.size?.[measure] ?? 0));
   const rows = entries
     .map((entry) => {
-      if (!entry.size) return `<span>${escapeHtml(entry.label)}</span><span class="note">cannot encode this payload</span>`;
+      if (!entry.size)
+        return `<span>${escapeHtml(entry.label)}</span><span class="note">cannot encode this payload</span>`;
       const value = entry.size[measure];
       const width = ((value / max) * 100).toFixed(2);
-      const delta = entry.label === 'json' ? '' : ` (${formatDelta(entry.baseline[measure] === 0 ? 0 : (value - entry.baseline[measure]) / entry.baseline[measure])})`;
+      const delta =
+        entry.label === 'json'
+          ? ''
+          : ` (${formatDelta(entry.baseline[measure] === 0 ? 0 : (value - entry.baseline[measure]) / entry.baseline[measure])})`;
       return `<span>${entry.picked ? '★ ' : ''}${escapeHtml(entry.label)}</span><span class="track"><span class="box"><span class="bar" style="width:${width}%;background:${entry.color}"></span></span><span class="val">${formatInt(value)}${delta}</span></span>`;
     })
     .join('');
@@ -119,7 +150,8 @@ function fixtureChart(fixture: FixtureReport, colors: Map<string, string>): stri
 }
 
 function projectionChart(projection: ProjectionReport, colors: Map<string, string>): string {
-  const baseline = projection.rows.find((r) => r.payload === 'full' && r.encoding === 'json')!.size!;
+  const baseline = projection.rows.find((r) => r.payload === 'full' && r.encoding === 'json')!
+    .size!;
   const entries: Bar[] = projection.rows.map((row) => ({
     label: `${row.payload === 'full' ? 'full' : 'fields'} · ${row.encoding === 'picker' ? `picker (${row.strategy})` : row.encoding}`,
     color: colors.get(row.encoding) ?? PALETTE[0]!,

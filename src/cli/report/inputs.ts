@@ -91,7 +91,10 @@ export async function bundledInputs(corpusDir = bundledCorpusDir()): Promise<Rep
  * @example
  * await fileInputs(['exports/*.json'], ['title', 'url']);
  */
-export async function fileInputs(args: readonly string[], fields?: string[]): Promise<ReportInputs> {
+export async function fileInputs(
+  args: readonly string[],
+  fields?: string[],
+): Promise<ReportInputs> {
   const files = await expandArguments(args);
   return {
     source: 'files',

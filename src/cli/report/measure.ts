@@ -57,7 +57,11 @@ export interface PayloadResult {
  * const result = measurePayload(runs, { candidates: ['toon', 'toon-flatten'], by: 'bytes', tokenizer: 'o200k_base', countTokens });
  * result.picked; // { strategy: 'toon-flatten', bytes: 2481, tokens: 1204 }
  */
-export function measurePayload(value: JsonValue, settings: MeasureSettings, fields?: readonly string[]): PayloadResult {
+export function measurePayload(
+  value: JsonValue,
+  settings: MeasureSettings,
+  fields?: readonly string[],
+): PayloadResult {
   const options = {
     candidates: settings.candidates,
     tokenizer: settings.tokenizer,
@@ -74,18 +78,26 @@ export function measurePayload(value: JsonValue, settings: MeasureSettings, fiel
     if (count === undefined) tokenCounts.set(text, (count = settings.countTokens(text)));
     return count;
   };
-  const candidates = measureCandidates(value, { ...options, by: 'bytes' }).map((measurement): CandidateResult => {
-    if (measurement.text === undefined) return { name: measurement.name, error: messageOf(measurement.error) };
-    const text = measurement.text;
-    texts.set(measurement.name, text);
-    const problem = roundTripProblem(text, measurement.name, expected);
-    if (problem !== undefined) failures.push(`${measurement.name}: ${problem}`);
-    return { name: measurement.name, size: { bytes: byteLength(text), tokens: countTokens(text) } };
-  });
+  const candidates = measureCandidates(value, { ...options, by: 'bytes' }).map(
+    (measurement): CandidateResult => {
+      if (measurement.text === undefined)
+        return { name: measurement.name, error: messageOf(measurement.error) };
+      const text = measurement.text;
+      texts.set(measurement.name, text);
+      const problem = roundTripProblem(text, measurement.name, expected);
+      if (problem !== undefined) failures.push(`${measurement.name}: ${problem}`);
+      return {
+        name: measurement.name,
+        size: { bytes: byteLength(text), tokens: countTokens(text) },
+      };
+    },
+  );
 
   const choice = pick(value, { ...options, by: settings.by });
   if (texts.get(choice.strategy) !== choice.text) {
-    failures.push(`picker: the text it chose (${choice.strategy}) differs from that candidate's full encoding`);
+    failures.push(
+      `picker: the text it chose (${choice.strategy}) differs from that candidate's full encoding`,
+    );
   }
   const chosen = candidates.find((candidate) => candidate.name === choice.strategy);
   const size = chosen?.size ?? { bytes: byteLength(choice.text), tokens: countTokens(choice.text) };

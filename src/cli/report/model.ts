@@ -130,16 +130,30 @@ export function summarizeGroups(fixtures: readonly FixtureReport[]): GroupSummar
 export function projectionRows(full: PayloadResult, projected: PayloadResult): ProjectionRow[] {
   const baseline = jsonSize(full);
   const rows: ProjectionRow[] = [];
-  for (const [payload, result] of [['full', full], ['projected', projected]] as const) {
+  for (const [payload, result] of [
+    ['full', full],
+    ['projected', projected],
+  ] as const) {
     for (const candidate of result.candidates) {
       rows.push(
         candidate.size
-          ? { payload, encoding: candidate.name, size: candidate.size, delta: change(candidate.size, baseline) }
+          ? {
+              payload,
+              encoding: candidate.name,
+              size: candidate.size,
+              delta: change(candidate.size, baseline),
+            }
           : { payload, encoding: candidate.name, error: candidate.error ?? 'failed' },
       );
     }
     const size = { bytes: result.picked.bytes, tokens: result.picked.tokens };
-    rows.push({ payload, encoding: 'picker', strategy: result.picked.strategy, size, delta: change(size, baseline) });
+    rows.push({
+      payload,
+      encoding: 'picker',
+      strategy: result.picked.strategy,
+      size,
+      delta: change(size, baseline),
+    });
   }
   return rows;
 }
@@ -152,5 +166,8 @@ export function jsonSize(result: { candidates: readonly CandidateResult[] }): Si
 }
 
 function change(value: Size, baseline: Size): Size {
-  return { bytes: relativeChange(value.bytes, baseline.bytes), tokens: relativeChange(value.tokens, baseline.tokens) };
+  return {
+    bytes: relativeChange(value.bytes, baseline.bytes),
+    tokens: relativeChange(value.tokens, baseline.tokens),
+  };
 }

@@ -17,7 +17,11 @@ export const LARGE_INPUT_BYTES = 1_000_000;
  * Chooses the mode: `--progress` forces it on (a redrawn line on a terminal, plain lines
  * otherwise), `--no-progress` off; by default it shows only on a terminal for large input.
  */
-export function progressMode(option: boolean | undefined, stderrIsTTY: boolean, inputBytes: number): ProgressMode {
+export function progressMode(
+  option: boolean | undefined,
+  stderrIsTTY: boolean,
+  inputBytes: number,
+): ProgressMode {
   if (option === false) return 'off';
   if (option === true) return stderrIsTTY ? 'tty' : 'lines';
   return stderrIsTTY && inputBytes >= LARGE_INPUT_BYTES ? 'tty' : 'off';
@@ -31,7 +35,11 @@ export function progressMode(option: boolean | undefined, stderrIsTTY: boolean, 
  * progress.step('corpus/get-actor-run-list/actor-runs-50.json');
  * progress.done();
  */
-export function createProgress(total: number, mode: ProgressMode, write: (text: string) => void): Progress {
+export function createProgress(
+  total: number,
+  mode: ProgressMode,
+  write: (text: string) => void,
+): Progress {
   let count = 0;
   return {
     step(label) {

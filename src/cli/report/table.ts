@@ -42,12 +42,18 @@ export function renderTextTable(table: Table): string {
   );
   // A group label wider than its columns widens the last of them.
   for (const span of groupSpans(table.columns)) {
-    const inner = widths.slice(span.start, span.end).reduce((a, b) => a + b, 0) + 2 * (span.end - span.start - 1);
+    const inner =
+      widths.slice(span.start, span.end).reduce((a, b) => a + b, 0) +
+      2 * (span.end - span.start - 1);
     if (span.label.length > inner) widths[span.end - 1]! += span.label.length - inner;
   }
   const pad = (text: string, i: number) =>
     table.columns[i]!.align === 'right' ? text.padStart(widths[i]!) : text.padEnd(widths[i]!);
-  const line = (cells: string[]) => cells.map((cell, i) => pad(cell, i)).join('  ').trimEnd();
+  const line = (cells: string[]) =>
+    cells
+      .map((cell, i) => pad(cell, i))
+      .join('  ')
+      .trimEnd();
   const totalWidth = widths.reduce((a, b) => a + b, 0) + 2 * (widths.length - 1);
 
   const out: string[] = [];
@@ -56,7 +62,9 @@ export function renderTextTable(table: Table): string {
   if (spans.some((span) => span.label !== '')) {
     let header = '';
     for (const span of spans) {
-      const width = widths.slice(span.start, span.end).reduce((a, b) => a + b, 0) + 2 * (span.end - span.start - 1);
+      const width =
+        widths.slice(span.start, span.end).reduce((a, b) => a + b, 0) +
+        2 * (span.end - span.start - 1);
       header += span.label.padEnd(width) + '  ';
     }
     out.push(header.trimEnd());
@@ -86,10 +94,15 @@ export function renderMarkdownTable(table: Table): string {
   const escape = (text: string) => text.replace(/\|/g, '\\|');
   const out: string[] = [];
   if (table.title) out.push(`### ${table.title}`, '');
-  out.push(`| ${table.columns.map((c) => escape(c.group ? `${c.header} (${c.group})` : c.header)).join(' | ')} |`);
+  out.push(
+    `| ${table.columns.map((c) => escape(c.group ? `${c.header} (${c.group})` : c.header)).join(' | ')} |`,
+  );
   out.push(`|${table.columns.map((c) => (c.align === 'right' ? '---:' : '---')).join('|')}|`);
   for (const row of table.rows) {
-    const cells = cellsOf(row) ?? [`**${(row as { section: string }).section}**`, ...table.columns.slice(1).map(() => '')];
+    const cells = cellsOf(row) ?? [
+      `**${(row as { section: string }).section}**`,
+      ...table.columns.slice(1).map(() => ''),
+    ];
     out.push(`| ${cells.map((cell) => escape(cell.trim())).join(' | ')} |`);
   }
   const notes = (table.notes ?? []).filter((note) => note !== '');
@@ -98,7 +111,9 @@ export function renderMarkdownTable(table: Table): string {
 }
 
 /** Runs of adjacent columns sharing a group label ('' for ungrouped columns). */
-export function groupSpans(columns: Column[]): Array<{ label: string; start: number; end: number }> {
+export function groupSpans(
+  columns: Column[],
+): Array<{ label: string; start: number; end: number }> {
   const spans: Array<{ label: string; start: number; end: number }> = [];
   columns.forEach((column, i) => {
     const label = column.group ?? '';

@@ -2,11 +2,20 @@
 // drawn as terminal text or Markdown.
 import { formatDelta, formatInt } from '../format.js';
 import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
-import { type Column, type Row, type Table, renderMarkdownTable, renderTextTable } from './table.js';
+import {
+  type Column,
+  type Row,
+  type Table,
+  renderMarkdownTable,
+  renderTextTable,
+} from './table.js';
 
 /** The headline sentence above the tables. */
 export function reportHeadline(data: ReportData): string {
-  const what = data.source === 'bundled-corpus' ? 'the bundled corpus' : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
+  const what =
+    data.source === 'bundled-corpus'
+      ? 'the bundled corpus'
+      : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
   const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
   return `toonwire report on ${what}: ${data.fixtures.length} payloads in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
 }
@@ -87,11 +96,14 @@ export function groupTable(data: ReportData): Table {
       { header: 'Δ mean', group: 'tokens', align: 'right' },
       { header: 'picks' },
     ],
-    rows: [...data.groups.map((group) => row(group, group.name)), row(data.combined, `combined (${data.combined.fixtures} payloads)`)],
+    rows: [
+      ...data.groups.map((group) => row(group, group.name)),
+      row(data.combined, `combined (${data.combined.fixtures} payloads)`),
+    ],
     rulesBefore: [data.groups.length],
     notes: [
       '',
-      'Δ total: the summed picked size against the summed JSON size. Δ mean: the average of the payloads\' own changes.',
+      "Δ total: the summed picked size against the summed JSON size. Δ mean: the average of the payloads' own changes.",
     ],
   };
 }
@@ -104,13 +116,15 @@ export function projectionTable(projection: ProjectionReport): Table {
         ? `full · ${row.encoding === 'picker' ? `picker (${row.strategy})` : row.encoding}`
         : `fields=${projection.fields.join(',')} · ${row.encoding === 'picker' ? `picker (${row.strategy})` : row.encoding}`;
     if (!row.size || !row.delta) return [label, '-', '-', '-', '-', '-'];
-    const factor = (row.delta.bytes + 1) > 0 ? 1 / (row.delta.bytes + 1) : 0;
+    const factor = row.delta.bytes + 1 > 0 ? 1 / (row.delta.bytes + 1) : 0;
     return [
       label,
       formatInt(row.size.bytes),
       row.payload === 'full' && row.encoding === 'json' ? 'baseline' : formatDelta(row.delta.bytes),
       formatInt(row.size.tokens),
-      row.payload === 'full' && row.encoding === 'json' ? 'baseline' : formatDelta(row.delta.tokens),
+      row.payload === 'full' && row.encoding === 'json'
+        ? 'baseline'
+        : formatDelta(row.delta.tokens),
       factor >= 1.05 ? `${factor >= 10 ? Math.round(factor) : factor.toFixed(1)}x` : '',
     ];
   });
@@ -146,8 +160,10 @@ export function roundTripLine(data: ReportData): string {
 /** The report for a terminal. */
 export function renderText(data: ReportData): string {
   const parts = [reportHeadline(data), ''];
-  if (data.fixtures.length > 0) parts.push(renderTextTable(fixtureTable(data)), renderTextTable(groupTable(data)));
-  for (const projection of data.projections) parts.push(renderTextTable(projectionTable(projection)));
+  if (data.fixtures.length > 0)
+    parts.push(renderTextTable(fixtureTable(data)), renderTextTable(groupTable(data)));
+  for (const projection of data.projections)
+    parts.push(renderTextTable(projectionTable(projection)));
   parts.push(roundTripLine(data));
   return parts.join('\n') + '\n';
 }
@@ -155,8 +171,10 @@ export function renderText(data: ReportData): string {
 /** The report as Markdown, for READMEs and pull requests. */
 export function renderMarkdown(data: ReportData): string {
   const parts = [`## ${reportHeadline(data)}`, ''];
-  if (data.fixtures.length > 0) parts.push(renderMarkdownTable(fixtureTable(data)), renderMarkdownTable(groupTable(data)));
-  for (const projection of data.projections) parts.push(renderMarkdownTable(projectionTable(projection)));
+  if (data.fixtures.length > 0)
+    parts.push(renderMarkdownTable(fixtureTable(data)), renderMarkdownTable(groupTable(data)));
+  for (const projection of data.projections)
+    parts.push(renderMarkdownTable(projectionTable(projection)));
   parts.push(roundTripLine(data));
   return parts.join('\n') + '\n';
 }

@@ -37,7 +37,9 @@ export class HttpUpstreamTransport implements Transport {
       'An HTTP upstream (--upstream-url)',
     );
     const url = new URL(this.upstream.url);
-    const inner = new StreamableHTTPClientTransport(url, { requestInit: { headers: this.upstream.headers ?? {} } });
+    const inner = new StreamableHTTPClientTransport(url, {
+      requestInit: { headers: this.upstream.headers ?? {} },
+    });
     inner.onmessage = (message) => this.onmessage?.(message);
     inner.onerror = (error) => this.onerror?.(error);
     inner.onclose = () => this.onclose?.();

@@ -110,7 +110,8 @@ export class JsonLineTransport implements Transport {
     let newline = bytes.indexOf(NEWLINE);
     while (newline !== -1) {
       const head = bytes.subarray(0, newline);
-      const lineBytes = this.pendingChunks.length === 0 ? head : Buffer.concat([...this.pendingChunks, head]);
+      const lineBytes =
+        this.pendingChunks.length === 0 ? head : Buffer.concat([...this.pendingChunks, head]);
       this.pendingChunks = [];
       this.deliver(lineBytes.toString('utf8'));
       if (!this.reading) return;

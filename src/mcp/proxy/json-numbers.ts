@@ -60,7 +60,14 @@ function skipString(text: string, from: number): number {
 }
 
 function isNumberChar(code: number): boolean {
-  return (code >= 0x30 && code <= 0x39) || code === 0x2e || code === 0x65 || code === 0x45 || code === 0x2b || code === 0x2d;
+  return (
+    (code >= 0x30 && code <= 0x39) ||
+    code === 0x2e ||
+    code === 0x65 ||
+    code === 0x45 ||
+    code === 0x2b ||
+    code === 0x2d
+  );
 }
 
 /** Whether the JSON number literal `literal` keeps its value as a double. */

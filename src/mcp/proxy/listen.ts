@@ -35,7 +35,10 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
  * Bound to a loopback address, it refuses requests whose Host or Origin is not local, which
  * stops DNS-rebinding attacks from web pages.
  */
-export async function listenHttp(address: ListenAddress, createSession: SessionFactory): Promise<ProxyHttpServer> {
+export async function listenHttp(
+  address: ListenAddress,
+  createSession: SessionFactory,
+): Promise<ProxyHttpServer> {
   const { StreamableHTTPServerTransport } = await loadSdkModule(
     () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     'Serving the proxy over HTTP (--listen)',
@@ -44,22 +47,36 @@ export async function listenHttp(address: ListenAddress, createSession: SessionF
   const host = address.host ?? '127.0.0.1';
   const path = address.path ?? '/mcp';
   const localOnly = LOOPBACK_HOSTS.has(host);
-  const sessions = new Map<string, { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }>();
+  const sessions = new Map<
+    string,
+    { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }
+  >();
   const live = new Set<ProxySession>();
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
-    if (requestUrl.pathname !== path) return reply(response, 404, `Not found; the MCP endpoint is ${path}`);
+    if (requestUrl.pathname !== path)
+      return reply(response, 404, `Not found; the MCP endpoint is ${path}`);
     if (localOnly && !isLocalRequest(request)) {
-      return reply(response, 403, 'Forbidden: this proxy listens on a loopback address and only serves local pages and clients');
+      return reply(
+        response,
+        403,
+        'Forbidden: this proxy listens on a loopback address and only serves local pages and clients',
+      );
     }
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const existing = sessions.get(sessionId);
-      if (existing === undefined) return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
+      if (existing === undefined)
+        return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
       return existing.transport.handleRequest(request, response);
     }
-    if (request.method !== 'POST') return reply(response, 400, 'Bad request: no Mcp-Session-Id header; start a session with initialize');
+    if (request.method !== 'POST')
+      return reply(
+        response,
+        400,
+        'Bad request: no Mcp-Session-Id header; start a session with initialize',
+      );
 
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
@@ -81,18 +98,31 @@ export async function listenHttp(address: ListenAddress, createSession: SessionF
 
   const server: Server = createServer((request, response) => {
     handle(request, response).catch((error: unknown) => {
-      if (!response.headersSent) reply(response, 500, `Internal error: ${error instanceof Error ? error.message : String(error)}`, -32603);
+      if (!response.headersSent)
+        reply(
+          response,
+          500,
+          `Internal error: ${error instanceof Error ? error.message : String(error)}`,
+          -32603,
+        );
       else response.end();
     });
   });
   await new Promise<void>((resolve, reject) => {
     server.once('error', (error: NodeJS.ErrnoException) => {
       if (error.code !== 'EADDRINUSE') return reject(error);
-      reject(new Error(`${host}:${address.port} is already in use; choose another port, or port 0 for a free one`, { cause: error }));
+      reject(
+        new Error(
+          `${host}:${address.port} is already in use; choose another port, or port 0 for a free one`,
+          { cause: error },
+        ),
+      );
     });
     server.listen(address.port, host, () => {
       server.removeAllListeners('error');
-      server.on('error', (error) => process.stderr.write(`toonwire proxy: HTTP server error: ${error.message}\n`));
+      server.on('error', (error) =>
+        process.stderr.write(`toonwire proxy: HTTP server error: ${error.message}\n`),
+      );
       resolve();
     });
   });
@@ -111,9 +141,12 @@ export async function listenHttp(address: ListenAddress, createSession: SessionF
 
 function isLocalRequest(request: IncomingMessage): boolean {
   const hostHeader = request.headers.host;
-  if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(`http://${hostHeader}`))) return false;
+  if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(`http://${hostHeader}`)))
+    return false;
   const origin = request.headers.origin;
-  return origin === undefined || origin === 'null' ? origin === undefined : LOOPBACK_HOSTS.has(hostnameOf(origin));
+  return origin === undefined || origin === 'null'
+    ? origin === undefined
+    : LOOPBACK_HOSTS.has(hostnameOf(origin));
 }
 
 function hostnameOf(url: string): string {

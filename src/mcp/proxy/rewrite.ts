@@ -64,7 +64,12 @@ export class ToolResultCompactor {
   constructor(options: ToolResultCompactionOptions, measure: (text: string) => number) {
     this.tools = options.tools === undefined ? undefined : new Set(options.tools);
     this.metaKey = options.metaKey ?? DEFAULT_META_KEY;
-    this.pickOptions = { by: options.by, tokenizer: options.tokenizer, candidates: options.candidates, hint: options.hint };
+    this.pickOptions = {
+      by: options.by,
+      tokenizer: options.tokenizer,
+      candidates: options.candidates,
+      hint: options.hint,
+    };
     this.measure = measure;
     this.addStructuredContent = options.addStructuredContent ?? true;
   }
@@ -82,9 +87,14 @@ export class ToolResultCompactor {
    * declares no `outputSchema` and exactly one text content held a JSON object, so no consumer
    * loses the JSON view (unless `addStructuredContent` is `false`).
    */
-  compact(result: unknown, toolName: string | undefined, outputSchema: OutputSchemaKnowledge): CompactionOutcome {
+  compact(
+    result: unknown,
+    toolName: string | undefined,
+    outputSchema: OutputSchemaKnowledge,
+  ): CompactionOutcome {
     const unchanged: CompactionOutcome = { result, changed: false, blocks: [] };
-    if (!this.covers(toolName) || !isPlainObject(result) || result.isError === true) return unchanged;
+    if (!this.covers(toolName) || !isPlainObject(result) || result.isError === true)
+      return unchanged;
     const content = result.content;
     if (!Array.isArray(content)) return unchanged;
 
@@ -93,7 +103,8 @@ export class ToolResultCompactor {
     const parsedObjects: Record<string, unknown>[] = [];
     let parsedCount = 0;
     const newContent = content.map((block: unknown) => {
-      if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string') return block;
+      if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string')
+        return block;
       const text = block.text;
       const kept: TextBlockOutcome = { before: text, after: text, strategy: undefined };
       const value = parseJsonContainer(text);
@@ -117,7 +128,8 @@ export class ToolResultCompactor {
     const rewritten: Record<string, unknown> = { ...result, content: newContent };
     const meta = isPlainObject(result._meta) ? result._meta : {};
     rewritten._meta = { ...meta, [this.metaKey]: strategies.join(',') };
-    const canAdd = this.addStructuredContent && outputSchema === 'none' && !('structuredContent' in result);
+    const canAdd =
+      this.addStructuredContent && outputSchema === 'none' && !('structuredContent' in result);
     if (canAdd && parsedCount === 1 && parsedObjects.length === 1) {
       rewritten.structuredContent = parsedObjects[0];
     }
@@ -186,6 +198,11 @@ export async function createToolResultCompactor(
   }
   const measure = options.by === 'tokens' ? await loadTokenizer(options.tokenizer) : byteLength;
   const compactor = new ToolResultCompactor(options, measure);
-  modelText([{ a: 1 }], { by: options.by, tokenizer: options.tokenizer, candidates: options.candidates, hint: options.hint });
+  modelText([{ a: 1 }], {
+    by: options.by,
+    tokenizer: options.tokenizer,
+    candidates: options.candidates,
+    hint: options.hint,
+  });
   return compactor;
 }

@@ -7,7 +7,10 @@ export async function loadSdkModule<T>(load: () => Promise<T>, purpose: string):
     return await load();
   } catch (error) {
     const code = (error as NodeJS.ErrnoException).code;
-    if (code === 'ERR_MODULE_NOT_FOUND' && String((error as Error).message).includes('@modelcontextprotocol/sdk')) {
+    if (
+      code === 'ERR_MODULE_NOT_FOUND' &&
+      String((error as Error).message).includes('@modelcontextprotocol/sdk')
+    ) {
       throw new Error(
         `${purpose} needs the official MCP SDK, which is not installed; run \`npm install @modelcontextprotocol/sdk\``,
         { cause: error },

@@ -3,7 +3,10 @@
 // are compacted. The session watches the upstream so that a crash, a hang or a broken protocol
 // ends in JSON-RPC errors for the client's pending requests, never in silence.
 
-import type { Transport, TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type {
+  Transport,
+  TransportSendOptions,
+} from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { JsonRpcProtocolError } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
@@ -85,7 +88,9 @@ export class ProxySession {
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.upstreamName = options.upstreamName ?? 'the upstream MCP server';
     if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 0) {
-      throw new TypeError(`proxy: timeoutMs must be a number of milliseconds >= 0 (0: no limit), got ${this.timeoutMs}`);
+      throw new TypeError(
+        `proxy: timeoutMs must be a number of milliseconds >= 0 (0: no limit), got ${this.timeoutMs}`,
+      );
     }
   }
 
@@ -96,7 +101,8 @@ export class ProxySession {
   async start(): Promise<void> {
     this.upstream.onmessage = (message) => this.fromUpstream(message);
     this.upstream.onerror = (error) => this.onUpstreamError(error);
-    this.upstream.onclose = () => this.fail(`${this.upstreamName} closed the connection${this.exitDetail()}`);
+    this.upstream.onclose = () =>
+      this.fail(`${this.upstreamName} closed the connection${this.exitDetail()}`);
     this.downstream.onmessage = (message) => this.fromClient(message);
     this.downstream.onerror = (error) => this.onDownstreamError(error);
     this.downstream.onclose = () => void this.shutdown({ reason: 'client-closed' });
@@ -127,26 +133,51 @@ export class ProxySession {
       return;
     }
     if (kind === 'request') {
-      this.track(message as JSONRPCMessage & { id: RequestId; method: string; params?: Record<string, unknown> });
-    } else if (kind === 'notification' && (message as { method: string }).method === 'notifications/cancelled') {
+      this.track(
+        message as JSONRPCMessage & {
+          id: RequestId;
+          method: string;
+          params?: Record<string, unknown>;
+        },
+      );
+    } else if (
+      kind === 'notification' &&
+      (message as { method: string }).method === 'notifications/cancelled'
+    ) {
       const requestId = (message as { params?: { requestId?: RequestId } }).params?.requestId;
       if (requestId !== undefined) this.untrack(requestId);
     }
     this.upstream.send(message).catch((error: unknown) => {
-      this.fail(`could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`);
+      this.fail(
+        `could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 
-  private track(request: { id: RequestId; method: string; params?: Record<string, unknown> }): void {
+  private track(request: {
+    id: RequestId;
+    method: string;
+    params?: Record<string, unknown>;
+  }): void {
     this.untrack(request.id);
     const params = request.params;
-    const toolName = request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+    const toolName =
+      request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
     const meta = params?._meta as { progressToken?: unknown } | undefined;
-    const entry: PendingRequest = { method: request.method, toolName, progressToken: meta?.progressToken, timer: undefined };
+    const entry: PendingRequest = {
+      method: request.method,
+      toolName,
+      progressToken: meta?.progressToken,
+      timer: undefined,
+    };
     if (this.timeoutMs > 0) {
       entry.timer = setTimeout(() => {
         const what = describeRequest(entry.method, request.id, entry.toolName);
-        this.fail(`${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`, ProxyErrorCode.UpstreamTimeout, request.id);
+        this.fail(
+          `${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`,
+          ProxyErrorCode.UpstreamTimeout,
+          request.id,
+        );
       }, this.timeoutMs);
     }
     this.pending.set(request.id, entry);
@@ -187,8 +218,13 @@ export class ProxySession {
       this.learnOutputSchemas(result);
     } else if (request.method === 'tools/call') {
       const toolName = request.toolName;
-      const outcome = this.options.compactor.compact(result, toolName, this.outputSchemaOf(toolName));
-      if (toolName !== undefined) this.options.stats?.record(toolName, outcome.changed, outcome.blocks);
+      const outcome = this.options.compactor.compact(
+        result,
+        toolName,
+        this.outputSchemaOf(toolName),
+      );
+      if (toolName !== undefined)
+        this.options.stats?.record(toolName, outcome.changed, outcome.blocks);
       if (outcome.changed) return { ...message, result: outcome.result } as JSONRPCMessage;
     }
     return message;
@@ -200,7 +236,8 @@ export class ProxySession {
     for (const tool of tools as unknown[]) {
       if (typeof tool !== 'object' || tool === null) continue;
       const { name, outputSchema } = tool as { name?: unknown; outputSchema?: unknown };
-      if (typeof name === 'string') this.outputSchemas.set(name, outputSchema !== undefined && outputSchema !== null);
+      if (typeof name === 'string')
+        this.outputSchemas.set(name, outputSchema !== undefined && outputSchema !== null);
     }
   }
 
@@ -216,7 +253,8 @@ export class ProxySession {
    */
   private progressFor(message: JSONRPCMessage): RequestId | undefined {
     const { method, params } = message as { method?: string; params?: { progressToken?: unknown } };
-    if (method !== 'notifications/progress' || params?.progressToken === undefined) return undefined;
+    if (method !== 'notifications/progress' || params?.progressToken === undefined)
+      return undefined;
     for (const [id, entry] of this.pending) {
       if (entry.progressToken !== params.progressToken) continue;
       entry.timer?.refresh();
@@ -236,7 +274,9 @@ export class ProxySession {
     this.downstream.send(message, options).catch((error: unknown) => {
       // A client that has left cannot be told anything; one that is still there should be.
       if (this.shuttingDown) return;
-      this.log(`toonwire proxy: could not pass a message to the client: ${error instanceof Error ? error.message : String(error)}`);
+      this.log(
+        `toonwire proxy: could not pass a message to the client: ${error instanceof Error ? error.message : String(error)}`,
+      );
     });
   }
 
@@ -249,7 +289,10 @@ export class ProxySession {
   }
 
   private onDownstreamError(error: Error): void {
-    const what = error instanceof JsonRpcProtocolError ? `ignored ${error.message} from the client` : `client connection error: ${error.message}`;
+    const what =
+      error instanceof JsonRpcProtocolError
+        ? `ignored ${error.message} from the client`
+        : `client connection error: ${error.message}`;
     this.log(`toonwire proxy: ${what}`);
   }
 
@@ -264,12 +307,19 @@ export class ProxySession {
    * period (a client that has just started the proxy is usually about to send `initialize`, and
    * deserves an answer, not an end of file). The reason goes to the log; then both sides close.
    */
-  private fail(reason: string, code: number = ProxyErrorCode.UpstreamClosed, culprit?: RequestId): void {
+  private fail(
+    reason: string,
+    code: number = ProxyErrorCode.UpstreamClosed,
+    culprit?: RequestId,
+  ): void {
     if (this.failure !== undefined || this.shuttingDown) return;
     this.failure = { reason, code };
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     const answered = [...this.pending].map(([id, entry]) =>
-      this.answerWithFailure(id, id === culprit ? undefined : { method: entry.method, toolName: entry.toolName }),
+      this.answerWithFailure(
+        id,
+        id === culprit ? undefined : { method: entry.method, toolName: entry.toolName },
+      ),
     );
     this.pending.clear();
     this.log(`toonwire proxy: ${reason}`);
@@ -281,15 +331,25 @@ export class ProxySession {
         resolve();
       };
     });
-    void Promise.all([...answered, grace]).then(() => this.shutdown({ reason: 'upstream-failed', message: reason }));
+    void Promise.all([...answered, grace]).then(() =>
+      this.shutdown({ reason: 'upstream-failed', message: reason }),
+    );
   }
 
   /** Answers `id` with the failure; `request` names it in the message unless the reason already does. */
-  private answerWithFailure(id: RequestId, request: { method: string; toolName?: string } | undefined): Promise<void> {
+  private answerWithFailure(
+    id: RequestId,
+    request: { method: string; toolName?: string } | undefined,
+  ): Promise<void> {
     const { reason, code } = this.failure!;
-    const consequence = request === undefined ? '' : `, so ${describeRequest(request.method, id, request.toolName)} got no answer`;
+    const consequence =
+      request === undefined
+        ? ''
+        : `, so ${describeRequest(request.method, id, request.toolName)} got no answer`;
     const message = `toonwire proxy: ${reason}${consequence}`;
-    return this.downstream.send(errorResponse(id, code, message), { relatedRequestId: id }).catch(() => {});
+    return this.downstream
+      .send(errorResponse(id, code, message), { relatedRequestId: id })
+      .catch(() => {});
   }
 
   /**
@@ -304,6 +364,10 @@ export class ProxySession {
     await this.upstream.close().catch(() => {});
     this.pending.clear();
     await this.downstream.close().catch(() => {});
-    this.finish(this.failure === undefined ? end : { reason: 'upstream-failed', message: this.failure.reason });
+    this.finish(
+      this.failure === undefined
+        ? end
+        : { reason: 'upstream-failed', message: this.failure.reason },
+    );
   }
 }

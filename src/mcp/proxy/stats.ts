@@ -39,22 +39,38 @@ export class ProxyStats {
       const before = byteLength(block.before);
       entry.bytesBefore += before;
       entry.bytesAfter += block.after === block.before ? before : byteLength(block.after);
-      if (block.strategy !== undefined) entry.strategies[block.strategy] = (entry.strategies[block.strategy] ?? 0) + 1;
+      if (block.strategy !== undefined)
+        entry.strategies[block.strategy] = (entry.strategies[block.strategy] ?? 0) + 1;
     }
   }
 
   /** A copy of the counts, by tool name. */
   snapshot(): Record<string, ToolStats> {
     const copy: Record<string, ToolStats> = {};
-    for (const [name, entry] of this.tools) copy[name] = { ...entry, strategies: { ...entry.strategies } };
+    for (const [name, entry] of this.tools)
+      copy[name] = { ...entry, strategies: { ...entry.strategies } };
     return copy;
   }
 
   /** A table for stderr, one line per tool plus a total. */
   format(): string {
-    const header = ['tool', 'calls', 'compacted', 'bytes before', 'bytes after', 'saved', 'strategies'];
+    const header = [
+      'tool',
+      'calls',
+      'compacted',
+      'bytes before',
+      'bytes after',
+      'saved',
+      'strategies',
+    ];
     const rows: string[][] = [];
-    const total: ToolStats = { calls: 0, compacted: 0, bytesBefore: 0, bytesAfter: 0, strategies: {} };
+    const total: ToolStats = {
+      calls: 0,
+      compacted: 0,
+      bytesBefore: 0,
+      bytesAfter: 0,
+      strategies: {},
+    };
     for (const [name, entry] of [...this.tools].sort(([a], [b]) => a.localeCompare(b))) {
       rows.push(row(name, entry));
       total.calls += entry.calls;
@@ -67,10 +83,16 @@ export class ProxyStats {
     }
     if (rows.length === 0) return 'toonwire proxy stats: no tool calls\n';
     rows.push(row('(all tools)', total));
-    const widths = header.map((title, column) => Math.max(title.length, ...rows.map((cells) => cells[column]!.length)));
+    const widths = header.map((title, column) =>
+      Math.max(title.length, ...rows.map((cells) => cells[column]!.length)),
+    );
     const line = (cells: readonly string[]): string =>
       cells
-        .map((cell, column) => (column === 0 || column === cells.length - 1 ? cell.padEnd(widths[column]!) : cell.padStart(widths[column]!)))
+        .map((cell, column) =>
+          column === 0 || column === cells.length - 1
+            ? cell.padEnd(widths[column]!)
+            : cell.padStart(widths[column]!),
+        )
         .join('  ')
         .trimEnd();
     return `toonwire proxy stats (UTF-8 bytes of tool-result text):\n${[header, ...rows].map(line).join('\n')}\n`;
@@ -78,7 +100,8 @@ export class ProxyStats {
 }
 
 function row(name: string, entry: ToolStats): string[] {
-  const saved = entry.bytesBefore === 0 ? 0 : (entry.bytesBefore - entry.bytesAfter) / entry.bytesBefore;
+  const saved =
+    entry.bytesBefore === 0 ? 0 : (entry.bytesBefore - entry.bytesAfter) / entry.bytesBefore;
   const strategies = Object.entries(entry.strategies)
     .sort(([, a], [, b]) => b - a)
     .map(([strategy, count]) => `${strategy} ${count}`)

@@ -96,7 +96,11 @@ export class ChildProcessTransport implements Transport {
         );
       });
     });
-    const lines = new JsonLineTransport({ input: child.stdout!, output: child.stdin!, endOutputOnClose: true });
+    const lines = new JsonLineTransport({
+      input: child.stdout!,
+      output: child.stdin!,
+      endOutputOnClose: true,
+    });
     lines.onmessage = (message) => this.onmessage?.(message);
     lines.onerror = (error) => {
       // Writing to a child that just died fails with EPIPE; its exit, reported by onclose, is the news.
