@@ -6,8 +6,8 @@ import os from 'node:os';
 import { decode as referenceDecode, encode as referenceEncode } from '@toon-format/toon';
 import { decode } from '../src/codec/decode.js';
 import { encode } from '../src/codec/encode.js';
-import { compare, formatTime, printTable } from './harness.js';
 import { loadDocuments } from './corpus.js';
+import { compare, formatTime, printTable } from './harness.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const rows: string[][] = [];

@@ -40,7 +40,10 @@ export function loadDocuments(): Document[] {
 /** A deterministic mix of the shapes that matter: a uniform table, nesting, prose and numbers. */
 function bundledSample(): unknown {
   let seed = 42;
-  const next = () => (seed = (seed * 1103515245 + 12345) % 2147483648) / 2147483648;
+  const next = () => {
+    seed = (seed * 1103515245 + 12345) % 2147483648;
+    return seed / 2147483648;
+  };
   const word = () =>
     ['alpha', 'beta', 'gamma', 'delta', 'epsilon', 'zeta'][Math.floor(next() * 6)]!;
   return {

@@ -18,8 +18,8 @@ import {
 } from './corpus/apify-api.js';
 import { googleMapsPlaces } from './corpus/google-maps.js';
 import { instagramPosts, instagramProfiles } from './corpus/instagram.js';
-import { Random, hashSeed } from './corpus/random.js';
 import { ragWebBrowserPages } from './corpus/rag-web-browser.js';
+import { hashSeed, Random } from './corpus/random.js';
 
 const SEED = 'toonwire-corpus-v1';
 const CORPUS_DIR = join(dirname(fileURLToPath(import.meta.url)), '..', 'corpus');
@@ -246,7 +246,9 @@ function assertJsonModel(value: unknown, path: string): void {
     return;
   }
   if (Array.isArray(value)) {
-    value.forEach((item, i) => assertJsonModel(item, `${path}[${i}]`));
+    value.forEach((item, i) => {
+      assertJsonModel(item, `${path}[${i}]`);
+    });
     return;
   }
   if (typeof value === 'object') {

@@ -1,7 +1,8 @@
 // toonwire: the portable core. Everything exported here uses only web-standard APIs, so it runs
 // in Node, Workers, Deno, Bun, browsers and sandboxed isolates alike.
-export { encode } from './codec/encode.js';
+
 export { decode } from './codec/decode.js';
+export { encode } from './codec/encode.js';
 export { ToonDecodeError } from './codec/errors.js';
 export type {
   BigIntPolicy,

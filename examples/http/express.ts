@@ -3,9 +3,9 @@
 import type { Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import express from 'express';
-import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { toon } from '../../src/http/express.js'; // in your app: from 'toonwire/express'
-import { type OrdersAppOptions, OrderStore, runningServer } from './orders.js';
+import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
+import { OrderStore, type OrdersAppOptions, runningServer } from './orders.js';
 import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from './zod-schemas.js';
 
 /** Builds the app; `settings` is the live negotiation settings, `store` the order store. */

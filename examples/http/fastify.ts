@@ -6,7 +6,7 @@ import swagger from '@fastify/swagger';
 import Fastify from 'fastify';
 import toon, { withToonOpenApi } from '../../src/http/fastify.js'; // in your app: from 'toonwire/fastify'
 import { PROBLEM_JSON_SCHEMA } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
-import { type NewOrder, type OrdersAppOptions, OrderStore, type RunningServer } from './orders.js';
+import { type NewOrder, OrderStore, type OrdersAppOptions, type RunningServer } from './orders.js';
 
 export const orderItem = {
   type: 'object',

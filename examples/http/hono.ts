@@ -6,9 +6,9 @@ import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
 import { Hono } from 'hono';
 import { validator } from 'hono/validator';
-import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { toon } from '../../src/http/hono.js'; // in your app: from 'toonwire/hono'
-import { type OrdersAppOptions, OrderStore, runningServer } from './orders.js';
+import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
+import { OrderStore, type OrdersAppOptions, runningServer } from './orders.js';
 import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from './zod-schemas.js';
 
 /** Builds the app; `settings` is the live negotiation settings, `store` the order store. */

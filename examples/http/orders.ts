@@ -2,8 +2,8 @@
 // generated ones, cursor pagination, and order creation. Framework-free on purpose, so the
 // apps differ only in how each framework wires negotiation, validation and errors.
 import type { Server } from 'node:http';
-import { HttpProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import type { DefaultFormat } from '../../src/http/index.js';
+import { HttpProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import type { Delimiter } from '../../src/index.js';
 
 export interface OrderItem {

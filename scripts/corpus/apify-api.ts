@@ -4,7 +4,7 @@
 // the key listing answers `{ items, count, limit, exclusiveStartKey, isTruncated,
 // nextExclusiveStartKey }`.
 import type { Random } from './random.js';
-import { CORPUS_NOW, DAY, HOUR, MINUTE, apifyId, base62, iso, round, slug } from './text.js';
+import { apifyId, base62, CORPUS_NOW, DAY, HOUR, iso, MINUTE, round, slug } from './text.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -3,7 +3,7 @@
 // (`additionalInfo`), arrays of objects (`openingHours`, `peopleAlsoSearch`, `reviews`) and the
 // big `popularTimesHistogram`. This is the shape that defeats TOON's tabular form.
 import type { Random } from './random.js';
-import { CORPUS_NOW, DAY, HOUR, digits, hex, iso, personName, round, sentences } from './text.js';
+import { CORPUS_NOW, DAY, digits, HOUR, hex, iso, personName, round, sentences } from './text.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };
@@ -483,12 +483,10 @@ function place(
         }))
       : [],
     placesTags: [],
-    reviewsTags: random
-      .sample(vertical.reviewTags, random.int(4, 10))
-      .map((tag) => ({
-        title: tag,
-        count: Math.round(random.logNormal(reviewsCount * 0.04, 0.6)) + 1,
-      })),
+    reviewsTags: random.sample(vertical.reviewTags, random.int(4, 10)).map((tag) => ({
+      title: tag,
+      count: Math.round(random.logNormal(reviewsCount * 0.04, 0.6)) + 1,
+    })),
     additionalInfo: additionalInfo(random, vertical),
     gasPrices: [],
     questionsAndAnswers: [],

@@ -3,7 +3,7 @@
 // (video fields, `childPosts` on carousels, `musicInfo` on some reels, `taggedUsers` on some),
 // captions carry emoji and hashtags, and CDN URLs are long: heterogeneous, prose- and URL-heavy.
 import type { Random } from './random.js';
-import { CORPUS_NOW, DAY, HOUR, digits, hex, iso, personName } from './text.js';
+import { CORPUS_NOW, DAY, digits, HOUR, hex, iso, personName } from './text.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

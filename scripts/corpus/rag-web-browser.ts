@@ -2,7 +2,7 @@
 // `crawl`, `searchResult` and `metadata` objects and the page converted to Markdown. Prose is
 // almost all of the bytes, so no encoding has much to remove here.
 import type { Random } from './random.js';
-import { CORPUS_NOW, base62, fill, iso, personName, slug } from './text.js';
+import { base62, CORPUS_NOW, fill, iso, personName, slug } from './text.js';
 
 type Json = null | boolean | number | string | Json[] | { [key: string]: Json };
 type JsonObject = { [key: string]: Json };

@@ -8,8 +8,9 @@
 // bounded by `maxDepth` before the call stack is.
 
 import { ToonDecodeError } from './errors.js';
-import { parseUnquotedRange, QuotedTokenError, readQuoted } from './lexical.js';
 import type { QuotedToken } from './lexical.js';
+import { parseUnquotedRange, QuotedTokenError, readQuoted } from './lexical.js';
+import { setOwn } from './objects.js';
 import type { DecodeOptions, JsonArray, JsonObject, JsonValue } from './types.js';
 
 const TAB = 0x09;
@@ -81,20 +82,6 @@ const hasOwn = Object.prototype.hasOwnProperty;
 
 /** Keys longer than this are not cached (they rarely repeat, and comparing them costs more). */
 const KEY_CACHE_MAX_LENGTH = 32;
-
-/** Stores `value` under `key` as an ordinary own property, `__proto__` included (§15). */
-function setField(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      writable: true,
-      enumerable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
-  }
-}
 
 /** A short, quoted excerpt of user text for error messages. */
 function excerpt(text: string): string {
@@ -559,7 +546,7 @@ class Decoder {
       }
       const after = this.skipSpaces(token.end, end);
       if (after < end && text.charCodeAt(after) === COLON) {
-        this.setField(token.value, p, after + 1);
+        this.readEntry(token.value, p, after + 1);
       } else if (after >= end) {
         this.kind = KIND_SCALAR;
       } else {
@@ -579,7 +566,7 @@ class Decoder {
     for (let j = p; j < end; j++) {
       const c = text.charCodeAt(j);
       if (c === COLON) {
-        this.setField(this.keyAt(p, this.trimEnd(p, j)), p, j + 1);
+        this.readEntry(this.keyAt(p, this.trimEnd(p, j)), p, j + 1);
         return;
       }
       if (c === BRACKET_OPEN && bracketAllowed) {
@@ -596,7 +583,7 @@ class Decoder {
     this.kind = KIND_SCALAR;
   }
 
-  private setField(key: string, keyOffset: number, valueStart: number): void {
+  private readEntry(key: string, keyOffset: number, valueStart: number): void {
     this.kind = KIND_FIELD;
     this.key = key;
     this.keyOffset = keyOffset;
@@ -636,7 +623,7 @@ class Decoder {
       return;
     }
     if (this.strict) throw this.error(k, failure.offset, failure.reason);
-    this.setField(this.text.slice(p, this.trimEnd(p, colon)), p, colon + 1);
+    this.readEntry(this.text.slice(p, this.trimEnd(p, colon)), p, colon + 1);
   }
 
   private parseHeader(k: number, bracket: number, end: number, rowLevel: number): void {
@@ -918,7 +905,7 @@ class Decoder {
         );
       }
       const colon = this.findColon(start, this.contentEnd[k]!);
-      this.setField(this.text.slice(start, this.trimEnd(start, colon)), start, colon + 1);
+      this.readEntry(this.text.slice(start, this.trimEnd(start, colon)), start, colon + 1);
     }
     const key = this.key!;
     if (this.strict && hasOwn.call(target, key)) {
@@ -935,7 +922,7 @@ class Decoder {
     } else {
       value = this.fieldValue(k, this.valueStart, fieldDepth, level);
     }
-    setField(target, key, value);
+    setOwn(target, key, value);
   }
 
   /** The value after a field's colon: nested object, `[]`, or a primitive (§8, §9.1). */
@@ -1095,7 +1082,7 @@ class Decoder {
         );
       }
       const colon = this.findColon(p, end);
-      this.setField(text.slice(p, this.trimEnd(p, colon)), p, colon + 1);
+      this.readEntry(text.slice(p, this.trimEnd(p, colon)), p, colon + 1);
     }
     // An object whose first field shares the hyphen line: that field stands at itemDepth + 1,
     // and so do the object's remaining fields (§10).
@@ -1159,7 +1146,7 @@ class Decoder {
       if (this.strict && (overflow || cells.length !== fields.leafCount))
         throw this.widthMismatch(k, end, fields, delimiter, noun);
       const row = this.row(cells, fields);
-      if (keyed) setField(into, key, row);
+      if (keyed) setOwn(into, key, row);
       else (into as JsonArray).push(row);
       count++;
       if (!opened) {
@@ -1248,8 +1235,8 @@ class Decoder {
     const available = cells.length;
     const ops = fields.ops;
     if (ops === null) {
-      const n = available < fields.leafCount ? available : fields.leafCount;
-      if (fields.hasProtoName) for (let j = 0; j < n; j++) setField(row, names[j]!, cells[j]!);
+      const n = Math.min(available, fields.leafCount);
+      if (fields.hasProtoName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
       else for (let j = 0; j < n; j++) row[names[j]!] = cells[j]!;
       return row;
     }
@@ -1261,10 +1248,10 @@ class Decoder {
       const op = ops[o];
       if (op === OP_LEAF) {
         if (cell >= available) break;
-        setField(target, names[o]!, cells[cell++]!);
+        setOwn(target, names[o]!, cells[cell++]!);
       } else if (op === OP_OPEN) {
         const child: JsonObject = {};
-        setField(target, names[o]!, child);
+        setOwn(target, names[o]!, child);
         stack[depth++] = target;
         target = child;
       } else {

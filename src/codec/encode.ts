@@ -2,17 +2,17 @@
 // Shape decisions (tabular §9.3, keyed tabular §9.5) look ahead at the data; everything else is
 // written the moment it is reached.
 
-import { encodeKey, encodePrimitive } from './lexical.js';
 import {
-  type Field,
-  NOT_JSON,
   allPrimitives,
+  type Field,
   fieldList,
   isPlain,
   isPrimitive,
   keyedLayout,
+  NOT_JSON,
   sharedLayout,
 } from './layout.js';
+import { encodeKey, encodePrimitive } from './lexical.js';
 import { normalize } from './normalize.js';
 import type {
   Delimiter,
@@ -196,7 +196,7 @@ class Writer {
   private itemStart(depth: number): string {
     let start = this.itemStarts[depth];
     if (start === undefined) {
-      start = this.lineStart(depth) + '- ';
+      start = `${this.lineStart(depth)}- `;
       this.itemStarts[depth] = start;
     }
     return start;
@@ -294,7 +294,7 @@ class Writer {
     }
     const bracket = `[${length}${this.bracketSymbol}]`;
     if (allPrimitives(array)) {
-      this.write(bracket + ': ');
+      this.write(`${bracket}: `);
       this.inline(array as JsonPrimitive[]);
       return;
     }
@@ -305,14 +305,14 @@ class Writer {
         this.lastLayout = layout;
         this.lastHeader = fieldList(layout, this.delimiter);
       }
-      this.write(bracket + this.lastHeader + ':');
+      this.write(`${bracket + this.lastHeader}:`);
       for (let i = 0; i < length; i++) {
         this.startLine(childDepth);
         this.cells(array[i] as JsonObject, layout);
       }
       return;
     }
-    this.write(bracket + ':');
+    this.write(`${bracket}:`);
     if (allArraysOfNonStrings(array)) this.numericRows(array as JsonPrimitive[][], childDepth);
     else for (let i = 0; i < length; i++) this.listItem(array[i]!, childDepth);
   }

@@ -3,6 +3,7 @@
 // the picker uses the same rules to size candidates without encoding them twice.
 
 import { encodeKey } from './lexical.js';
+import { isJsonObject } from './objects.js';
 import type { JsonObject, JsonPrimitive, JsonValue } from './types.js';
 
 /**
@@ -18,10 +19,6 @@ export const NOT_JSON: unique symbol = Symbol('toonwire.notJson');
 export interface Field {
   key: string;
   children: Field[] | undefined;
-}
-
-export function isObject(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
 }
 
 /**
@@ -82,15 +79,14 @@ function layoutOf(row: JsonObject): Field[] | undefined {
 
 /** Does `row` have exactly the keys of `fields`, with primitives and nested groups in place? */
 function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
-  if (!isObject(row)) return false;
+  if (!isJsonObject(row)) return false;
   const keys = Object.keys(row);
   if (keys.length !== fields.length) return false;
   for (let i = 0; i < fields.length; i++) {
     const field = fields[i]!;
     // Rows nearly always list their keys in the first row's order; only when they do not is
     // the slower own-property lookup needed (the key count already matches).
-    if (keys[i] !== field.key && !Object.prototype.hasOwnProperty.call(row, field.key))
-      return false;
+    if (keys[i] !== field.key && !Object.hasOwn(row, field.key)) return false;
     const value = row[field.key]!;
     if (field.children === undefined ? !isPrimitive(value) : !fitsLayout(value, field.children)) {
       return false;
@@ -110,7 +106,7 @@ function hasLayout(row: JsonObject, fields: readonly Field[]): boolean {
     if (
       field.children === undefined
         ? !isPrimitive(value)
-        : !isObject(value) || !hasLayout(value, field.children)
+        : !isJsonObject(value) || !hasLayout(value, field.children)
     ) {
       return false;
     }
@@ -133,7 +129,7 @@ export function sharedLayout(
   previous?: readonly Field[],
 ): Field[] | undefined {
   const first = rows[0];
-  if (!isObject(first)) return undefined;
+  if (!isJsonObject(first)) return undefined;
   // Responses repeat the same nested tables (every order's items): when the first row has the
   // previous table's keys in the same order, that layout is this table's too.
   const fields =
@@ -153,7 +149,7 @@ export function sharedLayout(
 export function keyedLayout(object: JsonObject): Field[] | undefined {
   const values = Object.values(object);
   if (values.length < 2) return undefined;
-  for (let i = 0; i < values.length; i++) if (!isObject(values[i]!)) return undefined;
+  for (let i = 0; i < values.length; i++) if (!isJsonObject(values[i]!)) return undefined;
   return sharedLayout(values);
 }
 
@@ -172,5 +168,5 @@ export function fieldList(fields: readonly Field[], delimiter: string): string {
     text += encodeKey(field.key);
     if (field.children !== undefined) text += fieldList(field.children, delimiter);
   }
-  return text + '}';
+  return `${text}}`;
 }

@@ -76,20 +76,20 @@ const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
 
 /** Wraps `value` in double quotes with the §7.1 escapes. */
 export function quote(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return '"' + value + '"';
+  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
   let out = '"';
   let runStart = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
-    let escape: string | undefined;
-    if (c < CHAR_SPACE) escape = CONTROL_ESCAPES[c];
-    else if (c === CHAR_QUOTE) escape = '\\"';
-    else if (c === CHAR_BACKSLASH) escape = '\\\\';
-    if (escape === undefined) continue;
-    out += value.slice(runStart, i) + escape;
+    let escaped: string | undefined;
+    if (c < CHAR_SPACE) escaped = CONTROL_ESCAPES[c];
+    else if (c === CHAR_QUOTE) escaped = '\\"';
+    else if (c === CHAR_BACKSLASH) escaped = '\\\\';
+    if (escaped === undefined) continue;
+    out += value.slice(runStart, i) + escaped;
     runStart = i + 1;
   }
-  return out + (runStart === 0 ? value : value.slice(runStart)) + '"';
+  return `${out + (runStart === 0 ? value : value.slice(runStart))}"`;
 }
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
@@ -327,7 +327,7 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
 
   const scale = exponent - fractionDigits;
   if (mantissa < EXACT_INTEGER_LIMIT && scale >= -22 && scale <= 22) {
-    let value =
+    const value =
       scale >= 0 ? mantissa * EXACT_POWERS_OF_TEN[scale]! : mantissa / EXACT_POWERS_OF_TEN[-scale]!;
     if (value === 0) return 0; // -0 decodes to 0
     return negative ? -value : value;

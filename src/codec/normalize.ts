@@ -2,6 +2,7 @@
 // and a lossless BigInt policy. Copy-on-write: plain JSON data comes back as the very same
 // object, so the common case costs one read-only walk and no allocation.
 
+import { setOwn } from './objects.js';
 import type { BigIntPolicy, JsonArray, JsonObject, JsonValue } from './types.js';
 
 /** Options of {@link normalize}. */
@@ -182,21 +183,4 @@ function pathSegment(key: string): string {
     : /^\d+$/.test(key)
       ? `[${key}]`
       : `[${JSON.stringify(key)}]`;
-}
-
-/**
- * Sets an own data property even for `__proto__`, which plain assignment would route to the
- * prototype setter (spec §15: prototype keys are ordinary data).
- */
-export function setOwn(target: JsonObject, key: string, value: JsonValue): void {
-  if (key === '__proto__') {
-    Object.defineProperty(target, key, {
-      value,
-      enumerable: true,
-      writable: true,
-      configurable: true,
-    });
-  } else {
-    target[key] = value;
-  }
 }

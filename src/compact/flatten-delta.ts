@@ -11,8 +11,9 @@
 // flattens and encodes for real. The property tests compare pick() with a full measurement of
 // every candidate, so a drift between this walk and the encoder shows up as a failing test.
 
-import { type Field, fieldList, isObject, sharedLayout } from '../codec/layout.js';
+import { type Field, fieldList, sharedLayout } from '../codec/layout.js';
 import { encodeKey } from '../codec/lexical.js';
+import { isJsonObject } from '../codec/objects.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 import { DEFAULT_FLATTEN_MAX_DEPTH } from './flatten.js';
 import { byteLength } from './size.js';
@@ -29,7 +30,11 @@ import { byteLength } from './size.js';
  */
 export function flattenedHeaderDelta(value: JsonValue, toonText?: string): number | undefined {
   const walk = new HeaderWalk();
-  if (Array.isArray(value) && isObject(value[0]) && toonText?.startsWith(`[${value.length}]{`)) {
+  if (
+    Array.isArray(value) &&
+    isJsonObject(value[0]) &&
+    toonText?.startsWith(`[${value.length}]{`)
+  ) {
     // A root array whose encoding opens with a fields segment is a table (§6, §9.3), so its
     // rows share the first one's layout: no need to check every row again.
     const columns = sharedLayout([value[0]]);
@@ -107,7 +112,7 @@ function leafPaths(columns: readonly Field[], prefix: string, out: string[]): bo
     if (column.key.includes('.')) return false;
     const path = prefix + column.key;
     if (column.children === undefined) out.push(encodeKey(path));
-    else if (!leafPaths(column.children, path + '.', out)) return false;
+    else if (!leafPaths(column.children, `${path}.`, out)) return false;
   }
   return true;
 }

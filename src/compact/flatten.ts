@@ -2,7 +2,8 @@
 // dotted keys turns rows with a uniform nested shape into flat rows, which is what TOON needs
 // for its tabular form; unflatten restores the nesting for consumers.
 
-import { normalize, setOwn } from '../codec/normalize.js';
+import { normalize } from '../codec/normalize.js';
+import { isJsonObject, setOwn } from '../codec/objects.js';
 import type { JsonArray, JsonObject, JsonValue } from '../codec/types.js';
 
 /** Options of {@link flatten}. */
@@ -73,10 +74,6 @@ export function flattenJson(value: JsonValue, options?: FlattenOptions): JsonVal
   return new Flattener(maxDepth, dottedKeys === 'throw').value(value, 0);
 }
 
-function isRecord(value: JsonValue): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function hasKeys(object: JsonObject): boolean {
   for (const _ in object) return true;
   return false;
@@ -96,7 +93,7 @@ class KeyPath {
     let path = this.children.get(sourceKey);
     if (path === undefined) {
       const safe = flattener.safeKey(sourceKey);
-      path = new KeyPath(this === flattener.root ? safe : this.key + '.' + safe);
+      path = new KeyPath(this === flattener.root ? safe : `${this.key}.${safe}`);
       this.children.set(sourceKey, path);
     }
     return path;
@@ -144,7 +141,7 @@ class Flattener {
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       const item = source[key]!;
-      if (key.includes('.') || (isRecord(item) && hasKeys(item)))
+      if (key.includes('.') || (isJsonObject(item) && hasKeys(item)))
         return this.lift(source, keys, i, depth);
       const flat = this.value(item, depth + 1);
       if (flat !== item) return this.lift(source, keys, i, depth, flat);
@@ -186,7 +183,7 @@ class Flattener {
     value: JsonValue,
     depth: number,
   ): void {
-    if (isRecord(value) && hasKeys(value)) {
+    if (isJsonObject(value) && hasKeys(value)) {
       if (depth > this.maxDepth) this.tooDeep(depth);
       for (const childKey of Object.keys(value)) {
         this.entry(out, path.child(childKey, this), childKey, value[childKey]!, depth + 1);
@@ -292,7 +289,7 @@ class Unflattener {
         continue;
       }
       const existing = node[segment]!;
-      if (!isRecord(existing)) this.conflict(key, path.slice(0, i + 1).join('.'));
+      if (!isJsonObject(existing)) this.conflict(key, path.slice(0, i + 1).join('.'));
       node = this.own(node, segment, existing);
     }
     this.assign(node, path[path.length - 1]!, value, key);
@@ -304,7 +301,7 @@ class Unflattener {
       return;
     }
     const existing = node[segment]!;
-    if (!isRecord(existing) || !isRecord(value)) this.conflict(key, key);
+    if (!isJsonObject(existing) || !isJsonObject(value)) this.conflict(key, key);
     const target = this.own(node, segment, existing);
     for (const childKey of Object.keys(value))
       this.assign(target, childKey, value[childKey]!, `${key}.${childKey}`);

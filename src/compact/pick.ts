@@ -8,14 +8,14 @@ import type { JsonValue } from '../codec/types.js';
 import {
   type Candidate,
   type CandidateName,
+  decoderFor,
   type ResolvedCandidate,
+  resolveCandidates,
   SharedInput,
   type ToonCandidate,
-  decoderFor,
-  resolveCandidates,
 } from './candidates.js';
 import { type FieldSpec, project } from './project.js';
-import { type SizeMeasure, type TokenizerName, byteLength, resolveMeasure } from './size.js';
+import { byteLength, resolveMeasure, type SizeMeasure, type TokenizerName } from './size.js';
 
 /** Options of {@link pick}, {@link stringifyCompact} and {@link measureCandidates}. */
 export interface PickOptions {

@@ -1,7 +1,7 @@
 // Field projection with the semantics of Apify's `fields` / `omit` dataset parameters: the
 // seed's dominant size lever (1.01 MB to 12.3 KB before any encoding choice).
 
-import { setOwn } from '../codec/normalize.js';
+import { isJsonObject, setOwn } from '../codec/objects.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 
 /** A field list: `'name,url,location.lat'` or `['name', 'url', 'location.lat']`. */
@@ -121,10 +121,6 @@ function describe(value: unknown): string {
   return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
-function isRecord(value: JsonValue | undefined): value is JsonObject {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
-
 function envelopeKeys(options: ProjectOptions | undefined, caller: string): readonly string[] {
   const envelope = options?.envelope ?? DEFAULT_ENVELOPE;
   const keys = typeof envelope === 'string' ? [envelope] : envelope;
@@ -144,9 +140,9 @@ function applyToItems(
 ): JsonValue {
   const keys = envelopeKeys(options, caller);
   const mapItems = (items: JsonValue[]): JsonValue[] =>
-    items.map((item) => (isRecord(item) ? transform(item) : item));
+    items.map((item) => (isJsonObject(item) ? transform(item) : item));
   if (Array.isArray(value)) return mapItems(value);
-  if (!isRecord(value)) return value;
+  if (!isJsonObject(value)) return value;
   for (const key of keys) {
     const items = Object.hasOwn(value, key) ? value[key] : undefined;
     if (!Array.isArray(items)) continue;
@@ -165,7 +161,7 @@ function keep(item: JsonObject, tree: FieldTree): JsonObject {
     const value = item[key]!;
     if (sub === WHOLE) {
       setOwn(out, key, value);
-    } else if (isRecord(value)) {
+    } else if (isJsonObject(value)) {
       const nested = keep(value, sub);
       // Only the listed leaves exist: an empty parent would be invented structure.
       if (Object.keys(nested).length > 0) setOwn(out, key, nested);
@@ -180,7 +176,7 @@ function drop(item: JsonObject, tree: FieldTree): JsonObject {
     const value = item[key]!;
     const sub = tree.get(key);
     if (sub === WHOLE) continue;
-    setOwn(out, key, sub !== undefined && isRecord(value) ? drop(value, sub) : value);
+    setOwn(out, key, sub !== undefined && isJsonObject(value) ? drop(value, sub) : value);
   }
   return out;
 }

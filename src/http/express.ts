@@ -1,7 +1,8 @@
 // toonwire/express: TOON content negotiation as Express middleware. Handlers keep calling
 // res.json(obj); req.body holds decoded TOON bodies; errors become negotiated problem documents.
-import express from 'express';
+
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
+import express from 'express';
 import { assertToonCharset, decodeToonBody, requestHasBody, unsupportedMediaType } from './body.js';
 import { isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
@@ -89,15 +90,24 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     negotiateResJson(req, res, settings);
-    if (!requestHasBody(req.headers['content-length'], req.headers['transfer-encoding']))
-      return next();
+    if (!requestHasBody(req.headers['content-length'], req.headers['transfer-encoding'])) {
+      next();
+      return;
+    }
     const contentType = req.headers['content-type'];
-    if (!req.is(accepted)) return next(unsupportedMediaType(contentType, accepted));
-    if (!isToonContentType(contentType)) return next();
+    if (!req.is(accepted)) {
+      next(unsupportedMediaType(contentType, accepted));
+      return;
+    }
+    if (!isToonContentType(contentType)) {
+      next();
+      return;
+    }
     try {
       assertToonCharset(contentType);
     } catch (error) {
-      return next(error);
+      next(error);
+      return;
     }
     readText(req, res, (error?: unknown) => {
       if (error) return next(error);
@@ -147,5 +157,5 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
 }
 
 export default toon;
-export { ToonSettings, type ToonHttpOptions } from './settings.js';
 export { HttpProblem, validationProblem } from './problem.js';
+export { type ToonHttpOptions, ToonSettings } from './settings.js';

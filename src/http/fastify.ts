@@ -320,6 +320,6 @@ export function withToonOpenApi<Options extends object>(options: Options): Optio
   return { ...options, transformObject };
 }
 
-/** Re-exported for `app.toon` typing and custom setups. */
-export { ToonSettings, type ToonHttpOptions } from './settings.js';
 export { HttpProblem, validationProblem } from './problem.js';
+/** Re-exported for `app.toon` typing and custom setups. */
+export { type ToonHttpOptions, ToonSettings } from './settings.js';

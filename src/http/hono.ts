@@ -208,7 +208,7 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
     next: Next,
     contentType: string | null,
     withBody: boolean,
-  ): Promise<Response | void> => {
+  ): Promise<Response | undefined> => {
     if (withBody) {
       if (!matchesMediaType(contentType, accepted)) {
         return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
@@ -267,5 +267,5 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
 }
 
 export default toon;
-export { ToonSettings, type ToonHttpOptions } from './settings.js';
 export { HttpProblem, validationProblem } from './problem.js';
+export { type ToonHttpOptions, ToonSettings } from './settings.js';

@@ -1,55 +1,56 @@
 // toonwire/http: the framework-agnostic core of TOON content negotiation. The adapters
 // (toonwire/fastify, toonwire/express, toonwire/hono) are thin layers over these functions, and
 // a server on any other framework can use them directly.
+
 export {
-  TOON_MEDIA_TYPE,
-  TOON_CONTENT_TYPE,
-  TOON_PROBLEM_CONTENT_TYPE,
-  JSON_CONTENT_TYPE,
-  PROBLEM_JSON_CONTENT_TYPE,
+  assertToonCharset,
+  DEFAULT_BODY_TYPES,
+  decodeToonBody,
+  payloadTooLarge,
+  requestHasBody,
+  unsupportedMediaType,
+} from './body.js';
+export {
   appendVary,
   contentTypeParameter,
   isToonContentType,
+  JSON_CONTENT_TYPE,
   matchesMediaType,
   mediaTypeOf,
+  PROBLEM_JSON_CONTENT_TYPE,
+  TOON_CONTENT_TYPE,
+  TOON_MEDIA_TYPE,
+  TOON_PROBLEM_CONTENT_TYPE,
 } from './media-types.js';
+export {
+  type ClientPreference,
+  clientPreference,
+  type DocumentKind,
+  negotiateFormat,
+} from './negotiate.js';
+export { addToonToOpenApi, OPENAPI_TOON, OPENAPI_TOON_PROBLEM } from './openapi.js';
+export {
+  HttpProblem,
+  PROBLEM_JSON_SCHEMA,
+  type ProblemDetails,
+  type ProblemInit,
+  problemFromError,
+  statusTitle,
+  type ValidationIssue,
+  validationProblem,
+} from './problem.js';
+export {
+  contentTypeFor,
+  type RenderedBody,
+  type RenderedProblem,
+  type RenderOptions,
+  renderBody,
+  renderNegotiated,
+  renderProblem,
+} from './render.js';
 export {
   type DefaultFormat,
   type ResponseFormat,
   type ToonHttpOptions,
   ToonSettings,
 } from './settings.js';
-export {
-  type ClientPreference,
-  type DocumentKind,
-  clientPreference,
-  negotiateFormat,
-} from './negotiate.js';
-export {
-  type RenderedBody,
-  type RenderOptions,
-  type RenderedProblem,
-  contentTypeFor,
-  renderBody,
-  renderNegotiated,
-  renderProblem,
-} from './render.js';
-export {
-  type ProblemDetails,
-  type ProblemInit,
-  type ValidationIssue,
-  HttpProblem,
-  problemFromError,
-  statusTitle,
-  validationProblem,
-  PROBLEM_JSON_SCHEMA,
-} from './problem.js';
-export {
-  DEFAULT_BODY_TYPES,
-  assertToonCharset,
-  decodeToonBody,
-  payloadTooLarge,
-  requestHasBody,
-  unsupportedMediaType,
-} from './body.js';
-export { OPENAPI_TOON, OPENAPI_TOON_PROBLEM, addToonToOpenApi } from './openapi.js';

@@ -1,3 +1,4 @@
+import { isJsonObject } from '../codec/objects.js';
 import { contentTypeParameter, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 
 /** The TOON media type listed next to `application/json` in OpenAPI documents. */
@@ -17,10 +18,6 @@ const OPERATION_KEYS = [
   'patch',
   'trace',
 ] as const;
-
-function isObject(value: unknown): value is Json {
-  return typeof value === 'object' && value !== null && !Array.isArray(value);
-}
 
 // Each helper returns its input unchanged when nothing under it needs TOON, and a copy with
 // the additions otherwise: the caller's document is never modified and untouched parts are
@@ -47,20 +44,20 @@ function withToonMediaTypes(content: Json): Json {
           : undefined;
     if (addition === undefined || addition in result || addition in content) continue;
     // A copy, not a second reference: YAML writers turn shared objects into anchors and aliases.
-    result[addition] = isObject(media) ? structuredClone(media) : media;
+    result[addition] = isJsonObject(media) ? structuredClone(media) : media;
     changed = true;
   }
   return changed ? result : content;
 }
 
 function withToonInContentHolder(holder: unknown): unknown {
-  if (!isObject(holder) || !isObject(holder.content)) return holder;
+  if (!isJsonObject(holder) || !isJsonObject(holder.content)) return holder;
   const content = withToonMediaTypes(holder.content);
   return content === holder.content ? holder : { ...holder, content };
 }
 
 function mapValues(record: unknown, transform: (value: unknown) => unknown): unknown {
-  if (!isObject(record)) return record;
+  if (!isJsonObject(record)) return record;
   let changed = false;
   const result: Json = {};
   for (const [key, value] of Object.entries(record)) {
@@ -72,7 +69,7 @@ function mapValues(record: unknown, transform: (value: unknown) => unknown): unk
 }
 
 function withToonInOperation(operation: unknown): unknown {
-  if (!isObject(operation)) return operation;
+  if (!isJsonObject(operation)) return operation;
   const requestBody = withToonInContentHolder(operation.requestBody);
   const responses = mapValues(operation.responses, withToonInContentHolder);
   // callbacks: { name: { expression: PathItem } }
@@ -94,7 +91,7 @@ function withToonInOperation(operation: unknown): unknown {
 }
 
 function withToonInPathItem(pathItem: unknown): unknown {
-  if (!isObject(pathItem)) return pathItem;
+  if (!isJsonObject(pathItem)) return pathItem;
   let result: Json | undefined;
   for (const key of OPERATION_KEYS) {
     if (!(key in pathItem)) continue;
@@ -107,7 +104,7 @@ function withToonInPathItem(pathItem: unknown): unknown {
 }
 
 function withToonInComponents(components: unknown): unknown {
-  if (!isObject(components)) return components;
+  if (!isJsonObject(components)) return components;
   const replacements: Json = {
     requestBodies: mapValues(components.requestBodies, withToonInContentHolder),
     responses: mapValues(components.responses, withToonInContentHolder),
@@ -146,9 +143,13 @@ function withToonInComponents(components: unknown): unknown {
  */
 export function addToonToOpenApi<T extends object>(document: T): T {
   const source = document as Json;
-  if (!isObject(source) || typeof source.openapi !== 'string' || !source.openapi.startsWith('3.')) {
+  if (
+    !isJsonObject(source) ||
+    typeof source.openapi !== 'string' ||
+    !source.openapi.startsWith('3.')
+  ) {
     const found =
-      isObject(source) && typeof source.swagger === 'string'
+      isJsonObject(source) && typeof source.swagger === 'string'
         ? `Swagger ${source.swagger}`
         : 'no "openapi" field';
     throw new TypeError(

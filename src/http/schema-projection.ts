@@ -5,6 +5,7 @@
 // module copies the same properties in the same order directly, and gives up (so the caller
 // falls back to the round trip) whenever the schema or the value needs anything
 // fast-json-stringify would do beyond copying: $ref, combinators, defaults, coercions, Dates.
+import { isPlainObject } from '../codec/objects.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 
 /** Copies `value` as fast-json-stringify would emit it; throws {@link UNSUPPORTED_VALUE} when unsure. */
@@ -60,13 +61,8 @@ function fail(): never {
 }
 
 /** Is `value` an object fast-json-stringify writes property by property (no class instance, no toJSON)? */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const proto = Object.getPrototypeOf(value);
-  return (
-    (proto === Object.prototype || proto === null) &&
-    typeof (value as { toJSON?: unknown }).toJSON !== 'function'
-  );
+export function isFieldwiseObject(value: unknown): value is Record<string, unknown> {
+  return isPlainObject(value) && typeof value.toJSON !== 'function';
 }
 
 /** A scalar type a response schema may declare. */
@@ -198,7 +194,7 @@ function objectProjection(properties: readonly PropertyShape[]): Projection {
     project: projectionOf(shape),
   }));
   return (value) => {
-    if (!isPlainObject(value)) fail();
+    if (!isFieldwiseObject(value)) fail();
     const result: JsonObject = {};
     for (const field of fields) {
       const child = value[field.key];

@@ -23,7 +23,7 @@ import type { Delimiter } from '../codec/types.js';
 import {
   type ArrayShape,
   describeSchema,
-  isPlainObject,
+  isFieldwiseObject,
   type ObjectShape,
   type PropertyShape,
   type ScalarShape,
@@ -70,7 +70,7 @@ function anyNull(values: readonly unknown[]): boolean {
 /** What generated code may call, under these names. */
 const RUNTIME = {
   giveUp,
-  isPlainObject,
+  isFieldwiseObject,
   isArray,
   looksKeyed,
   allNull,
@@ -89,7 +89,7 @@ const INDENT = '  '; // the encoder's default indentSize, which renderBody uses
 
 /** `'\n'` plus the indentation of `depth`: the start of every line at that depth. */
 function lineStart(depth: number): string {
-  return '\n' + INDENT.repeat(depth);
+  return `\n${INDENT.repeat(depth)}`;
 }
 
 /** The generated program: top-level declarations, and fresh names for them and for locals. */
@@ -183,13 +183,13 @@ function fieldStatement(
 ): string {
   const line = encodeKey(key);
   if (child.kind === 'scalar')
-    return `out += ${prefixOf(line + ': ')} + ${scalar(child, x, program)};`;
+    return `out += ${prefixOf(`${line}: `)} + ${scalar(child, x, program)};`;
   const write =
     child.kind === 'array'
       ? `${arrayWriter(child, depth, 'field', program)}(out + ${prefixOf(line)}, ${x})`
-      : `${objectWriter(child, depth, 'field', program)}(out + ${prefixOf(line + ':')}, ${x})`;
+      : `${objectWriter(child, depth, 'field', program)}(out + ${prefixOf(`${line}:`)}, ${x})`;
   return child.nullable
-    ? `out = ${x} === null ? out + ${prefixOf(line + ': null')} : ${write};`
+    ? `out = ${x} === null ? out + ${prefixOf(`${line}: null`)} : ${write};`
     : `out = ${write};`;
 }
 
@@ -210,7 +210,7 @@ function objectWriter(
   position: Position,
   program: Program,
 ): string {
-  const body = ['if (!isPlainObject(v)) giveUp();'];
+  const body = ['if (!isFieldwiseObject(v)) giveUp();'];
   // Objects inside lists and tables never become keyed tables (only root and field values do).
   if (position !== 'item' && mayBeKeyedTable(shape)) {
     const keys = program.declareConstant(
@@ -221,8 +221,8 @@ function objectWriter(
   }
   const start = lineStart(depth);
   const firstStart =
-    position === 'root' ? '' : position === 'item' ? lineStart(depth - 1) + '- ' : start;
-  const empty = position === 'item' ? lineStart(depth - 1) + '-' : '';
+    position === 'root' ? '' : position === 'item' ? `${lineStart(depth - 1)}- ` : start;
+  const empty = position === 'item' ? `${lineStart(depth - 1)}-` : '';
   // Whether a field was written before this one: statically known ('no', 'yes') until an
   // optional field comes first; then the `first` flag tracks it at run time.
   let written: 'no' | 'yes' | 'flag' = position === 'field' ? 'yes' : 'no';
@@ -256,13 +256,13 @@ function objectWriter(
 
 /** An expression appending one `- ` list item at `depth` (§10), held in `x`: a nested array, an object or a scalar. */
 function listItem(shape: SchemaShape, x: string, depth: number, program: Program): string {
-  const start = lineStart(depth) + '- ';
+  const start = `${lineStart(depth)}- `;
   if (shape.kind === 'scalar') return `out + ${literal(start)} + ${scalar(shape, x, program)}`;
   const write =
     shape.kind === 'array'
       ? `${arrayWriter(shape, depth + 1, 'item', program)}(out + ${literal(start)}, ${x})`
       : `${objectWriter(shape, depth + 1, 'item', program)}(out, ${x})`;
-  return shape.nullable ? `${x} === null ? out + ${literal(start + 'null')} : ${write}` : write;
+  return shape.nullable ? `${x} === null ? out + ${literal(`${start}null`)} : ${write}` : write;
 }
 
 /**
@@ -289,14 +289,14 @@ function arrayWriter(
     const x = program.name('item');
     body.push(
       `let ${x} = v[0];`,
-      `out += "[" + n + ${literal(bracketSymbol + ']: ')} + ${scalar(items, x, program)};`,
+      `out += "[" + n + ${literal(`${bracketSymbol}]: `)} + ${scalar(items, x, program)};`,
       `for (let i = 1; i < n; i++) { ${x} = v[i]; out += ${literal(delimiter)} + ${scalar(items, x, program)}; }`,
       'return out;',
     );
     return program.declareFunction('array', 'out, v', body);
   }
 
-  body.push(`const bracket = "[" + n + ${literal(bracketSymbol + ']')};`);
+  body.push(`const bracket = "[" + n + ${literal(`${bracketSymbol}]`)};`);
   // §9.4: an array that is itself a list item never takes tabular form.
   const table =
     items.kind === 'object' && position !== 'item'
@@ -304,7 +304,7 @@ function arrayWriter(
       : undefined;
   if (items.nullable) {
     // All null: an inline array of primitives. Some null: no table can hold them, a list.
-    const nulls = `out + bracket + ": null" + ${literal(delimiter + 'null')}.repeat(n - 1)`;
+    const nulls = `out + bracket + ": null" + ${literal(`${delimiter}null`)}.repeat(n - 1)`;
     body.push(
       `if (anyNull(v)) { if (allNull(v)) return ${nulls}; } else { ${table?.statement ?? ''} }`,
     );
@@ -373,7 +373,7 @@ function anyBrokenRow(shape: ObjectShape, program: Program): string {
 
 /** Declares `row => boolean` for one row (or nested field group) of {@link anyBrokenRow}. */
 function brokenRow(shape: ObjectShape, program: Program): string {
-  const body = ['if (!isPlainObject(row)) giveUp();', 'let present = 0;'];
+  const body = ['if (!isFieldwiseObject(row)) giveUp();', 'let present = 0;'];
   for (const { key, shape: child } of shape.properties) {
     const x = program.name('field');
     const check =
@@ -401,7 +401,7 @@ function cellStatements(
   program: Program,
   cells: string[],
 ): string[] {
-  const statements = [`if (!isPlainObject(${row})) giveUp();`];
+  const statements = [`if (!isFieldwiseObject(${row})) giveUp();`];
   for (const { key, shape: child } of shape.properties) {
     const x = program.name('cell');
     statements.push(`const ${x} = ${row}[${literal(key)}];`);
@@ -432,10 +432,10 @@ function tableDecision(
   const cells: string[] = [];
   const statements = cellStatements(shape, 'row', program, cells);
   const write = program.declareFunction('table', 'out, rows', [
-    `out += ${literal(fieldList(layout, program.delimiter) + ':')};`,
+    `out += ${literal(`${fieldList(layout, program.delimiter)}:`)};`,
     'for (let i = 0; i < rows.length; i++) {',
     '  const row = rows[i];',
-    ...statements.map((statement) => '  ' + statement),
+    ...statements.map((statement) => `  ${statement}`),
     `  out += ${literal(lineStart(depth))} + ${cells.join(` + ${literal(program.delimiter)} + `)};`,
     '}',
     'return out;',

@@ -3,10 +3,12 @@
 // change.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { modelText, type ModelTextOptions } from './model-text.js';
-
+import { isPlainObject } from '../codec/objects.js';
 /** The `_meta` key that names the winning encoding unless told otherwise. */
-export const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
+import { DEFAULT_META_KEY } from './defaults.js';
+import { type ModelTextOptions, modelText } from './model-text.js';
+
+export { DEFAULT_META_KEY };
 
 /** Options of {@link compactResult}: the picker's options, the format hint and the `_meta` key. */
 export interface CompactResultOptions extends ModelTextOptions {
@@ -50,13 +52,6 @@ export function compactResult(
   };
   if (isPlainObject(payload)) result.structuredContent = payload;
   return result;
-}
-
-/** Whether MCP can carry `value` as `structuredContent`: an object that serializes as itself. */
-export function isPlainObject(value: unknown): value is Record<string, unknown> {
-  if (typeof value !== 'object' || value === null || Array.isArray(value)) return false;
-  const prototype: unknown = Object.getPrototypeOf(value);
-  return prototype === Object.prototype || prototype === null;
 }
 
 /** Throws a TypeError naming `caller` unless `metaKey` is a non-empty string. */

@@ -3,16 +3,16 @@
 // structuredContent, what programs and outputSchema validation read, stays exactly as it was.
 // Needs the official @modelcontextprotocol/sdk (a peer dependency) and the zod it depends on.
 
-export { compactResult, type CompactResultOptions, DEFAULT_META_KEY } from './compact-result.js';
-export { formatHint, type FormatHint, type ModelTextOptions } from './model-text.js';
+export { type CompactResultOptions, compactResult, DEFAULT_META_KEY } from './compact-result.js';
+export { type FormatHint, formatHint, type ModelTextOptions } from './model-text.js';
+export * from './proxy.js';
 export {
   type CompactToolConfig,
   type CompactToolHandler,
   DEFAULT_FIELDS_DESCRIPTION,
-  fieldsParameter,
   type FieldsParameterOptions,
+  fieldsParameter,
   registerCompactTool,
   type ToolArguments,
   type ToolExtra,
 } from './register.js';
-export * from './proxy.js';

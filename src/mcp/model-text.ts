@@ -4,9 +4,9 @@
 import {
   byteLength,
   measureCandidates,
-  pick,
   type PickOptions,
   type PickResult,
+  pick,
 } from '../compact/index.js';
 
 /**

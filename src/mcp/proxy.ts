@@ -10,13 +10,13 @@ import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
 import type { ProxyStats } from './proxy/stats.js';
 import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
-export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
-export { HttpUpstreamTransport, type HttpUpstream } from './proxy/http-upstream.js';
+export { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 export {
+  type JsonLineStreams,
   JsonLineTransport,
   JsonRpcProtocolError,
-  type JsonLineStreams,
 } from './proxy/json-lines.js';
+export { ProxyErrorCode } from './proxy/json-rpc.js';
 export type { ListenAddress, ProxyHttpServer } from './proxy/listen.js';
 export {
   type CompactionOutcome,
@@ -33,7 +33,7 @@ export {
   type ProxySessionOptions,
 } from './proxy/session.js';
 export { ProxyStats, type ToolStats } from './proxy/stats.js';
-export { ProxyErrorCode } from './proxy/json-rpc.js';
+export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
 /** The upstream MCP server: a command to run (stdio) or a Streamable HTTP endpoint. */
 export type Upstream = StdioUpstream | HttpUpstream;

@@ -19,9 +19,9 @@ import type {
 import * as z3 from 'zod/v3';
 import * as z4 from 'zod/v4';
 import {
+  type CompactResultOptions,
   checkMetaKey,
   compactResult,
-  type CompactResultOptions,
   DEFAULT_META_KEY,
 } from './compact-result.js';
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
-import { CLI, REPO_ROOT, assertBuilt, runCli } from './run-cli.js';
+import { assertBuilt, CLI, REPO_ROOT, runCli } from './run-cli.js';
 
 before(assertBuilt);
 

@@ -2,7 +2,7 @@ import assert from 'node:assert/strict';
 import { readFileSync } from 'node:fs';
 import { before, describe, it } from 'node:test';
 import { parseCompact } from '../../src/compact/index.js';
-import { REPO_ROOT, assertBuilt, runCli } from './run-cli.js';
+import { assertBuilt, REPO_ROOT, runCli } from './run-cli.js';
 
 before(assertBuilt);
 

@@ -1,10 +1,10 @@
 import assert from 'node:assert/strict';
-import { mkdtempSync, mkdirSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdirSync, mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import type { ReportData } from '../../src/cli/report/model.js';
-import { type CliRun, assertBuilt, runCli } from './run-cli.js';
+import { assertBuilt, type CliRun, runCli } from './run-cli.js';
 
 const GROUPS = [
   'get-actor-run-list',
@@ -193,7 +193,7 @@ describe('toonwire report on your own files', () => {
   it('reports the readable files, then names the invalid one with line and column and exits 1', async () => {
     const run = await runCli(['report', good, bad]);
     assert.equal(run.code, 1);
-    assert.match(run.stdout, /^  runs\s/m, 'the good file is still reported');
+    assert.match(run.stdout, /^ {2}runs\s/m, 'the good file is still reported');
     assert.equal(run.stderr, `toonwire report: ${bad}:2:5: unexpected ']'; expected a value\n`);
   });
 

@@ -20,6 +20,7 @@ function specScalar(token: string): unknown {
   }
   return token;
 }
+
 import type { DecodeOptions } from '../../src/codec/types.js';
 
 const lines = (...text: string[]) => text.join('\n');

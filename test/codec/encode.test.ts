@@ -46,7 +46,14 @@ describe('§3 host values are normalized like JSON.stringify', () => {
   });
   it('passes the property name to toJSON, as JSON.stringify does', () => {
     const seen: string[] = [];
-    encode({ outer: { toJSON: (key: string) => (seen.push(key), 1) } });
+    encode({
+      outer: {
+        toJSON: (key: string) => {
+          seen.push(key);
+          return 1;
+        },
+      },
+    });
     assert.deepEqual(seen, ['outer']);
   });
   it('drops undefined, functions and symbols from objects and writes null for them in arrays', () => {

@@ -144,10 +144,10 @@ const deepDocuments: Record<string, (levels: number) => string> = {
   'nested objects': (levels) =>
     Array.from({ length: levels - 1 }, (_, i) => `${'  '.repeat(i)}k:`).join('\n'),
   'arrays of arrays': (levels) =>
-    Array.from(
+    `${Array.from(
       { length: levels },
       (_, i) => `${'  '.repeat(i)}${i === 0 ? '[1]:' : '- [1]:'}`,
-    ).join('\n') + `\n${'  '.repeat(levels)}- x`,
+    ).join('\n')}\n${'  '.repeat(levels)}- x`,
   'objects as list items': (levels) => {
     // Root object and its array `l[1]:` (levels 1-2), then each `- l[1]:` adds an item object
     // and its array; the last item is a primitive or, for an odd count, one more object.

@@ -1,7 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import fc from 'fast-check';
 import { decode as referenceDecode, encode as referenceEncode } from '@toon-format/toon';
+import fc from 'fast-check';
 import { decode } from '../../src/codec/decode.js';
 import { encode, encodeWithin } from '../../src/codec/encode.js';
 import type { Delimiter, EncodeOptions, JsonValue } from '../../src/codec/types.js';

@@ -5,8 +5,8 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
-import { byteLength, flatten } from '../../src/compact/index.js';
 import { flattenedHeaderDelta } from '../../src/compact/flatten-delta.js';
+import { byteLength, flatten } from '../../src/compact/index.js';
 import { isWellFormedJson, jsonValue, rowsJson } from '../support/json.js';
 
 function realDelta(value: JsonValue): number {

@@ -5,7 +5,7 @@ import { decode } from '../../src/codec/decode.js';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import { flatten, unflatten } from '../../src/compact/index.js';
-import { isWellFormedJson, jsonValue, jsonEqual, objectOf, rowsJson } from '../support/json.js';
+import { isWellFormedJson, jsonEqual, jsonValue, objectOf, rowsJson } from '../support/json.js';
 
 /** A chain of `levels` nested objects around `leaf`: chain(2, 1) is { k: { k: 1 } }. */
 function chain(levels: number, leaf: JsonValue): JsonValue {

@@ -3,8 +3,8 @@ import { describe, it } from 'node:test';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import {
-  type Candidate,
   byteLength,
+  type Candidate,
   flatten,
   loadTokenizer,
   measureCandidates,

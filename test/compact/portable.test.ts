@@ -4,9 +4,9 @@
 // bundled for a neutral platform (a Node built-in import fails the build) and run in a fresh V8
 // context that has the JavaScript built-ins and TextEncoder, and nothing of Node.
 import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
 import { fileURLToPath } from 'node:url';
 import vm from 'node:vm';
-import { describe, it } from 'node:test';
 import { build } from 'esbuild';
 import { decode, encode, parseCompact, pick, stringifyCompact } from '../../src/index.js';
 
@@ -38,7 +38,7 @@ function runIsolated(code: string, body: string): unknown {
 const ROWS = `Array.from({ length: 12 }, (_, i) => ({ id: i, name: 'row ' + i, tags: ['a', 'b,c'], stats: { runs: i * 3, ok: i % 2 === 0 } }))`;
 const rows = Array.from({ length: 12 }, (_, i) => ({
   id: i,
-  name: 'row ' + i,
+  name: `row ${i}`,
   tags: ['a', 'b,c'],
   stats: { runs: i * 3, ok: i % 2 === 0 },
 }));

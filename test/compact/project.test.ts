@@ -88,6 +88,7 @@ describe('project', () => {
     const row = projected[0] as Record<string, JsonValue>;
     assert.deepEqual(Object.keys(row), ['__proto__', 'constructor']);
     assert.equal(Object.getPrototypeOf(row), Object.prototype);
+    // biome-ignore lint/suspicious/noProto: the test is about an own property named __proto__
     assert.deepEqual(row['__proto__'], { x: 1 });
   });
 

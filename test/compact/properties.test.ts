@@ -5,16 +5,16 @@ import fc from 'fast-check';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import {
-  type Candidate,
-  type PickOptions,
   byteLength,
+  type Candidate,
   flatten,
   loadTokenizer,
   measureCandidates,
+  type PickOptions,
   parseCompact,
   pick,
 } from '../../src/compact/index.js';
-import { jsonValue, jsonEqual, rowsJson } from '../support/json.js';
+import { jsonEqual, jsonValue, rowsJson } from '../support/json.js';
 
 const anyJson = fc.oneof(jsonValue(true), rowsJson(true), rowsJson(false));
 const all = ['toon', 'toon-flatten', 'toon-tab'] as const;

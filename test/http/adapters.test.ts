@@ -10,13 +10,13 @@ import express from 'express';
 import Fastify, { type FastifyInstance } from 'fastify';
 import { Hono } from 'hono';
 import { HTTPException } from 'hono/http-exception';
+import { OrderStore } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
 import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify, { withToonOpenApi } from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
-import { type AppServer, send } from './harness.js';
-import { OrderStore } from '../../examples/http/orders.js';
 import { ToonSettings } from '../../src/http/index.js';
+import { type AppServer, send } from './harness.js';
 
 function listen(server: Server): Promise<AppServer> {
   return new Promise((resolve) => {

@@ -1,12 +1,13 @@
 // Starts the three example apps on 127.0.0.1 with ephemeral ports and speaks HTTP to them, so
 // the behaviour matrix runs one table of cases against every adapter.
-import { decode } from '../../src/codec/decode.js';
-import type { ToonSettings } from '../../src/http/index.js';
-import { contentTypeParameter, mediaTypeOf } from '../../src/http/index.js';
+
 import { startServer as startExpress } from '../../examples/http/express.js';
 import { startServer as startFastify } from '../../examples/http/fastify.js';
 import { startServer as startHono } from '../../examples/http/hono.js';
-import type { OrdersAppOptions, OrderStore } from '../../examples/http/orders.js';
+import type { OrderStore, OrdersAppOptions } from '../../examples/http/orders.js';
+import { decode } from '../../src/codec/decode.js';
+import type { ToonSettings } from '../../src/http/index.js';
+import { contentTypeParameter, mediaTypeOf } from '../../src/http/index.js';
 
 export interface AppServer {
   url: string;

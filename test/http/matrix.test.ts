@@ -2,15 +2,15 @@
 // Hono example apps (127.0.0.1, ephemeral ports, closed after each adapter's suite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { encode } from '../../src/codec/encode.js';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
+import { encode } from '../../src/codec/encode.js';
 import {
   ADAPTERS,
   type AppServer,
   type HttpResponse,
   profileOf,
-  send,
   ServerPool,
+  send,
   wire,
 } from './harness.js';
 

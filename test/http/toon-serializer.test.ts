@@ -4,6 +4,8 @@ import assert from 'node:assert/strict';
 import { execFileSync } from 'node:child_process';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { orderPage } from '../../examples/http/fastify.js';
+import { OrderStore } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
 import type { Delimiter } from '../../src/codec/types.js';
 import {
@@ -13,8 +15,6 @@ import {
   UNSUPPORTED_VALUE,
 } from '../../src/http/schema-projection.js';
 import { compileToonSerializer } from '../../src/http/toon-serializer.js';
-import { orderPage } from '../../examples/http/fastify.js';
-import { OrderStore } from '../../examples/http/orders.js';
 
 const DELIMITERS: readonly Delimiter[] = [',', '|', '\t'];
 
@@ -212,15 +212,13 @@ function valuesFor(schema: object): fc.Arbitrary<unknown> {
   );
 }
 
-const cases = fc
-  .oneof(schemas, schemas, scalarDocuments)
-  .chain((schema) =>
-    fc.record({
-      schema: fc.constant(schema),
-      value: valuesFor(schema),
-      delimiter: fc.constantFrom(...DELIMITERS),
-    }),
-  );
+const cases = fc.oneof(schemas, schemas, scalarDocuments).chain((schema) =>
+  fc.record({
+    schema: fc.constant(schema),
+    value: valuesFor(schema),
+    delimiter: fc.constantFrom(...DELIMITERS),
+  }),
+);
 
 describe('compileToonSerializer', () => {
   it('writes exactly encode(projection(value)) for random schemas and values, or gives up', () => {
@@ -289,6 +287,7 @@ describe('compileToonSerializer', () => {
       '"); throw 1; ("',
       '\\',
       "'",
+      // biome-ignore lint/suspicious/noTemplateCurlyInString: a hostile key, not a template
       '`${globalThis}`',
       '\u2028',
       '*/ x /*',

@@ -7,8 +7,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
-import { byteLength, parseCompact } from '../../src/index.js';
 import { createDatasetServer } from '../../examples/mcp-datasets/server.js';
+import { byteLength, parseCompact } from '../../src/index.js';
 import { ROOT } from './helpers.js';
 
 const DATA = join(ROOT, 'examples', 'mcp-datasets', 'data');

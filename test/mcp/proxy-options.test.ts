@@ -46,7 +46,7 @@ describe('toonwire proxy options', () => {
       await call('list_rows', 10),
       await call('array_rows', 10),
     ]);
-    const [listed, arrayed] = value;
+    const [listed, arrayed] = value as [(typeof value)[number], (typeof value)[number]];
     assert.equal(listed.content[0]!.text, original);
     assert.equal(listed._meta, undefined);
     assert.equal(typeof arrayed._meta?.['toonwire/encodingStrategy'], 'string');

@@ -4,8 +4,8 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCompact } from '../../src/index.js';
-import { createToolResultCompactor } from '../../src/mcp/proxy.js';
 import { losesPrecision } from '../../src/mcp/proxy/json-numbers.js';
+import { createToolResultCompactor } from '../../src/mcp/proxy.js';
 
 const rows = Array.from({ length: 12 }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 }));
 const jsonResult = (value: unknown, extra: Record<string, unknown> = {}) => ({
@@ -176,7 +176,7 @@ describe('losesPrecision', () => {
       )
       .map(
         ([negative, whole, fraction, exponent]) =>
-          `${negative ? '-' : ''}${whole}${fraction === null ? '' : '.' + fraction}${exponent === null ? '' : exponent.join('')}`,
+          `${negative ? '-' : ''}${whole}${fraction === null ? '' : `.${fraction}`}${exponent === null ? '' : exponent.join('')}`,
       );
     fc.assert(
       fc.property(fc.array(literal, { minLength: 1, maxLength: 4 }), (literals) => {

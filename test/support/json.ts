@@ -148,6 +148,7 @@ const jsonNumber: fc.Arbitrary<number> = fc.oneof(
     -1.5e300,
     Number.MAX_SAFE_INTEGER,
     2 ** 53 + 2,
+    // biome-ignore lint/correctness/noPrecisionLoss: the literal is the point: it is not exact
     9007199254740993,
   ),
 );
@@ -257,14 +258,14 @@ export function rowsJson(dots = false): fc.Arbitrary<JsonValue> {
       }),
     ),
   }));
-  const valueOf = (s: Shape): fc.Arbitrary<JsonValue> =>
+  const valueOfShape = (s: Shape): fc.Arbitrary<JsonValue> =>
     s === null
       ? fc.oneof(
           { weight: 8, arbitrary: primitive },
           { weight: 1, arbitrary: fc.array(primitive, { maxLength: 3 }) },
         )
       : fc
-          .tuple(...s.map(([name, sub]) => valueOf(sub).map((v) => [name, v] as const)))
+          .tuple(...s.map(([name, sub]) => valueOfShape(sub).map((v) => [name, v] as const)))
           .map(objectOf);
   const rootShape = fc.uniqueArray(fc.tuple(key, shape), {
     minLength: 1,
@@ -273,7 +274,10 @@ export function rowsJson(dots = false): fc.Arbitrary<JsonValue> {
   });
   return rootShape.chain((s) =>
     fc.array(
-      fc.oneof({ weight: 6, arbitrary: valueOf(s) }, { weight: 1, arbitrary: valueOf(s.slice(1)) }),
+      fc.oneof(
+        { weight: 6, arbitrary: valueOfShape(s) },
+        { weight: 1, arbitrary: valueOfShape(s.slice(1)) },
+      ),
       {
         minLength: 1,
         maxLength: 6,

@@ -2,6 +2,7 @@
 import type { Command } from 'commander';
 import { decode } from '../../codec/decode.js';
 import { ToonDecodeError } from '../../codec/errors.js';
+import type { JsonValue } from '../../codec/types.js';
 import { unflatten } from '../../compact/index.js';
 import { CliError, EXIT_DATA } from '../errors.js';
 import { readInput, writeOutput } from '../input.js';
@@ -50,7 +51,7 @@ export function registerDecodeCommand(program: Command): void {
     )
     .action(async (file: string | undefined, options: DecodeCommandOptions) => {
       const input = await readInput(file);
-      let value;
+      let value: JsonValue;
       try {
         value = decode(input.text, { strict: options.strict, indentSize: options.indent });
       } catch (error) {

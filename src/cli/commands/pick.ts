@@ -2,12 +2,12 @@
 // encoding; `--explain` shows every candidate's size on stderr.
 import type { Command } from 'commander';
 import {
-  type CandidateName,
-  type TokenizerName,
   byteLength,
+  type CandidateName,
   loadTokenizer,
   measureCandidates,
   pick,
+  type TokenizerName,
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { formatInt } from '../format.js';
@@ -73,7 +73,7 @@ export function registerPickCommand(program: Command): void {
         ...(options.fields ? { fields: options.fields } : {}),
         ...(options.candidates ? { candidates: options.candidates } : {}),
       };
-      let result;
+      let result: ReturnType<typeof pick>;
       try {
         result = pick(value, pickOptions);
       } catch (error) {

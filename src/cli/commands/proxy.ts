@@ -3,10 +3,8 @@
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CandidateName, TokenizerName } from '../../compact/index.js';
+import { DEFAULT_META_KEY, DEFAULT_TIMEOUT_MS } from '../../mcp/defaults.js';
 import { candidatesOption, measureOption, tokenizerOption } from '../options.js';
-
-const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
-const DEFAULT_TIMEOUT_MS = 300_000;
 
 /** Exit codes of `toonwire proxy`. */
 export const ProxyExitCode = {

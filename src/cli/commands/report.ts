@@ -6,27 +6,27 @@ import type { JsonValue } from '../../codec/types.js';
 import {
   type CandidateName,
   DEFAULT_CANDIDATES,
-  type TokenizerName,
   loadTokenizer,
+  type TokenizerName,
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
 import { readTextFile, writeOutput } from '../input.js';
 import { parseInput } from '../json-input.js';
 import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
 import { renderHtml } from '../report/html.js';
-import { type ReportInputs, bundledInputs, fileInputs } from '../report/inputs.js';
+import { bundledInputs, fileInputs, type ReportInputs } from '../report/inputs.js';
 import {
-  type MeasureSettings,
-  type PayloadResult,
   itemCount,
+  type MeasureSettings,
   measurePayload,
+  type PayloadResult,
 } from '../report/measure.js';
 import {
   type FixtureReport,
-  type ProjectionReport,
-  type ReportData,
   fixtureReport,
+  type ProjectionReport,
   projectionRows,
+  type ReportData,
   summarize,
   summarizeGroups,
 } from '../report/model.js';

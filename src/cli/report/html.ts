@@ -1,8 +1,9 @@
 // `--html FILE`: the report as one self-contained page. Styles are inline and the bar charts are
 // plain CSS boxes, so the file opens offline, in any browser, and can be mailed or attached.
 import { formatDelta, formatInt } from '../format.js';
-import type { FixtureReport, ProjectionReport, ReportData } from './model.js';
 import type { Size } from './measure.js';
+import type { FixtureReport, ProjectionReport, ReportData } from './model.js';
+import type { Table } from './table.js';
 import {
   fixtureTable,
   groupTable,
@@ -10,7 +11,6 @@ import {
   reportHeadline,
   roundTripLine,
 } from './tables.js';
-import type { Table } from './table.js';
 
 const PALETTE = ['#6b7280', '#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626'];
 

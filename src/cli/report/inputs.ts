@@ -4,7 +4,7 @@ import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { expandArguments } from '../glob.js';
-import { type InputFormat, formatOfPath } from '../json-input.js';
+import { formatOfPath, type InputFormat } from '../json-input.js';
 
 /** One payload to measure. */
 export interface FixtureInput {

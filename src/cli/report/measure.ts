@@ -3,13 +3,13 @@
 // same value, checked to ship exactly one of those texts.
 import type { JsonValue } from '../../codec/types.js';
 import {
-  type CandidateName,
-  type TokenizerName,
   byteLength,
+  type CandidateName,
   measureCandidates,
   parseCompact,
   pick,
   project,
+  type TokenizerName,
 } from '../../compact/index.js';
 import { messageOf } from '../errors.js';
 import { firstDifference } from './deep-equal.js';
@@ -75,7 +75,10 @@ export function measurePayload(
   const tokenCounts = new Map<string, number>();
   const countTokens = (text: string): number => {
     let count = tokenCounts.get(text);
-    if (count === undefined) tokenCounts.set(text, (count = settings.countTokens(text)));
+    if (count === undefined) {
+      count = settings.countTokens(text);
+      tokenCounts.set(text, count);
+    }
     return count;
   };
   const candidates = measureCandidates(value, { ...options, by: 'bytes' }).map(

@@ -65,7 +65,7 @@ export function renderTextTable(table: Table): string {
       const width =
         widths.slice(span.start, span.end).reduce((a, b) => a + b, 0) +
         2 * (span.end - span.start - 1);
-      header += span.label.padEnd(width) + '  ';
+      header += `${span.label.padEnd(width)}  `;
     }
     out.push(header.trimEnd());
   }
@@ -77,7 +77,7 @@ export function renderTextTable(table: Table): string {
     out.push(cells ? line(cells) : (row as { section: string }).section);
   });
   for (const note of table.notes ?? []) out.push(note);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /**
@@ -91,11 +91,11 @@ export function renderTextTable(table: Table): string {
  * // | a | 12 |
  */
 export function renderMarkdownTable(table: Table): string {
-  const escape = (text: string) => text.replace(/\|/g, '\\|');
+  const escapeCell = (text: string) => text.replace(/\|/g, '\\|');
   const out: string[] = [];
   if (table.title) out.push(`### ${table.title}`, '');
   out.push(
-    `| ${table.columns.map((c) => escape(c.group ? `${c.header} (${c.group})` : c.header)).join(' | ')} |`,
+    `| ${table.columns.map((c) => escapeCell(c.group ? `${c.header} (${c.group})` : c.header)).join(' | ')} |`,
   );
   out.push(`|${table.columns.map((c) => (c.align === 'right' ? '---:' : '---')).join('|')}|`);
   for (const row of table.rows) {
@@ -103,11 +103,11 @@ export function renderMarkdownTable(table: Table): string {
       `**${(row as { section: string }).section}**`,
       ...table.columns.slice(1).map(() => ''),
     ];
-    out.push(`| ${cells.map((cell) => escape(cell.trim())).join(' | ')} |`);
+    out.push(`| ${cells.map((cell) => escapeCell(cell.trim())).join(' | ')} |`);
   }
   const notes = (table.notes ?? []).filter((note) => note !== '');
   if (notes.length > 0) out.push('', ...notes);
-  return out.join('\n') + '\n';
+  return `${out.join('\n')}\n`;
 }
 
 /** Runs of adjacent columns sharing a group label ('' for ungrouped columns). */

@@ -5,9 +5,9 @@ import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
 import {
   type Column,
   type Row,
-  type Table,
   renderMarkdownTable,
   renderTextTable,
+  type Table,
 } from './table.js';
 
 /** The headline sentence above the tables. */
@@ -165,7 +165,7 @@ export function renderText(data: ReportData): string {
   for (const projection of data.projections)
     parts.push(renderTextTable(projectionTable(projection)));
   parts.push(roundTripLine(data));
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }
 
 /** The report as Markdown, for READMEs and pull requests. */
@@ -176,5 +176,5 @@ export function renderMarkdown(data: ReportData): string {
   for (const projection of data.projections)
     parts.push(renderMarkdownTable(projectionTable(projection)));
   parts.push(roundTripLine(data));
-  return parts.join('\n') + '\n';
+  return `${parts.join('\n')}\n`;
 }

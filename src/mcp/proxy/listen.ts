@@ -4,8 +4,8 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { ProxySession } from './session.js';
 import { loadSdkModule } from './sdk.js';
+import type { ProxySession } from './session.js';
 
 /** Where the HTTP proxy listens. */
 export interface ListenAddress {

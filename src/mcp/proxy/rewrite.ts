@@ -1,8 +1,9 @@
 // What the proxy does to a tools/call result: each text content holding a JSON object or array
 // becomes the picker's text when that is smaller; everything else passes through untouched.
 
+import { isPlainObject } from '../../codec/objects.js';
 import { byteLength, loadTokenizer, type PickOptions } from '../../compact/index.js';
-import { checkMetaKey, DEFAULT_META_KEY, isPlainObject } from '../compact-result.js';
+import { checkMetaKey, DEFAULT_META_KEY } from '../compact-result.js';
 import { type FormatHint, modelText } from '../model-text.js';
 import { losesPrecision } from './json-numbers.js';
 

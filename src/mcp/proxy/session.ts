@@ -8,13 +8,14 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+/** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
+import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { JsonRpcProtocolError } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
 import type { OutputSchemaKnowledge, ToolResultCompactor } from './rewrite.js';
 import type { ProxyStats } from './stats.js';
 
-/** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
-export const DEFAULT_TIMEOUT_MS = 300_000;
+export { DEFAULT_TIMEOUT_MS };
 
 /** How long a failed session keeps answering the client's requests with the failure. */
 const FAILURE_GRACE_MS = 500;
