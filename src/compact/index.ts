@@ -8,7 +8,9 @@ export {
 export { DEFAULT_FLATTEN_MAX_DEPTH, type FlattenOptions, flatten, unflatten } from './flatten.js';
 export {
   type CandidateMeasurement,
+  checkPickOptions,
   measureCandidates,
+  measureText,
   type PickOptions,
   type PickResult,
   parseCompact,

@@ -15,7 +15,13 @@ import {
   type ToonCandidate,
 } from './candidates.js';
 import { type FieldSpec, project } from './project.js';
-import { byteLength, resolveMeasure, type SizeMeasure, type TokenizerName } from './size.js';
+import {
+  byteLength,
+  checkTokenizerName,
+  resolveMeasure,
+  type SizeMeasure,
+  type TokenizerName,
+} from './size.js';
 
 /** Options of {@link pick}, {@link stringifyCompact} and {@link measureCandidates}. */
 export interface PickOptions {
@@ -212,6 +218,73 @@ export function measureCandidates(value: unknown, options?: PickOptions): Candid
       return { name: candidate.name, error };
     }
   });
+}
+
+/**
+ * The size of `text` under the measure `options` selects, exactly as {@link pick} sizes its
+ * candidates: UTF-8 bytes by default, tokens of a loaded tokenizer for `by: 'tokens'`, or the
+ * caller's own function. For a text the picker did not produce (a labelled variant, a text the
+ * caller already holds) without a fake candidate.
+ *
+ * @throws {TypeError} for a bad `by` or `tokenizer`, `by: 'tokens'` before `loadTokenizer()`,
+ *   or a measure that returns no finite size.
+ * @example
+ * measureText('[2]{id}:\n  1\n  2'); // 17 (bytes)
+ * await loadTokenizer();
+ * measureText('hello world', { by: 'tokens' }); // 2
+ */
+export function measureText(text: string, options?: Pick<PickOptions, 'by' | 'tokenizer'>): number {
+  const measure = resolveMeasure(options?.by, options?.tokenizer, 'measureText');
+  return checkedSize(measure(text), 'given text');
+}
+
+/**
+ * Checks picker options once, up front, the way {@link pick} would: the measure (and that its
+ * tokenizer is loaded), the candidates, the field spec and envelope, and the callbacks. After
+ * it passes, `pick(value, options)` cannot fail because of its options (only because of the
+ * value: a circular structure). `caller` starts every message.
+ *
+ * @throws {TypeError} naming the bad option and what to use instead.
+ * @example
+ * checkPickOptions({ by: 'bytes', candidates: ['toon'] }, 'proxy'); // passes
+ * checkPickOptions({ candidates: ['yaml'] }, 'proxy'); // throws "proxy: unknown candidate ..."
+ */
+export function checkPickOptions(
+  options: unknown,
+  caller = 'pick',
+): asserts options is PickOptions | undefined {
+  if (options === undefined) return;
+  if (typeof options !== 'object' || options === null || Array.isArray(options)) {
+    throw new TypeError(`${caller}: options must be an object, got ${describeValue(options)}`);
+  }
+  const given = options as PickOptions;
+  if (given.tokenizer !== undefined) checkTokenizerName(given.tokenizer, caller);
+  resolveMeasure(given.by, given.tokenizer, caller);
+  resolveCandidates(given.candidates, caller);
+  if (given.fields !== undefined) {
+    try {
+      project(
+        {},
+        given.fields,
+        given.envelope === undefined ? undefined : { envelope: given.envelope },
+      );
+    } catch (error) {
+      throw new TypeError(`${caller}: ${(error as Error).message.replace(/^project: /, '')}`);
+    }
+  }
+  for (const name of ['onError', 'onPick'] as const) {
+    if (given[name] !== undefined && typeof given[name] !== 'function') {
+      throw new TypeError(
+        `${caller}: ${name} must be a function, got ${describeValue(given[name])}`,
+      );
+    }
+  }
+}
+
+function describeValue(value: unknown): string {
+  if (value === null) return 'null';
+  if (Array.isArray(value)) return 'an array';
+  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
 function prepare(value: unknown, options: PickOptions | undefined): JsonValue {

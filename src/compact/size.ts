@@ -71,7 +71,8 @@ const loading = new Map<TokenizerName, Promise<CountTokens>>();
 
 const TOKENIZER_NAMES: readonly TokenizerName[] = ['o200k_base', 'cl100k_base'];
 
-function checkTokenizerName(name: unknown, caller: string): asserts name is TokenizerName {
+/** Throws a `TypeError` naming `caller` unless `name` is a known tokenizer. */
+export function checkTokenizerName(name: unknown, caller: string): asserts name is TokenizerName {
   if (!TOKENIZER_NAMES.includes(name as TokenizerName)) {
     throw new TypeError(
       `${caller}: unknown tokenizer ${JSON.stringify(name)}; use 'o200k_base' (GPT-4o and later) or 'cl100k_base' (GPT-4, GPT-3.5)`,
