@@ -2,7 +2,7 @@
 import { readFile } from 'node:fs/promises';
 import { basename, dirname, extname, join, resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
-import { CliError, EXIT_DATA, messageOf } from '../errors.js';
+import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
 import { expandArguments } from '../glob.js';
 import { formatOfPath, type InputFormat } from '../json-input.js';
 
@@ -42,8 +42,9 @@ interface Manifest {
 }
 
 /**
- * The bundled corpus directory. It ships next to dist/ in the package, so it is found relative
- * to this module: dist/cli/report/inputs.js (or src/cli/report/inputs.ts) -> ../../../corpus.
+ * The bundled corpus directory, found relative to this module: dist/cli/report/inputs.js (or
+ * src/cli/report/inputs.ts) -> ../../../corpus. It exists only in a checkout: the published
+ * package leaves the 3.9 MB corpus out, so there it is missing and `report` asks for files.
  */
 export function bundledCorpusDir(): string {
   return join(dirname(fileURLToPath(import.meta.url)), '..', '..', '..', 'corpus');
@@ -52,7 +53,8 @@ export function bundledCorpusDir(): string {
 /**
  * The bundled corpus as listed in its manifest.
  *
- * @throws {CliError} exit 1 when the corpus or its manifest is missing or malformed.
+ * @throws {CliError} exit 2 when there is no corpus (an installed package: it ships only in a
+ * checkout); exit 1 when its manifest cannot be read or parsed.
  */
 export async function bundledInputs(corpusDir = bundledCorpusDir()): Promise<ReportInputs> {
   const manifestPath = join(corpusDir, 'manifest.json');
@@ -60,8 +62,14 @@ export async function bundledInputs(corpusDir = bundledCorpusDir()): Promise<Rep
   try {
     manifest = JSON.parse(await readFile(manifestPath, 'utf8')) as Manifest;
   } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ENOENT') {
+      throw new CliError(
+        'no files given, and the sample corpus is not installed (it is only in a checkout of toonwire, where `npm start` measures it); pass JSON or JSONL files, directories or globs, e.g. `toonwire report my-responses/`',
+        EXIT_USAGE,
+      );
+    }
     throw new CliError(
-      `${manifestPath}: cannot read the bundled corpus manifest (${messageOf(error)}); reinstall toonwire, or regenerate it with \`npm run corpus\` in a checkout`,
+      `${manifestPath}: cannot read the bundled corpus manifest (${messageOf(error)}); regenerate it with \`npm run corpus\` in a checkout`,
       EXIT_DATA,
     );
   }
