@@ -1,17 +1,24 @@
 // toonwire: the portable core. Everything exported here uses only web-standard APIs, so it runs
 // in Node, Workers, Deno, Bun, browsers and sandboxed isolates alike.
 
+// The codec: the reference implementation's (@toon-format/toon) public surface, same names.
+export { DEFAULT_DELIMITER, DELIMITERS, type DelimiterKey } from './codec/constants.js';
 export { decode } from './codec/decode.js';
-export { encode } from './codec/encode.js';
+export { encode, encodeLines } from './codec/encode.js';
 export { ToonDecodeError } from './codec/errors.js';
+export { escapeString } from './codec/lexical.js';
+export { type RawString, rawString } from './codec/raw-string.js';
 export type {
   BigIntPolicy,
   DecodeOptions,
+  DecodeStreamOptions,
   Delimiter,
   EncodeOptions,
+  EncodeReplacer,
   JsonArray,
   JsonObject,
   JsonPrimitive,
+  JsonStreamEvent,
   JsonValue,
 } from './codec/types.js';
 export * from './compact/index.js';

@@ -5,6 +5,11 @@ declare class TextEncoder {
   encodeInto(source: string, destination: Uint8Array): { read: number; written: number };
 }
 
+declare class TextDecoder {
+  constructor(label?: string, options?: { fatal?: boolean; ignoreBOM?: boolean });
+  decode(input?: Uint8Array, options?: { stream?: boolean }): string;
+}
+
 // ES2024's String.prototype.isWellFormed, which Node 20 has; declared alone so the rest of the
 // ES2024 library (Object.groupBy and friends, which Node 20 lacks) stays out of reach.
 interface String {

@@ -11,7 +11,9 @@ import { ToonDecodeError } from './errors.js';
 import type { QuotedToken } from './lexical.js';
 import { parseUnquotedRange, QuotedTokenError, readQuoted } from './lexical.js';
 import { setOwn } from './objects.js';
+import { resolveDecodeOptions } from './options.js';
 import type { DecodeOptions, JsonArray, JsonObject, JsonValue } from './types.js';
+import { decodeUtf8 } from './utf8.js';
 
 const TAB = 0x09;
 const CR = 0x0d;
@@ -27,7 +29,6 @@ const BRACKET_CLOSE = 0x5d;
 const BRACE_OPEN = 0x7b;
 const PIPE = 0x7c;
 const BRACE_CLOSE = 0x7d;
-const BOM = 0xfeff;
 
 /** Depth codes stored for lines whose indentation strict mode rejects (raised when reached). */
 const DEPTH_NOT_MULTIPLE = -1;
@@ -42,9 +43,6 @@ const KIND_HEADER = 2;
 const OP_LEAF = 0;
 const OP_OPEN = 1;
 const OP_CLOSE = 2;
-
-const DEFAULT_INDENT_SIZE = 2;
-const DEFAULT_MAX_DEPTH = 1000;
 
 /**
  * The field list of a tabular or keyed header. Flat lists (the common case) keep the leaf names
@@ -214,7 +212,6 @@ class Decoder {
     const text = this.text;
     let column = 1;
     let p = this.lineStartOf(offset);
-    if (p === 0 && text.charCodeAt(0) === BOM) p = 1;
     for (; p < offset; p++) {
       const c = text.charCodeAt(p);
       // The low half of a surrogate pair does not start a new character.
@@ -269,7 +266,7 @@ class Decoder {
     const indentSize = this.indentSize;
     let k = 0;
     let pendingBlank = 0;
-    let start = length > 0 && text.charCodeAt(0) === BOM ? 1 : 0;
+    let start = 0;
     for (;;) {
       let newline = text.indexOf('\n', start);
       const last = newline === -1;
@@ -1270,24 +1267,6 @@ function exactSize(items: JsonArray): JsonArray {
   return items.length > 0 && items.length < 16 ? items.slice() : items;
 }
 
-function resolvePositiveInteger(
-  value: number | undefined,
-  fallback: number,
-  name: string,
-  allowZero: boolean,
-): number {
-  if (value === undefined) return fallback;
-  const valid =
-    typeof value === 'number' &&
-    (value === Number.POSITIVE_INFINITY || Number.isInteger(value)) &&
-    (allowZero ? value >= 0 : value >= 1);
-  if (!valid)
-    throw new TypeError(
-      `decode: ${name} must be ${allowZero ? 'a non-negative' : 'a positive'} integer, got ${String(value)}`,
-    );
-  return value;
-}
-
 /**
  * Decodes a TOON v4.0 document into a JSON value.
  *
@@ -1307,8 +1286,11 @@ function resolvePositiveInteger(
  * error escapes for any input string. A `TypeError` is reserved for calling it wrongly (a
  * non-string `text`, an invalid option).
  *
- * @param text - The TOON document. CRLF line endings, comment lines (`# ...`) and a leading byte
- *   order mark are accepted.
+ * @param input - The TOON document: a string, or UTF-8 bytes (a `Uint8Array`, so a Node `Buffer`
+ *   too). Bytes are decoded with a fatal decoder in strict mode (ill-formed UTF-8 is a
+ *   `ToonDecodeError` whose `offset` is the byte offset) and lose a leading byte order mark; a
+ *   string is taken as is, so a leading U+FEFF there is content. CRLF line endings and comment
+ *   lines (`# ...`) are accepted.
  * @param options - `strict` (default `true`), `indentSize` (default 2), `maxDepth` (default 1000:
  *   the deepest container nesting accepted, the root container being level 1).
  * @returns The decoded value: an object, array or primitive.
@@ -1326,17 +1308,9 @@ function resolvePositiveInteger(
  *   // ToonDecodeError: line 1: expected 3 values as declared by [3], found 2; ...
  * }
  */
-export function decode(text: string, options?: DecodeOptions): JsonValue {
-  if (typeof text !== 'string')
-    throw new TypeError(`decode expects a string, got ${text === null ? 'null' : typeof text}`);
-  const strict = options?.strict !== false;
-  const indentSize = resolvePositiveInteger(
-    options?.indentSize,
-    DEFAULT_INDENT_SIZE,
-    'indentSize',
-    false,
-  );
-  const maxDepth = resolvePositiveInteger(options?.maxDepth, DEFAULT_MAX_DEPTH, 'maxDepth', true);
+export function decode(input: string | Uint8Array, options?: DecodeOptions): JsonValue {
+  const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
+  const text = textOf(input, strict);
   const decoder = new Decoder(text, strict, indentSize, maxDepth);
   try {
     return decoder.decodeDocument();
@@ -1351,4 +1325,16 @@ export function decode(text: string, options?: DecodeOptions): JsonValue {
     }
     throw error;
   }
+}
+
+/**
+ * The document text of a `decode` input: a string as is (U+FEFF included: in a string it is a
+ * character, not a byte order mark), bytes through the UTF-8 decoder (strict: fatal).
+ */
+export function textOf(input: string | Uint8Array, strict: boolean): string {
+  if (typeof input === 'string') return input;
+  if (input instanceof Uint8Array) return decodeUtf8(input, strict);
+  throw new TypeError(
+    `decode expects a string or a Uint8Array of UTF-8 bytes, got ${input === null ? 'null' : typeof input}`,
+  );
 }

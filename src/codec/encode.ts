@@ -2,6 +2,7 @@
 // Shape decisions (tabular §9.3, keyed tabular §9.5) look ahead at the data; everything else is
 // written the moment it is reached.
 
+import { DEFAULT_MAX_DEPTH } from './constants.js';
 import {
   allPrimitives,
   type Field,
@@ -13,7 +14,9 @@ import {
   sharedLayout,
 } from './layout.js';
 import { encodeKey, encodePrimitive } from './lexical.js';
-import { normalize } from './normalize.js';
+import { normalize, tooDeepError } from './normalize.js';
+import { type EncodeSettings, resolveEncodeOptions } from './options.js';
+import { applyReplacer } from './replacer.js';
 import type {
   Delimiter,
   EncodeOptions,
@@ -31,27 +34,54 @@ import type {
  * `NaN`/`Infinity` to `null`, plus Map to object, Set to array and a lossless BigInt policy.
  * Uniform arrays of objects become tables (with nested field groups for uniform nested
  * objects), objects of uniform objects become keyed tables, primitive arrays stay inline, and
- * everything else uses indented `-` lists.
+ * everything else uses indented `-` lists. Options are the reference implementation's
+ * (`indentSize`, its deprecated alias `indent`, `delimiter`, `replacer`) plus `bigint`; an
+ * unknown option is a `TypeError`.
  *
  * @throws {TypeError} for a circular structure (the message names the cycle) or bad options.
+ * @throws {RangeError} for a value nested deeper than 1000 containers, which `decode` would
+ *   refuse with its default `maxDepth` (so everything `encode` writes, `decode` reads).
  * @example
  * encode({ users: [{ id: 1, name: 'Ada' }, { id: 2, name: 'Bob' }] });
  * // users[2]{id,name}:
  * //   1,Ada
  * //   2,Bob
  * encode({ tags: ['a', 'b'] }, { delimiter: '|' }); // 'tags[2|]: a|b'
+ * encode({ user: 'ada', password: 's3cret' }, { replacer: (k, v) => (k === 'password' ? undefined : v) });
+ * // 'user: ada'
  */
 export function encode(value: unknown, options?: EncodeOptions): string {
-  const settings = resolveOptions(options);
-  try {
-    // Most values are plain JSON data already: encode them as they are, checking as we go.
-    return new Writer(settings, Number.POSITIVE_INFINITY, true).document(value as JsonValue);
-  } catch (error) {
-    // NOT_JSON: a Date, Map, undefined, toJSON... RangeError: a cycle ran the stack out.
-    // Either way normalize() knows what to do (or how to explain the cycle).
-    if (error !== NOT_JSON && !(error instanceof RangeError)) throw error;
+  const settings = resolveEncodeOptions('encode', options);
+  if (settings.replacer === undefined) {
+    try {
+      // Most values are plain JSON data already: encode them as they are, checking as we go.
+      return new Writer(settings, Number.POSITIVE_INFINITY, true).document(value as JsonValue);
+    } catch (error) {
+      // NOT_JSON: a Date, Map, undefined, toJSON... TOO_DEEP or RangeError: a cycle (or very
+      // deep data) ran into the depth bound or the stack. normalize() knows what to do with
+      // each, or how to explain it.
+      if (error !== NOT_JSON && error !== TOO_DEEP && !(error instanceof RangeError)) throw error;
+    }
   }
-  return new Writer(settings, Number.POSITIVE_INFINITY, false).document(normalize(value, options));
+  return write(new Writer(settings, Number.POSITIVE_INFINITY, false), prepare(value, settings));
+}
+
+/**
+ * Encodes a value that is already in the JSON data model (the output of {@link normalize}, or
+ * data parsed from JSON), skipping the host-value checks. Same output and options as
+ * {@link encode}; for layers that normalized once and encode several times.
+ *
+ * @throws {RangeError} for a value nested deeper than 1000 containers.
+ * @example
+ * encodeJson({ tags: ['a', 'b'] }, { delimiter: '|' }); // 'tags[2|]: a|b'
+ */
+export function encodeJson(value: JsonValue, options?: EncodeOptions): string {
+  const settings = resolveEncodeOptions('encodeJson', options);
+  const input =
+    settings.replacer === undefined
+      ? value
+      : applyReplacer(value, settings.replacer, settings.bigint);
+  return write(new Writer(settings, Number.POSITIVE_INFINITY, false), input);
 }
 
 /**
@@ -59,6 +89,7 @@ export function encode(value: unknown, options?: EncodeOptions): string {
  * returns `undefined` as soon as the output would exceed `maxLength` UTF-16 code units. When it
  * returns a string, the string is exactly `encode(value, options)`.
  *
+ * @throws {RangeError} for a value nested deeper than 1000 containers.
  * @example
  * encodeWithin({ a: 1 }, undefined, 100); // 'a: 1'
  * encodeWithin({ a: 'x'.repeat(500) }, undefined, 100); // undefined
@@ -68,40 +99,69 @@ export function encodeWithin(
   options: EncodeOptions | undefined,
   maxLength: number,
 ): string | undefined {
+  const settings = resolveEncodeOptions('encodeWithin', options);
+  const input =
+    settings.replacer === undefined
+      ? value
+      : applyReplacer(value, settings.replacer, settings.bigint);
   try {
-    return new Writer(resolveOptions(options), maxLength, false).document(value);
+    return write(new Writer(settings, maxLength, false), input);
   } catch (error) {
     if (error === OVER_BUDGET) return undefined;
     throw error;
   }
 }
 
-interface Settings {
-  delimiter: Delimiter;
-  indentSize: number;
+/**
+ * Encodes `value` as a lazy sequence of lines, the reference implementation's `encodeLines`:
+ * `[...encodeLines(v, o)].join('\n') === encode(v, o)`. Lines are produced as they are taken,
+ * so writing a large table to a stream never holds the whole document; the value itself is
+ * normalized (one read-only walk for plain data) and its tables are detected up front.
+ *
+ * @example
+ * for (const line of encodeLines({ rows: [{ id: 1 }, { id: 2 }] })) console.log(line);
+ * // rows[2]{id}:
+ * //   1
+ * //   2
+ */
+export function encodeLines(value: unknown, options?: EncodeOptions): Iterable<string> {
+  const settings = resolveEncodeOptions('encodeLines', options);
+  const input = prepare(value, settings);
+  return {
+    [Symbol.iterator]: () => new LineWriter(settings).lines(input),
+  };
 }
 
-const DELIMITERS: readonly Delimiter[] = [',', '|', '\t'];
-
-function resolveOptions(options: EncodeOptions | undefined): Settings {
-  const delimiter = options?.delimiter ?? ',';
-  const indentSize = options?.indentSize ?? 2;
-  if (!DELIMITERS.includes(delimiter)) {
-    throw new TypeError(
-      `delimiter must be ',', '|' or '\\t' (tab), got ${JSON.stringify(delimiter)}`,
-    );
-  }
-  if (!Number.isInteger(indentSize) || indentSize < 1) {
-    throw new TypeError(`indentSize must be a positive integer, got ${String(indentSize)}`);
-  }
-  return { delimiter, indentSize };
+/** Normalizes `value` and applies the replacer, if any. */
+function prepare(value: unknown, settings: EncodeSettings): JsonValue {
+  const normalized = normalize(value, { bigint: settings.bigint });
+  return settings.replacer === undefined
+    ? normalized
+    : applyReplacer(normalized, settings.replacer, settings.bigint);
 }
+
+/** Runs a writer over a normalized value, turning the depth sentinel into its error. */
+function write(writer: Writer, value: JsonValue): string {
+  try {
+    return writer.document(value);
+  } catch (error) {
+    if (error === TOO_DEEP) throw tooDeepError();
+    throw error;
+  }
+}
+
+/** Thrown (and turned into {@link tooDeepError}) when the writer passes the depth bound. */
+const TOO_DEEP: unique symbol = Symbol('toonwire.tooDeep');
 
 /** Thrown (and caught inside encodeWithin) when a budgeted encode runs over its budget. */
 const OVER_BUDGET: unique symbol = Symbol('toonwire.overBudget');
 
+/** Does `values` hold a string, or a RawString (which the JSON fast path would mangle)? */
 function hasString(values: readonly JsonPrimitive[]): boolean {
-  for (let i = 0; i < values.length; i++) if (typeof values[i] === 'string') return true;
+  for (let i = 0; i < values.length; i++) {
+    const value = values[i];
+    if (typeof value === 'string' || (typeof value === 'object' && value !== null)) return true;
+  }
   return false;
 }
 
@@ -118,6 +178,16 @@ function allArraysOfNonStrings(values: readonly JsonValue[]): boolean {
   return true;
 }
 
+/** How many object levels a table's rows span: 1, plus one per level of nested field groups. */
+function layoutDepth(fields: readonly Field[]): number {
+  let deepest = 0;
+  for (let i = 0; i < fields.length; i++) {
+    const children = fields[i]!.children;
+    if (children !== undefined) deepest = Math.max(deepest, layoutDepth(children));
+  }
+  return 1 + deepest;
+}
+
 /** Where an array stands, which decides its empty form and whether it may be a table. */
 type Position = 'root' | 'field' | 'item';
 
@@ -127,10 +197,10 @@ type Position = 'root' | 'field' | 'item';
  * joining, it was as fast or faster on every corpus document.
  */
 class Writer {
-  private out = '';
-  private readonly delimiter: Delimiter;
+  protected out = '';
+  protected readonly delimiter: Delimiter;
   /** The delimiter symbol written inside brackets: nothing for comma (§6). */
-  private readonly bracketSymbol: string;
+  protected readonly bracketSymbol: string;
   private readonly indentUnit: string;
   /** `'\n'` plus the indentation of each depth, built once per depth. */
   private readonly lineStarts: string[] = ['\n'];
@@ -142,12 +212,16 @@ class Writer {
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
   /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
-  private lastLayout: Field[] | undefined;
-  private lastHeader = '';
+  protected lastLayout: Field[] | undefined;
+  protected lastHeader = '';
   /** Check each object and array for host values on the way (the optimistic pass). */
   private readonly verify: boolean;
+  /** Containers open around the one being written (the root container is level 1). */
+  protected level = 0;
+  /** The depth of the last table layout's row objects, see {@link tableDepth}. */
+  protected lastLayoutDepth = 0;
 
-  constructor(settings: Settings, maxLength: number, verify: boolean) {
+  constructor(settings: EncodeSettings, maxLength: number, verify: boolean) {
     this.verify = verify;
     this.delimiter = settings.delimiter;
     this.bracketSymbol = settings.delimiter === ',' ? '' : settings.delimiter;
@@ -177,23 +251,23 @@ class Writer {
     return this.out.slice(1);
   }
 
-  private write(text: string): void {
+  protected write(text: string): void {
     this.out += text;
   }
 
   /** Starts a new line at `depth`; the budget is checked once per line. */
-  private startLine(depth: number): void {
+  protected startLine(depth: number): void {
     if (this.out.length > this.maxLength) throw OVER_BUDGET;
     this.write(this.lineStarts[depth] ?? this.lineStart(depth));
   }
 
   /** Starts a new `- ` list-item line at `depth`. */
-  private startItem(depth: number): void {
+  protected startItem(depth: number): void {
     if (this.out.length > this.maxLength) throw OVER_BUDGET;
     this.write(this.itemStart(depth));
   }
 
-  private itemStart(depth: number): string {
+  protected itemStart(depth: number): string {
     let start = this.itemStarts[depth];
     if (start === undefined) {
       start = `${this.lineStart(depth)}- `;
@@ -202,7 +276,7 @@ class Writer {
     return start;
   }
 
-  private lineStart(depth: number): string {
+  protected lineStart(depth: number): string {
     let start = this.lineStarts[depth];
     if (start === undefined) {
       // Flattened once here so that every line reuses one flat string.
@@ -212,19 +286,54 @@ class Writer {
     return start;
   }
 
+  /**
+   * Opens a container level; past the decoder's default maxDepth the document could not be read
+   * back, so the writer stops. No matching close is needed on the error path: an exception
+   * abandons the writer.
+   */
+  protected enter(): void {
+    if (++this.level > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+  }
+
+  protected leave(): void {
+    this.level--;
+  }
+
+  /** Checks that a table's rows (and their nested field groups) stay within the bound. */
+  protected enterTable(layout: readonly Field[]): void {
+    const depth = layout === this.lastLayout ? this.lastLayoutDepth : layoutDepth(layout);
+    if (this.level + depth > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+  }
+
+  /**
+   * The fields segment of a table with `layout`, after checking its rows stay within the depth
+   * bound. Tables repeat (every order's items), so the last one is kept.
+   */
+  protected tableHeader(layout: Field[]): string {
+    this.enterTable(layout);
+    if (layout !== this.lastLayout) {
+      this.lastLayout = layout;
+      this.lastHeader = fieldList(layout, this.delimiter);
+      this.lastLayoutDepth = layoutDepth(layout);
+    }
+    return this.lastHeader;
+  }
+
   /** In the optimistic pass, stops at anything JSON.stringify would not write as it is. */
-  private check(value: object): void {
+  protected check(value: object): void {
     if (this.verify && !isPlain(value)) throw NOT_JSON;
   }
 
   private fields(object: JsonObject, depth: number): void {
     this.check(object);
+    this.enter();
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       this.startField(depth, key, false);
       this.fieldValue(object[key]!, depth + 1);
     }
+    this.leave();
   }
 
   /**
@@ -232,7 +341,7 @@ class Writer {
    * depth and key. Documents repeat their keys on every row of a list, so nearly every field
    * line is one lookup and one append.
    */
-  private startField(depth: number, key: string, listItem: boolean): void {
+  protected startField(depth: number, key: string, listItem: boolean): void {
     if (this.out.length > this.maxLength) throw OVER_BUDGET;
     const cache = listItem ? this.itemFieldStarts : this.fieldStarts;
     let byKey = cache[depth];
@@ -271,19 +380,41 @@ class Writer {
 
   private keyed(object: JsonObject, layout: readonly Field[], childDepth: number): void {
     this.check(object);
+    const keys = this.keyedHeader(object, layout);
+    for (let i = 0; i < keys.length; i++) this.entryRow(object, keys[i]!, layout, childDepth);
+    this.leave();
+  }
+
+  /** Opens a keyed table (§9.5): writes its header and returns its entry keys. */
+  protected keyedHeader(object: JsonObject, layout: readonly Field[]): string[] {
+    this.enter();
+    this.enterTable(layout);
     const keys = Object.keys(object);
     this.write(`[${keys.length}:${this.bracketSymbol}]${fieldList(layout, this.delimiter)}:`);
-    for (let i = 0; i < keys.length; i++) {
-      const key = keys[i]!;
-      this.startLine(childDepth);
-      this.write(encodeKey(key));
-      this.write(': ');
-      this.cells(object[key] as JsonObject, layout);
-    }
+    return keys;
+  }
+
+  /** One entry row `key: cells` of a keyed table. */
+  protected entryRow(
+    object: JsonObject,
+    key: string,
+    layout: readonly Field[],
+    childDepth: number,
+  ): void {
+    this.startLine(childDepth);
+    this.write(encodeKey(key));
+    this.write(': ');
+    this.cells(object[key] as JsonObject, layout);
   }
 
   private array(array: JsonArray, childDepth: number, position: Position): void {
     this.check(array);
+    this.enter();
+    this.arrayBody(array, childDepth, position);
+    this.leave();
+  }
+
+  private arrayBody(array: JsonArray, childDepth: number, position: Position): void {
     const length = array.length;
     if (length === 0) {
       // §9.1: `key: []` and a root `[]`; §9.2: list items keep the `[0]:` header.
@@ -301,11 +432,7 @@ class Writer {
     // §9.4: an array that is itself a list item never takes tabular form.
     const layout = position === 'item' ? undefined : sharedLayout(array, this.lastLayout);
     if (layout !== undefined) {
-      if (layout !== this.lastLayout) {
-        this.lastLayout = layout;
-        this.lastHeader = fieldList(layout, this.delimiter);
-      }
-      this.write(`${bracket + this.lastHeader}:`);
+      this.write(`${bracket + this.tableHeader(layout)}:`);
       for (let i = 0; i < length; i++) {
         this.startLine(childDepth);
         this.cells(array[i] as JsonObject, layout);
@@ -313,8 +440,10 @@ class Writer {
       return;
     }
     this.write(`${bracket}:`);
-    if (allArraysOfNonStrings(array)) this.numericRows(array as JsonPrimitive[][], childDepth);
-    else for (let i = 0; i < length; i++) this.listItem(array[i]!, childDepth);
+    if (allArraysOfNonStrings(array)) {
+      if (this.level + 1 > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+      this.numericRows(array as JsonPrimitive[][], childDepth);
+    } else for (let i = 0; i < length; i++) this.listItem(array[i]!, childDepth);
   }
 
   /**
@@ -351,10 +480,12 @@ class Writer {
       this.array(value, depth + 1, 'item');
     } else {
       this.check(value);
+      this.enter();
       const keys = Object.keys(value);
       if (keys.length === 0) {
         this.startLine(depth);
         this.write('-');
+        this.leave();
         return;
       }
       // §10: the first field rides on the hyphen line and its content goes two levels deeper;
@@ -366,10 +497,11 @@ class Writer {
         this.startField(depth + 1, key, false);
         this.fieldValue(value[key]!, depth + 2);
       }
+      this.leave();
     }
   }
 
-  private inline(values: readonly JsonPrimitive[]): void {
+  protected inline(values: readonly JsonPrimitive[]): void {
     if (!hasString(values)) {
       // Numbers, booleans and null print the same in JSON and TOON (§2), and the native
       // serializer formats a whole array of numbers far faster than String(n) one at a time.
@@ -386,7 +518,7 @@ class Writer {
   }
 
   /** A row's cells: its leaf values in depth-first order of the layout (§9.3). */
-  private cells(row: JsonObject, fields: readonly Field[]): void {
+  protected cells(row: JsonObject, fields: readonly Field[]): void {
     this.check(row);
     for (let i = 0; i < fields.length; i++) {
       const field = fields[i]!;
@@ -395,6 +527,155 @@ class Writer {
       if (field.children === undefined)
         this.write(encodePrimitive(value as JsonPrimitive, this.delimiter));
       else this.cells(value as JsonObject, field.children);
+    }
+  }
+}
+
+/**
+ * The writer behind {@link encodeLines}: the same walk as {@link Writer}, as generators, so a
+ * line is built only when it is taken. Each line is written into `out` by the Writer's own line
+ * helpers (which is what keeps the two byte-identical) and handed out at the next line start.
+ */
+class LineWriter extends Writer {
+  constructor(settings: EncodeSettings) {
+    super(settings, Number.POSITIVE_INFINITY, false);
+  }
+
+  *lines(value: JsonValue): Generator<string, void, undefined> {
+    try {
+      if (isPrimitive(value)) {
+        yield encodePrimitive(value, this.delimiter);
+        return;
+      }
+      if (Array.isArray(value)) {
+        this.startLine(0);
+        yield* this.arrayLines(value, 1, 'root');
+      } else {
+        const layout = keyedLayout(value);
+        if (layout === undefined) {
+          yield* this.fieldsLines(value, 0);
+        } else {
+          this.startLine(0);
+          yield* this.keyedLines(value, layout, 1);
+        }
+      }
+      if (this.out.length > 0) yield this.out.slice(1);
+    } catch (error) {
+      if (error === TOO_DEEP) throw tooDeepError();
+      throw error;
+    }
+  }
+
+  /** The line written so far, if any; called just before the next line starts. */
+  private *flush(): Generator<string, void, undefined> {
+    if (this.out.length === 0) return;
+    const line = this.out.slice(1);
+    this.out = '';
+    yield line;
+  }
+
+  private *fieldsLines(object: JsonObject, depth: number): Generator<string, void, undefined> {
+    this.enter();
+    const keys = Object.keys(object);
+    for (let i = 0; i < keys.length; i++) {
+      const key = keys[i]!;
+      yield* this.flush();
+      this.startField(depth, key, false);
+      yield* this.fieldValueLines(object[key]!, depth + 1);
+    }
+    this.leave();
+  }
+
+  private *fieldValueLines(
+    value: JsonValue,
+    childDepth: number,
+  ): Generator<string, void, undefined> {
+    if (isPrimitive(value)) {
+      this.write(': ');
+      this.write(encodePrimitive(value, this.delimiter));
+    } else if (Array.isArray(value)) {
+      yield* this.arrayLines(value, childDepth, 'field');
+    } else {
+      const layout = keyedLayout(value);
+      if (layout === undefined) {
+        this.write(':');
+        yield* this.fieldsLines(value, childDepth);
+      } else {
+        yield* this.keyedLines(value, layout, childDepth);
+      }
+    }
+  }
+
+  private *keyedLines(
+    object: JsonObject,
+    layout: readonly Field[],
+    childDepth: number,
+  ): Generator<string, void, undefined> {
+    const keys = this.keyedHeader(object, layout);
+    for (let i = 0; i < keys.length; i++) {
+      yield* this.flush();
+      this.entryRow(object, keys[i]!, layout, childDepth);
+    }
+    this.leave();
+  }
+
+  private *arrayLines(
+    array: JsonArray,
+    childDepth: number,
+    position: Position,
+  ): Generator<string, void, undefined> {
+    this.enter();
+    const length = array.length;
+    if (length === 0) {
+      this.write(
+        position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${this.bracketSymbol}]:`,
+      );
+    } else if (allPrimitives(array)) {
+      this.write(`[${length}${this.bracketSymbol}]: `);
+      this.inline(array as JsonPrimitive[]);
+    } else {
+      const bracket = `[${length}${this.bracketSymbol}]`;
+      const layout = position === 'item' ? undefined : sharedLayout(array, this.lastLayout);
+      if (layout !== undefined) {
+        this.write(`${bracket + this.tableHeader(layout)}:`);
+        for (let i = 0; i < length; i++) {
+          yield* this.flush();
+          this.startLine(childDepth);
+          this.cells(array[i] as JsonObject, layout);
+        }
+      } else {
+        this.write(`${bracket}:`);
+        for (let i = 0; i < length; i++) yield* this.listItemLines(array[i]!, childDepth);
+      }
+    }
+    this.leave();
+  }
+
+  private *listItemLines(value: JsonValue, depth: number): Generator<string, void, undefined> {
+    yield* this.flush();
+    if (isPrimitive(value)) {
+      this.startItem(depth);
+      this.write(encodePrimitive(value, this.delimiter));
+    } else if (Array.isArray(value)) {
+      this.startItem(depth);
+      yield* this.arrayLines(value, depth + 1, 'item');
+    } else {
+      this.enter();
+      const keys = Object.keys(value);
+      if (keys.length === 0) {
+        this.startLine(depth);
+        this.write('-');
+      } else {
+        this.startField(depth, keys[0]!, true);
+        yield* this.fieldValueLines(value[keys[0]!]!, depth + 2);
+        for (let i = 1; i < keys.length; i++) {
+          const key = keys[i]!;
+          yield* this.flush();
+          this.startField(depth + 1, key, false);
+          yield* this.fieldValueLines(value[key]!, depth + 2);
+        }
+      }
+      this.leave();
     }
   }
 }

@@ -4,6 +4,7 @@
 
 import { encodeKey } from './lexical.js';
 import { isJsonObject } from './objects.js';
+import { RawString } from './raw-string.js';
 import type { JsonObject, JsonPrimitive, JsonValue } from './types.js';
 
 /**
@@ -22,8 +23,9 @@ export interface Field {
 }
 
 /**
- * Is `value` a JSON primitive? undefined, functions, symbols and BigInts are none of JSON's
- * types: they throw {@link NOT_JSON} (normalized values never contain them).
+ * Is `value` a JSON primitive (or a {@link RawString}, which stands in for one)? undefined,
+ * functions, symbols and BigInts are none of JSON's types: they throw {@link NOT_JSON}
+ * (normalized values never contain them).
  */
 export function isPrimitive(value: JsonValue): value is JsonPrimitive {
   switch (typeof value) {
@@ -32,7 +34,7 @@ export function isPrimitive(value: JsonValue): value is JsonPrimitive {
     case 'boolean':
       return true;
     case 'object':
-      return value === null;
+      return value === null || value instanceof RawString;
     default:
       throw NOT_JSON;
   }
@@ -45,6 +47,11 @@ export function isPlain(value: object): boolean {
     (prototype === Object.prototype || prototype === Array.prototype || prototype === null) &&
     typeof (value as { toJSON?: unknown }).toJSON !== 'function'
   );
+}
+
+/** An object that is a record, not a {@link RawString} standing in for a primitive. */
+function isRecord(value: JsonValue | undefined): value is JsonObject {
+  return isJsonObject(value) && !(value instanceof RawString);
 }
 
 export function allPrimitives(values: readonly JsonValue[]): boolean {
@@ -79,7 +86,7 @@ function layoutOf(row: JsonObject): Field[] | undefined {
 
 /** Does `row` have exactly the keys of `fields`, with primitives and nested groups in place? */
 function fitsLayout(row: JsonValue, fields: readonly Field[]): boolean {
-  if (!isJsonObject(row)) return false;
+  if (!isRecord(row)) return false;
   const keys = Object.keys(row);
   if (keys.length !== fields.length) return false;
   for (let i = 0; i < fields.length; i++) {
@@ -106,7 +113,7 @@ function hasLayout(row: JsonObject, fields: readonly Field[]): boolean {
     if (
       field.children === undefined
         ? !isPrimitive(value)
-        : !isJsonObject(value) || !hasLayout(value, field.children)
+        : !isRecord(value) || !hasLayout(value, field.children)
     ) {
       return false;
     }
@@ -129,7 +136,7 @@ export function sharedLayout(
   previous?: readonly Field[],
 ): Field[] | undefined {
   const first = rows[0];
-  if (!isJsonObject(first)) return undefined;
+  if (!isRecord(first)) return undefined;
   // Responses repeat the same nested tables (every order's items): when the first row has the
   // previous table's keys in the same order, that layout is this table's too.
   const fields =
@@ -149,7 +156,7 @@ export function sharedLayout(
 export function keyedLayout(object: JsonObject): Field[] | undefined {
   const values = Object.values(object);
   if (values.length < 2) return undefined;
-  for (let i = 0; i < values.length; i++) if (!isJsonObject(values[i]!)) return undefined;
+  for (let i = 0; i < values.length; i++) if (!isRecord(values[i]!)) return undefined;
   return sharedLayout(values);
 }
 

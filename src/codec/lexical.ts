@@ -3,17 +3,21 @@
 // functions, so "what the encoder quotes" and "what the decoder reads back as a string" cannot
 // drift apart.
 
+import {
+  BACKSLASH as CHAR_BACKSLASH,
+  HASH as CHAR_HASH,
+  MINUS as CHAR_MINUS,
+  NINE as CHAR_NINE,
+  PLUS as CHAR_PLUS,
+  QUOTE as CHAR_QUOTE,
+  SPACE as CHAR_SPACE,
+  TAB as CHAR_TAB,
+  ZERO as CHAR_ZERO,
+  DOT,
+  UNDERSCORE,
+} from './char-codes.js';
+import type { RawString } from './raw-string.js';
 import type { Delimiter, JsonPrimitive } from './types.js';
-
-const CHAR_TAB = 0x09;
-const CHAR_SPACE = 0x20;
-const CHAR_QUOTE = 0x22;
-const CHAR_HASH = 0x23;
-const CHAR_PLUS = 0x2b;
-const CHAR_MINUS = 0x2d;
-const CHAR_ZERO = 0x30;
-const CHAR_NINE = 0x39;
-const CHAR_BACKSLASH = 0x5c;
 
 /** §7.2: numeric-like strings (including `+1`, `05`) must be quoted by encoders. */
 const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
@@ -49,18 +53,23 @@ function needsQuotes(value: string, delimiter: Delimiter): boolean {
   return value === 'true' || value === 'false' || value === 'null';
 }
 
+/**
+ * Can `code` start (`first`) or continue an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`)? The
+ * one definition of the unquoted-key alphabet: the encoder decides quoting with it and the
+ * decoder's header parser checks field names with it.
+ */
+export function isKeyCode(code: number, first: boolean): boolean {
+  const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
+  if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) return true;
+  return !first && ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT);
+}
+
 /** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
 function isUnquotedKey(key: string): boolean {
-  // /^[A-Za-z_][A-Za-z0-9_.]*$/ as a loop: keys are short, and for short strings the call into
-  // the regular expression engine costs more than the scan itself.
+  // A loop rather than a regular expression: keys are short, and for short strings the call
+  // into the regular expression engine costs more than the scan itself.
   if (key.length === 0) return false;
-  for (let i = 0; i < key.length; i++) {
-    const code = key.charCodeAt(i);
-    const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
-    if ((folded >= 0x61 && folded <= 0x7a) || code === 0x5f) continue;
-    if (i > 0 && ((code >= 0x30 && code <= 0x39) || code === 0x2e)) continue;
-    return false;
-  }
+  for (let i = 0; i < key.length; i++) if (!isKeyCode(key.charCodeAt(i), i === 0)) return false;
   return true;
 }
 
@@ -76,8 +85,20 @@ const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
 
 /** Wraps `value` in double quotes with the §7.1 escapes. */
 export function quote(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return `"${value}"`;
-  let out = '"';
+  return `"${escapeString(value)}"`;
+}
+
+/**
+ * Escapes `value` for use inside double quotes (§7.1): backslash, quote, `\n`, `\r`, `\t`, and
+ * the other control characters as `\u00XX`. The reference implementation's `escapeString`.
+ *
+ * @example
+ * escapeString('say "hi"\n'); // 'say \\"hi\\"\\n'
+ * rawString(`"${escapeString(text)}"`); // a quoted string, whatever `text` holds
+ */
+export function escapeString(value: string): string {
+  if (!NEEDS_ESCAPE.test(value)) return value;
+  let out = '';
   let runStart = 0;
   for (let i = 0; i < value.length; i++) {
     const c = value.charCodeAt(i);
@@ -89,7 +110,7 @@ export function quote(value: string): string {
     out += value.slice(runStart, i) + escaped;
     runStart = i + 1;
   }
-  return `${out + (runStart === 0 ? value : value.slice(runStart))}"`;
+  return out + value.slice(runStart);
 }
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
@@ -152,7 +173,8 @@ export function encodePrimitive(value: JsonPrimitive, delimiter: Delimiter): str
     case 'boolean':
       return value ? 'true' : 'false';
     default:
-      return 'null';
+      // null, or a RawString (which isPrimitive admits): its text goes out verbatim.
+      return value === null ? 'null' : (value as unknown as RawString).value;
   }
 }
 

@@ -2,7 +2,9 @@
 // and a lossless BigInt policy. Copy-on-write: plain JSON data comes back as the very same
 // object, so the common case costs one read-only walk and no allocation.
 
+import { DEFAULT_MAX_DEPTH } from './constants.js';
 import { setOwn } from './objects.js';
+import { RawString } from './raw-string.js';
 import type { BigIntPolicy, JsonArray, JsonObject, JsonValue } from './types.js';
 
 /** Options of {@link normalize}. */
@@ -17,13 +19,29 @@ const UNCHECKED_DEPTH = 256;
 class TooDeepForFastWalk extends Error {}
 
 /**
+ * The error for a value nested deeper than TOON documents may be: `decode` refuses them with its
+ * default `maxDepth`, so encoding them would break the round trip, and a recursive walk that
+ * deep would meet the engine's call stack limit instead of a useful message.
+ *
+ * @example
+ * tooDeepError(); // RangeError: cannot encode a value nested deeper than 1000 levels ...
+ */
+export function tooDeepError(): RangeError {
+  return new RangeError(
+    `cannot encode a value nested deeper than ${DEFAULT_MAX_DEPTH} levels as TOON: decoders refuse deeper documents by default (maxDepth ${DEFAULT_MAX_DEPTH}); flatten the data or send it as JSON`,
+  );
+}
+
+/**
  * Converts any JavaScript value to the JSON data model exactly as `JSON.stringify` would, with
  * three additions: a `Map` becomes an object (keys through `String`), a `Set` becomes an array,
  * and a BigInt follows a lossless policy instead of throwing. `toJSON()` is honoured (so a Date
  * becomes its ISO string); `undefined`, functions and symbols are dropped from objects and become
  * `null` in arrays; `NaN` and `±Infinity` become `null`; boxed primitives are unwrapped. Values
  * that need no change are returned as is (same object). A circular structure throws a
- * `TypeError` that names the path of the cycle.
+ * `TypeError` that names the path of the cycle; a value nested deeper than 1000 containers (the
+ * default `maxDepth` of `decode`) throws a `RangeError` that says so, never a stack overflow.
+ * A {@link RawString} passes through unchanged.
  *
  * @example
  * normalize({ at: new Date(0), tags: new Set(['a']), n: NaN, skip: undefined });
@@ -91,6 +109,9 @@ class Normalizer {
 
   private object(value: object, key: string, depth: number): JsonValue | undefined {
     if (depth > UNCHECKED_DEPTH && !this.trackCycles) throw new TooDeepForFastWalk();
+    // depth counts from 0 at the root; containers deeper than the decoder's default are refused.
+    if (depth >= DEFAULT_MAX_DEPTH) return this.tooDeep(value, key, depth);
+    if (value instanceof RawString) return value as unknown as JsonValue;
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return this.value(toJSON.call(value, key), key, depth);
     const prototype: unknown = Object.getPrototypeOf(value);
@@ -112,6 +133,22 @@ class Normalizer {
     // No try/finally: an exception abandons the whole walk, so the stacks need no unwinding.
     if (this.trackCycles) this.leave();
     return result;
+  }
+
+  /** A container at `depth` >= the limit: fine if it turns out to be a primitive after all. */
+  private tooDeep(value: object, key: string, depth: number): JsonValue | undefined {
+    if (value instanceof RawString) return value as unknown as JsonValue;
+    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    if (typeof toJSON === 'function') {
+      const replaced: unknown = toJSON.call(value, key);
+      if (replaced === null || typeof replaced !== 'object')
+        return this.value(replaced, key, depth);
+    }
+    if (value instanceof Number || value instanceof String || value instanceof Boolean)
+      return this.value(value.valueOf(), key, depth);
+    // In the cycle-tracking walk a cycle is reported before this point; here it is depth.
+    if (this.trackCycles) this.enter(value, key);
+    throw tooDeepError();
   }
 
   private enter(value: object, key: string): void {

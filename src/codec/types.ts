@@ -21,22 +21,59 @@ export type Delimiter = ',' | '|' | '\t';
  */
 export type BigIntPolicy = 'auto' | 'string' | 'throw';
 
-/** Options of {@link encode}. Names follow the spec (§13). */
+/**
+ * Transforms or filters values while encoding, like `JSON.stringify`'s replacer but with the
+ * path (the reference implementation's contract). Called for the root (`key` `''`, `path` `[]`)
+ * and then for every property and element of what it returned, top-down, with normalized
+ * values. Returning `undefined` omits the property or element (at the root: no change); any
+ * other return value is normalized again and encoded in place of the original.
+ */
+export type EncodeReplacer = (
+  key: string,
+  value: JsonValue,
+  path: readonly (string | number)[],
+) => unknown;
+
+/** Options of {@link encode} and `encodeLines`. Names follow the spec (§13). */
 export interface EncodeOptions {
   /** Document delimiter for tables and inline arrays: `','` (default), `'|'` or `'\t'`. */
   delimiter?: Delimiter;
   /** Spaces per indentation level, default 2. */
   indentSize?: number;
-  /** BigInt policy, default `'auto'` (lossless). */
+  /** @deprecated The reference implementation's old name of `indentSize`. */
+  indent?: number;
+  /** Transforms or omits values on the way in; see {@link EncodeReplacer}. */
+  replacer?: EncodeReplacer;
+  /** BigInt policy, default `'auto'` (lossless). A toonwire extension. */
   bigint?: BigIntPolicy;
 }
 
-/** Options of {@link decode}. Names follow the spec (§13). */
+/** Options of {@link decode} and the stream decoders. Names follow the spec (§13). */
 export interface DecodeOptions {
   /** Enforce every strict-mode rule of spec §14 (default `true`). */
   strict?: boolean;
   /** Spaces per indentation level, default 2. */
   indentSize?: number;
-  /** Deepest nesting accepted before failing with a `ToonDecodeError` (default 1000). */
+  /** @deprecated The reference implementation's old name of `indentSize`. */
+  indent?: number;
+  /**
+   * Deepest nesting accepted before failing with a `ToonDecodeError` (default 1000, the root
+   * container being level 1). A toonwire extension.
+   */
   maxDepth?: number;
 }
+
+/** Options of `decodeStream` and `decodeStreamSync` (the same as {@link DecodeOptions}). */
+export type DecodeStreamOptions = DecodeOptions;
+
+/**
+ * One event of the stream decoders, the reference implementation's shape: a depth-first walk
+ * of the decoded value. Every `key` event is followed by the events of that key's value.
+ */
+export type JsonStreamEvent =
+  | { type: 'startObject' }
+  | { type: 'endObject' }
+  | { type: 'startArray'; length: number }
+  | { type: 'endArray' }
+  | { type: 'key'; key: string }
+  | { type: 'primitive'; value: JsonPrimitive };

@@ -208,9 +208,11 @@ describe('§5 root form', () => {
     rejects('  a: 1', { line: 1, column: 3 });
     assert.deepEqual(decode(lines('  a: 1', '  b:', '    c: 2'), lenient), { a: 1, b: { c: 2 } });
   });
-  it('ignores a leading byte order mark, and does not count it as a column', () => {
-    assert.deepEqual(decode('\uFEFFa: 1'), { a: 1 });
-    rejects('\uFEFFa: "\\q"', { line: 1, column: 5 });
+  it('strips a byte order mark from bytes only: in a string, U+FEFF is content', () => {
+    const bom = [0xef, 0xbb, 0xbf];
+    assert.deepEqual(decode(new Uint8Array([...bom, 0x61, 0x3a, 0x20, 0x31])), { a: 1 });
+    assert.deepEqual(decode('\uFEFFa: 1'), { '\uFEFFa': 1 });
+    assert.equal(decode('\uFEFFhello'), '\uFEFFhello');
   });
 });
 

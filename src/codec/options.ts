@@ -1,0 +1,129 @@
+// One validator for the options of every codec entry point. Unknown options are a TypeError, not
+// silently ignored: a migration from another TOON library that passes an option toonwire does not
+// know (a misspelt `replacer` that was meant to drop a password) must fail loudly.
+
+import { DEFAULT_INDENT_SIZE, DEFAULT_MAX_DEPTH, DELIMITERS } from './constants.js';
+import type {
+  BigIntPolicy,
+  DecodeOptions,
+  Delimiter,
+  EncodeOptions,
+  EncodeReplacer,
+} from './types.js';
+
+/** Encode options after validation, defaults applied. */
+export interface EncodeSettings {
+  readonly delimiter: Delimiter;
+  readonly indentSize: number;
+  readonly replacer: EncodeReplacer | undefined;
+  readonly bigint: BigIntPolicy;
+}
+
+/** Decode options after validation, defaults applied. */
+export interface DecodeSettings {
+  readonly strict: boolean;
+  readonly indentSize: number;
+  readonly maxDepth: number;
+}
+
+const ENCODE_KEYS = ['delimiter', 'indentSize', 'indent', 'replacer', 'bigint'] as const;
+const DECODE_KEYS = ['strict', 'indentSize', 'indent', 'maxDepth'] as const;
+const DELIMITER_VALUES: readonly string[] = Object.values(DELIMITERS);
+const BIGINT_POLICIES: readonly string[] = ['auto', 'string', 'throw'];
+
+function checkKeys(
+  caller: string,
+  options: object | undefined,
+  known: readonly string[],
+): Record<string, unknown> {
+  if (options === undefined || options === null) return {};
+  if (typeof options !== 'object') {
+    throw new TypeError(`${caller}: options must be an object, got ${typeof options}`);
+  }
+  for (const key of Object.keys(options)) {
+    if (!known.includes(key)) {
+      throw new TypeError(
+        `${caller}: unknown option ${JSON.stringify(key)}; the known options are ${known.join(', ')}`,
+      );
+    }
+  }
+  return options as Record<string, unknown>;
+}
+
+/** `indentSize`, or its deprecated alias `indent`; a finite integer >= 1 either way. */
+function indentSizeOf(caller: string, options: Record<string, unknown>): number {
+  const given = options.indentSize ?? options.indent;
+  if (given === undefined) return DEFAULT_INDENT_SIZE;
+  const name = options.indentSize !== undefined ? 'indentSize' : 'indent';
+  if (typeof given !== 'number' || !Number.isInteger(given) || given < 1) {
+    throw new TypeError(
+      `${caller}: ${name} must be a positive integer (spaces per level), got ${String(given)}`,
+    );
+  }
+  return given;
+}
+
+/**
+ * Validates `encode`/`encodeLines` options.
+ *
+ * @example
+ * resolveEncodeOptions('encode', { indent: 4 }).indentSize; // 4
+ * resolveEncodeOptions('encode', { indnet: 4 }); // TypeError: encode: unknown option "indnet"; ...
+ */
+export function resolveEncodeOptions(
+  caller: string,
+  options: EncodeOptions | undefined,
+): EncodeSettings {
+  const given = checkKeys(caller, options, ENCODE_KEYS);
+  const delimiter = given.delimiter ?? DELIMITERS.comma;
+  if (typeof delimiter !== 'string' || !DELIMITER_VALUES.includes(delimiter)) {
+    throw new TypeError(
+      `${caller}: delimiter must be ',', '|' or '\\t' (tab), got ${JSON.stringify(delimiter)}`,
+    );
+  }
+  const replacer = given.replacer;
+  if (replacer !== undefined && typeof replacer !== 'function') {
+    throw new TypeError(`${caller}: replacer must be a function, got ${typeof replacer}`);
+  }
+  const bigint = given.bigint ?? 'auto';
+  if (typeof bigint !== 'string' || !BIGINT_POLICIES.includes(bigint)) {
+    throw new TypeError(
+      `${caller}: bigint must be 'auto', 'string' or 'throw', got ${JSON.stringify(bigint)}`,
+    );
+  }
+  return {
+    delimiter: delimiter as Delimiter,
+    indentSize: indentSizeOf(caller, given),
+    replacer: replacer as EncodeReplacer | undefined,
+    bigint: bigint as BigIntPolicy,
+  };
+}
+
+/**
+ * Validates `decode` and stream-decoder options.
+ *
+ * @example
+ * resolveDecodeOptions('decode', { strict: false }).maxDepth; // 1000
+ * resolveDecodeOptions('decode', { indentSize: Infinity }); // TypeError
+ */
+export function resolveDecodeOptions(
+  caller: string,
+  options: DecodeOptions | undefined,
+): DecodeSettings {
+  const given = checkKeys(caller, options, DECODE_KEYS);
+  const strict = given.strict ?? true;
+  if (typeof strict !== 'boolean') {
+    throw new TypeError(`${caller}: strict must be true or false, got ${String(strict)}`);
+  }
+  const maxDepth = given.maxDepth ?? DEFAULT_MAX_DEPTH;
+  // Infinity is a deliberate "no limit" for trusted input; the call stack still bounds it.
+  if (
+    typeof maxDepth !== 'number' ||
+    !(maxDepth === Number.POSITIVE_INFINITY || (Number.isInteger(maxDepth) && maxDepth >= 0))
+  ) {
+    throw new TypeError(
+      `${caller}: maxDepth must be a non-negative integer or Infinity, got ${String(maxDepth)}`,
+    );
+  }
+  return { strict, indentSize: indentSizeOf(caller, given), maxDepth };
+}

@@ -1,0 +1,171 @@
+// The reference-compatible surface (issue 11): byte input, options, constants, replacer, raw
+// strings, and one test per field defect (each fails without its fix).
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import * as reference from '@toon-format/toon';
+import {
+  DEFAULT_DELIMITER,
+  DELIMITERS,
+  decode,
+  encode,
+  escapeString,
+  rawString,
+  ToonDecodeError,
+} from '../../src/index.js';
+
+const bytes = (...values: number[]) => new Uint8Array(values);
+const utf8 = (text: string) => new TextEncoder().encode(text);
+
+function decodeError(run: () => unknown): ToonDecodeError {
+  try {
+    run();
+  } catch (error) {
+    assert.ok(error instanceof ToonDecodeError, `expected a ToonDecodeError, got ${String(error)}`);
+    return error;
+  }
+  assert.fail('expected a ToonDecodeError');
+}
+
+describe('byte input (spec §4, §14.2)', () => {
+  it('decodes UTF-8 bytes like the equivalent string', () => {
+    const text = 'name: Zoë\ntags[2]: 日本,😀';
+    assert.deepEqual(decode(utf8(text)), decode(text));
+  });
+  it('rejects ill-formed UTF-8 in strict mode with the byte offset, line and column', () => {
+    // `a: ` then FF FE: the reported case (toonwire decode exited 0 on it).
+    const error = decodeError(() => decode(bytes(0x61, 0x3a, 0x20, 0xff, 0xfe)));
+    assert.equal(error.offset, 3);
+    assert.equal(error.line, 1);
+    assert.equal(error.column, 4);
+    assert.match(error.message, /byte offset 3/);
+  });
+  it('names the offset of truncated sequences, encoded surrogates and overlong forms', () => {
+    const cases: [number[], number][] = [
+      [[0x62, 0x3a, 0x20, 0xe6, 0x97], 3], // truncated at the end
+      [[0x0a, 0x78, 0xed, 0xa0, 0x80], 2], // U+D800 encoded
+      [[0xc0, 0xaf], 0], // overlong "/"
+      [[0xef, 0xbb, 0xbf, 0x61, 0x0a, 0x62, 0xf5], 6], // after a BOM, on line 2
+    ];
+    for (const [input, offset] of cases) {
+      const error = decodeError(() => decode(bytes(...input)));
+      assert.equal(error.offset, offset, `offset for ${input}`);
+    }
+    assert.equal(decodeError(() => decode(bytes(0xef, 0xbb, 0xbf, 0x61, 0x0a, 0xf5))).line, 2);
+  });
+  it('replaces ill-formed bytes with U+FFFD in non-strict mode', () => {
+    assert.deepEqual(decode(bytes(0x61, 0x3a, 0x20, 0xff), { strict: false }), { a: '\uFFFD' });
+  });
+  it('refuses a non-string, non-byte input with a TypeError', () => {
+    assert.throws(() => decode(42 as unknown as string), TypeError);
+  });
+});
+
+describe('options', () => {
+  it('rejects an unknown option, naming it and the known ones', () => {
+    assert.throws(
+      () => encode({}, { indnet: 4 } as never),
+      /unknown option "indnet"; the known options are delimiter, indentSize, indent, replacer/,
+    );
+    assert.throws(() => decode('a: 1', { strictt: true } as never), /unknown option "strictt"/);
+  });
+  it('accepts the deprecated indent alias in both directions', () => {
+    assert.equal(encode({ a: { b: 1 } }, { indent: 4 }), 'a:\n    b: 1');
+    assert.deepEqual(decode('a:\n    b: 1', { indent: 4 }), { a: { b: 1 } });
+  });
+  it('validates indentSize the same way for encode and decode (Infinity is refused)', () => {
+    for (const indentSize of [Number.POSITIVE_INFINITY, 0, 1.5, -2]) {
+      assert.throws(() => encode({ a: 1 }, { indentSize }), TypeError);
+      assert.throws(() => decode('a: 1', { indentSize }), TypeError);
+    }
+  });
+});
+
+describe('constants and helpers', () => {
+  it('exports DELIMITERS and DEFAULT_DELIMITER in the reference shape', () => {
+    assert.deepEqual(DELIMITERS, reference.DELIMITERS);
+    assert.equal(DEFAULT_DELIMITER, reference.DEFAULT_DELIMITER);
+  });
+  it('escapeString escapes like the reference', () => {
+    const sample = 'a"b\\c\nd\re\tf\u0001g\u001fh';
+    assert.equal(escapeString(sample), reference.escapeString(sample));
+  });
+  it('rawString is written verbatim at primitive positions and ignored for containers', () => {
+    assert.equal(encode({ id: rawString('"7"') }), 'id: "7"');
+    // Each library honours its own RawString class, so each gets its own rawString.
+    const replacerWith =
+      (raw: (text: string) => unknown) =>
+      (key: string, value: unknown): unknown =>
+        key === 'n' || key === 'o' ? raw('RAW') : value;
+    const value = { n: 1, o: { x: 1 }, rows: [{ n: 2 }, { n: 3 }] };
+    assert.equal(
+      encode(value, { replacer: replacerWith(rawString) }),
+      reference.encode(value, { replacer: replacerWith(reference.rawString) }),
+    );
+  });
+});
+
+describe('replacer', () => {
+  it('drops a password like the reference does', () => {
+    const user = { name: 'ada', password: 's3cret' };
+    const options = {
+      replacer: (key: string, value: unknown) => (key === 'password' ? undefined : value),
+    };
+    assert.equal(encode(user, options), 'name: ada');
+    assert.equal(encode(user, options), reference.encode(user, options));
+  });
+  it('passes keys, normalized values and paths top-down, root first', () => {
+    const seen: string[] = [];
+    encode(
+      { a: [new Date(0)] },
+      {
+        replacer: (key, value, path) => {
+          seen.push(`${JSON.stringify(key)} ${JSON.stringify(value)} ${JSON.stringify(path)}`);
+          return value;
+        },
+      },
+    );
+    assert.deepEqual(seen, [
+      '"" {"a":["1970-01-01T00:00:00.000Z"]} []',
+      '"a" ["1970-01-01T00:00:00.000Z"] ["a"]',
+      '"0" "1970-01-01T00:00:00.000Z" ["a",0]',
+    ]);
+  });
+});
+
+describe('field defects of issue 11', () => {
+  it('round-trips a string that starts with U+FEFF', () => {
+    for (const value of ['\uFEFFhello', '\uFEFF', { '\uFEFFk': '\uFEFFv' }]) {
+      assert.deepEqual(decode(encode(value)), value);
+    }
+  });
+  it('quotes a declared length as written, not as a rounded double', () => {
+    const error = decodeError(() => decode('a[99999999999999999999]: 1'));
+    assert.match(error.message, /\[99999999999999999999\]/);
+  });
+  it('refuses to encode values decode would refuse, with a clear error instead of a stack overflow', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 1000; i++) deep = [deep];
+    assert.deepEqual(decode(encode(deep)), deep); // exactly 1000 levels: fine both ways
+    let objects: unknown = { leaf: 1 };
+    for (let i = 1; i < 1000; i++) objects = { a: objects };
+    assert.deepEqual(decode(encode(objects)), objects);
+    for (const levels of [1001, 5000, 100_000]) {
+      let value: unknown = 1;
+      for (let i = 0; i < levels; i++) value = i % 2 ? [value] : { k: value };
+      assert.throws(() => encode(value), /nested deeper than 1000 levels/);
+    }
+  });
+  it('keeps the root kind in the trailing-content message after nested headers', () => {
+    const error = decodeError(() =>
+      decode('[1]:\n  - m[2:]{v}:\n      a: 1\n      b: 2\nextra: 1'),
+    );
+    assert.match(error.message, /after the root array/);
+  });
+  it('shares one field-name grammar between the header parser and the line scanner', () => {
+    // A stray quote inside an unquoted field name is no field name: strict mode rejects it.
+    assert.throws(() => decode('[1]{a"}:\n  x'), ToonDecodeError);
+    // The one-line document `[1|]{a|"` has no colon: a root string (§5), like `[1]{a`.
+    assert.equal(decode('[1|]{a|"'), '[1|]{a|"');
+    assert.equal(decode('[1]{a'), '[1]{a');
+  });
+});
