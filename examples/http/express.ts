@@ -16,6 +16,8 @@ export function buildApp(options: OrdersAppOptions = {}) {
     defaultFormat: options.defaultFormat,
     delimiter: options.delimiter,
     limit,
+    // Refuse bodies no parser here reads (without it, they reach the handlers unparsed).
+    bodyTypes: ['application/json'],
   });
   const openapi = addToonToOpenApi(ordersOpenApi());
 
@@ -37,6 +39,7 @@ export function buildApp(options: OrdersAppOptions = {}) {
   });
 
   app.get('/openapi.json', (_req, res) => {
+    res.locals.toon = false; // always JSON: OpenAPI tools expect it
     res.json(openapi);
   });
 

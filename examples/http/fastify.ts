@@ -127,7 +127,10 @@ export async function buildApp(options: FastifyExampleOptions = {}) {
     },
   );
 
-  app.get('/openapi.json', { schema: { hide: true } }, async () => app.swagger());
+  // config.toon: false keeps the document JSON whatever Accept says: OpenAPI tools expect it.
+  app.get('/openapi.json', { schema: { hide: true }, config: { toon: false } }, async () =>
+    app.swagger(),
+  );
 
   await app.ready();
   return { app, settings: app.toon, store };

@@ -18,6 +18,8 @@ export function buildApp(options: OrdersAppOptions = {}) {
     defaultFormat: options.defaultFormat,
     delimiter: options.delimiter,
     maxSize: options.bodyLimit ?? 100 * 1024,
+    bodyTypes: ['application/json'],
+    skip: (c) => c.req.path === '/openapi.json',
   });
   const openapi = addToonToOpenApi(ordersOpenApi());
 

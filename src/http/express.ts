@@ -4,9 +4,9 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { assertToonCharset, decodeToonBody, requestHasBody, unsupportedMediaType } from './body.js';
-import { isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
+import { isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
-import { HttpProblem } from './problem.js';
 import { renderBody, renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
 
@@ -18,58 +18,96 @@ export interface ToonExpressOptions extends ToonHttpOptions {
    */
   limit?: number | string;
   /**
-   * Request Content-Types the API reads besides `text/toon`, in `req.is` syntax (`'application/json'`,
-   * `'urlencoded'`, `'multipart/*'`, `'*\/*'`). A request body of any other type is refused with
-   * a 415 problem. Default `['application/json']`; add the types your other parsers handle.
+   * Accept only TOON primitive roots that `express.json({ strict })` would: with `true` (the
+   * default, like `express.json`) a body that is a lone string, number, boolean or null is a 400.
+   */
+  strict?: boolean;
+  /**
+   * Refuse request bodies of any other Content-Type with a 415 problem: the types the API reads
+   * besides `text/toon`, in `req.is` syntax (`'application/json'`, `'urlencoded'`,
+   * `'multipart/*'`). Default: none refused; bodies the middleware does not parse are left to
+   * the app's other parsers (`express.json()`, `express.urlencoded()`, `express.raw()`, ...).
    */
   bodyTypes?: readonly string[];
+  /**
+   * Leave a request out of negotiation: its `res.json` answers JSON and its errors JSON problems.
+   * A handler can do the same for one response with `res.locals.toon = false`.
+   */
+  skip?: (req: Request) => boolean;
 }
 
 /** The middleware, with its live settings and the companions to mount after the routes. */
 export interface ToonMiddleware extends RequestHandler {
   /** Live negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
   readonly settings: ToonSettings;
-  /** Error-handling middleware that answers every error with a negotiated problem document. Mount it after the routes. */
+  /**
+   * Error-handling middleware that answers every error with a negotiated problem document (an
+   * error's `headers` go on the response). Mount it after the routes, and after error
+   * middleware of your own that handles some errors and passes the rest on with `next(error)`.
+   */
   readonly errorHandler: ErrorRequestHandler;
   /** Middleware that turns unmatched requests into a 404 problem. Mount it after the routes, before `errorHandler`. */
   readonly notFound: RequestHandler;
 }
 
-function requestPath(req: Request): string {
-  const url = req.originalUrl;
-  const query = url.indexOf('?');
-  return query === -1 ? url : url.slice(0, query);
+const SKIPPED = Symbol('toonwire.skipped');
+
+function skipped(req: Request, res: Response): boolean {
+  return (req as Request & { [SKIPPED]?: boolean })[SKIPPED] === true || res.locals.toon === false;
 }
 
 // res.json is replaced on this response object only: other responses, and every other way of
-// sending (res.send of a string, res.sendFile, streams), are untouched. res.send(obj) calls
-// res.json, so it is negotiated too.
+// sending (res.send of a string or Buffer, res.sendFile, streams), are untouched. res.send(obj)
+// calls res.json, so it is negotiated too. A Content-Type set before res.json is the handler's
+// explicit choice and is kept, as is JSON for a request the app opted out.
 function negotiateResJson(req: Request, res: Response, settings: ToonSettings): void {
   const json = res.json;
   res.json = function negotiatedJson(this: Response, body?: unknown) {
-    const contentType = this.get('Content-Type');
-    // A handler that chose a JSON flavour on purpose (application/hal+json, ...) keeps it.
-    if (contentType !== undefined && mediaTypeOf(contentType) !== 'application/json')
-      return json.call(this, body);
+    if (this.get('Content-Type') !== undefined || skipped(req, this)) return json.call(this, body);
     this.vary('Accept');
     const format = negotiateFormat(req.headers.accept, settings.defaultFormat);
+    if (format === undefined) {
+      const problem = renderProblem(notAcceptableProblem(), {
+        accept: req.headers.accept,
+        settings,
+        instance: requestPath(req.originalUrl),
+      });
+      this.status(problem.status).set('Content-Type', problem.contentType);
+      return this.send(problem.body);
+    }
     if (format === 'json') return json.call(this, body);
     const rendered = renderBody(body, format, settings.delimiter);
     // 'auto' may pick JSON: let Express write it, with its `json spaces`/`json replacer` settings.
     if (rendered.format === 'json') return json.call(this, body);
+    // An ETag set by the handler names the JSON representation; Express's own ETag (computed
+    // in res.send from the body) describes the TOON bytes.
+    const etag = toonEtag(this.get('ETag'));
+    if (etag === undefined) this.removeHeader('ETag');
+    else this.set('ETag', etag);
     this.set('Content-Type', rendered.contentType);
     return this.send(rendered.body);
   };
+}
+
+// Like body-parser: a Content-Length (even 0) or Transfer-Encoding announces a body, so an
+// empty TOON body becomes {} exactly where express.json() gives {} for an empty JSON body.
+function announcesBody(req: Request): boolean {
+  return (
+    req.headers['transfer-encoding'] !== undefined ||
+    !Number.isNaN(Number.parseInt(req.headers['content-length'] ?? '', 10))
+  );
 }
 
 /**
  * The Express middleware. Mount it once before the routes (next to `express.json()`), and its
  * `errorHandler` after them:
  * - `res.json(obj)` (and `res.send(obj)`) answers in TOON (`text/toon; charset=utf-8`) or JSON as
- *   `Accept` asks, with `Vary: Accept`;
+ *   `Accept` asks, with `Vary: Accept`; a Content-Type set before `res.json`, `res.locals.toon =
+ *   false` and `skip(req)` keep JSON; a client refusing both formats gets a 406 problem;
  * - `text/toon` request bodies are read with the same limit semantics as `express.json` and
- *   decoded strictly into `req.body`; malformed is a 400 naming line and column, too large the
- *   same 413 as JSON, a Content-Type outside `bodyTypes` a 415;
+ *   decoded strictly into `req.body` (ill-formed UTF-8, malformed TOON and, under `strict`,
+ *   primitive roots are 400 problems; too large the same 413 as JSON). Other bodies are left
+ *   to the app's parsers, unless `bodyTypes` lists what to accept (then the rest is a 415);
  * - `errorHandler` renders every error as an RFC 9457 problem document in the negotiated format.
  *
  * @example
@@ -85,21 +123,25 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
  */
 export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
   const settings = new ToonSettings(options);
-  const readText = express.text({ type: TOON_MEDIA_TYPE, limit: options.limit ?? '100kb' });
-  const accepted = [TOON_MEDIA_TYPE, ...(options.bodyTypes ?? ['application/json'])];
+  const readBytes = express.raw({ type: TOON_MEDIA_TYPE, limit: options.limit ?? '100kb' });
+  const accepted =
+    options.bodyTypes === undefined ? undefined : [TOON_MEDIA_TYPE, ...options.bodyTypes];
+  const containerRoot = options.strict ?? true;
+  const { skip } = options;
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
+    if (skip?.(req)) (req as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
     negotiateResJson(req, res, settings);
-    if (!requestHasBody(req.headers['content-length'], req.headers['transfer-encoding'])) {
-      next();
-      return;
-    }
     const contentType = req.headers['content-type'];
-    if (!req.is(accepted)) {
+    if (
+      accepted !== undefined &&
+      requestHasBody(req.headers['content-length'], req.headers['transfer-encoding']) &&
+      !req.is(accepted)
+    ) {
       next(unsupportedMediaType(contentType, accepted));
       return;
     }
-    if (!isToonContentType(contentType)) {
+    if (!isToonContentType(contentType) || !announcesBody(req)) {
       next();
       return;
     }
@@ -109,12 +151,12 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
       next(error);
       return;
     }
-    readText(req, res, (error?: unknown) => {
+    readBytes(req, res, (error?: unknown) => {
       if (error) return next(error);
-      // Another parser may have consumed the body already; then there is no text to decode.
-      if (typeof req.body === 'string') {
+      // Another parser may have consumed the body already; then there are no bytes to decode.
+      if (Buffer.isBuffer(req.body)) {
         try {
-          req.body = decodeToonBody(req.body);
+          req.body = decodeToonBody(req.body, { containerRoot });
         } catch (decodeError) {
           return next(decodeError);
         }
@@ -131,13 +173,13 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
     const rendered = renderProblem(error, {
       accept: req.headers.accept,
       settings,
-      instance: requestPath(req),
+      instance: requestPath(req.originalUrl),
+      ...(skipped(req, res) ? { format: 'json' as const } : {}),
     });
     // Same policy as Express's final handler: server errors are logged, except under test.
     if (rendered.status >= 500 && req.app.get('env') !== 'test') console.error(error);
-    const headers = (error as { headers?: unknown } | null)?.headers;
-    if (typeof headers === 'object' && headers !== null) res.set(headers as Record<string, string>);
     res
+      .set(rendered.headers)
       .status(rendered.status)
       .vary('Accept')
       .set('Content-Type', rendered.contentType)
@@ -145,12 +187,7 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
   };
 
   const notFound: RequestHandler = (req, _res, next) => {
-    next(
-      new HttpProblem({
-        status: 404,
-        detail: `There is no route for ${req.method} ${requestPath(req)}. Check the method and path against the API's OpenAPI document.`,
-      }),
-    );
+    next(notFoundProblem(req.method, requestPath(req.originalUrl)));
   };
 
   return Object.assign(middleware, { settings, errorHandler, notFound });

@@ -3,6 +3,7 @@
 // documents. Fastify is imported for types only: the plugin works with the app's own copy.
 import type {
   FastifyError,
+  FastifyInstance,
   FastifyPluginCallback,
   FastifyReply,
   FastifyRequest,
@@ -14,9 +15,11 @@ import {
   assertToonCharset,
   DEFAULT_BODY_TYPES,
   decodeToonBody,
+  emptyToonBody,
   unsupportedMediaType,
 } from './body.js';
-import { appendVary, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
+import { appendVary, JSON_CONTENT_TYPE, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { addToonToOpenApi } from './openapi.js';
 import { HttpProblem, type ValidationIssue, validationProblem } from './problem.js';
@@ -37,12 +40,23 @@ export interface ToonFastifyOptions extends ToonHttpOptions {
    * not-found handler; leave it off if you set your own). Default `false`.
    */
   notFound?: boolean;
+  /**
+   * Install an error handler that answers every error with a negotiated problem document.
+   * Default `true`; an error handler you set before registering the plugin is kept and runs
+   * first (errors it throws become problem documents). `false`: install none, and call
+   * {@link problemErrorHandler} from your own.
+   */
+  errorHandler?: boolean;
 }
 
 declare module 'fastify' {
   interface FastifyInstance {
     /** Live TOON negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
     toon: ToonSettings;
+  }
+  interface FastifyContextConfig {
+    /** `false`: this route always answers JSON (problem documents too), whatever `Accept` says. */
+    toon?: boolean;
   }
 }
 
@@ -137,11 +151,6 @@ function jsonSchemaOf(entry: unknown): unknown {
   return (content['application/json'] ?? content['*/*'])?.schema;
 }
 
-function requestPath(request: FastifyRequest): string {
-  const query = request.url.indexOf('?');
-  return query === -1 ? request.url : request.url.slice(0, query);
-}
-
 function validationIssues(error: FastifyError): ValidationIssue[] {
   return (error.validation ?? []).map((issue) => ({
     pointer: issue.instancePath,
@@ -150,6 +159,86 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
 }
 
 const passThrough = (payload: unknown): string => payload as string;
+
+const optedOut = (request: FastifyRequest): boolean => request.routeOptions.config?.toon === false;
+
+const fallbackSettings = new ToonSettings();
+
+/**
+ * The plugin's error handling as a Fastify error handler: answers `error` with a negotiated
+ * RFC 9457 problem document (validation failures as a 400 with `errors`, an unsupported
+ * Content-Type as a 415, an error's `headers` on the response). Call it from your own handler
+ * for the errors you do not answer yourself, with the plugin registered as
+ * `{ errorHandler: false }` (or after your handler, which the plugin then wraps).
+ *
+ * @example
+ * import toon, { problemErrorHandler } from 'toonwire/fastify';
+ *
+ * await app.register(toon, { errorHandler: false });
+ * app.setErrorHandler((error, request, reply) => {
+ *   if (error instanceof TeapotError) return reply.code(418).send('short and stout');
+ *   return problemErrorHandler(error, request, reply);
+ * });
+ */
+export function problemErrorHandler(
+  error: FastifyError | Error,
+  request: FastifyRequest,
+  reply: FastifyReply,
+): void {
+  const settings = (request.server as FastifyInstance & { toon?: ToonSettings }).toon;
+  const fastifyError = error as FastifyError;
+  const source = fastifyError.validation
+    ? validationProblem(validationIssues(fastifyError), {
+        part: fastifyError.validationContext ?? 'body',
+      })
+    : fastifyError.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
+      ? unsupportedMediaType(request.headers['content-type'], DEFAULT_BODY_TYPES)
+      : error;
+  const rendered = renderProblem(source, {
+    accept: request.headers.accept,
+    settings: settings ?? fallbackSettings,
+    instance: requestPath(request.url),
+    ...(optedOut(request) ? { format: 'json' as const } : {}),
+  });
+  if (rendered.status >= 500) request.log.error({ err: error }, error.message);
+  else request.log.info({ err: error }, error.message);
+  reply.headers(rendered.headers);
+  // The error path keeps a serializer set earlier for this reply; reset it so the finished
+  // problem text is sent as it is.
+  reply
+    .code(rendered.status)
+    .header('vary', appendVary(reply.getHeader('vary')))
+    .type(rendered.contentType)
+    .serializer(passThrough)
+    .send(rendered.body);
+}
+
+type ErrorHandler = (
+  this: FastifyInstance,
+  error: FastifyError,
+  request: FastifyRequest,
+  reply: FastifyReply,
+) => unknown;
+
+// A handler set before the plugin is kept: it runs first, and what it throws (or rejects with)
+// becomes a problem document.
+function composeErrorHandler(own: ErrorHandler): ErrorHandler {
+  return function composedErrorHandler(this: FastifyInstance, error, request, reply) {
+    let result: unknown;
+    try {
+      result = own.call(this, error, request, reply);
+    } catch (thrown) {
+      problemErrorHandler(thrown as Error, request, reply);
+      return undefined;
+    }
+    if (result !== null && typeof (result as PromiseLike<unknown>)?.then === 'function') {
+      return (result as Promise<unknown>).then(undefined, (thrown: unknown) => {
+        problemErrorHandler(thrown as Error, request, reply);
+      });
+    }
+    return result;
+  };
+}
 
 const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) => {
   const settings = new ToonSettings(options);
@@ -160,7 +249,9 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   app.addContentTypeParser(
     TOON_MEDIA_TYPE,
     {
-      parseAs: 'string',
+      // Bytes, not a string: the codec decodes them with a fatal UTF-8 decoder, so ill-formed
+      // UTF-8 is a 400 naming the byte offset instead of silently becoming U+FFFD.
+      parseAs: 'buffer',
       ...(options.bodyLimit === undefined ? {} : { bodyLimit: options.bodyLimit }),
     },
     (
@@ -170,7 +261,10 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     ) => {
       try {
         assertToonCharset(request.headers['content-type']);
-        const value = decodeToonBody(body as string);
+        // Fastify refuses an empty JSON body (FST_ERR_CTP_EMPTY_JSON_BODY); an empty TOON body
+        // is refused alike rather than decoded to {}.
+        if (body.length === 0) throw emptyToonBody();
+        const value = decodeToonBody(body);
         guardPrototypeKeys(value, onProto, onConstructor);
         parsed(null, value);
       } catch (error) {
@@ -196,72 +290,74 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   });
 
   // Only object payloads that Fastify is about to serialize as JSON reach this hook, so strings,
-  // buffers, streams and explicitly typed responses pass through untouched.
+  // buffers, streams and explicitly typed responses (any type but application/json) pass
+  // through untouched.
   app.addHook('preSerialization', (request, reply, payload, next) => {
-    if (mediaTypeOf(reply.getHeader('content-type') as string | undefined) !== 'application/json') {
+    if (
+      optedOut(request) ||
+      mediaTypeOf(reply.getHeader('content-type') as string | undefined) !== 'application/json'
+    ) {
       next(null, payload);
       return;
     }
     reply.header('vary', appendVary(reply.getHeader('vary')));
     const format = negotiateFormat(request.headers.accept, settings.defaultFormat);
+    if (format === undefined) {
+      (next as (error: Error) => void)(notAcceptableProblem());
+      return;
+    }
     if (format !== 'json') {
       // Serialize in the serializer, not here: later preSerialization hooks may still change
       // the payload, and the serializer sees the final one.
       const delimiter = settings.delimiter;
       reply.serializer((final: unknown) => {
         const serialization = responseSerialization(request, reply);
+        let body: string | undefined;
+        let contentType = contentTypeFor('toon');
         if (format === 'toon' && serialization !== undefined) {
           // The schema-compiled writer gives the same text as projection + encode, faster;
           // it returns undefined for data only the generic encoder can decide.
-          const body = compileToonSerializer(serialization.schema, delimiter)?.(final);
-          if (body !== undefined) {
-            reply.type(contentTypeFor('toon'));
-            return body;
-          }
+          body = compileToonSerializer(serialization.schema, delimiter)?.(final);
         }
-        const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
-        const rendered = renderBody(value, format, delimiter, { jsonModel });
-        reply.type(rendered.contentType);
-        return rendered.body;
+        if (body === undefined) {
+          const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
+          const rendered = renderBody(value, format, delimiter, { jsonModel });
+          body = rendered.body;
+          contentType = rendered.contentType;
+        }
+        reply.type(contentType);
+        // An ETag the handler set names the JSON representation, not this one.
+        if (contentType !== JSON_CONTENT_TYPE && reply.hasHeader('etag')) {
+          const etag = toonEtag(reply.getHeader('etag') as string | undefined);
+          if (etag === undefined) reply.removeHeader('etag');
+          else reply.header('etag', etag);
+        }
+        return body;
       });
     }
     next(null, payload);
   });
 
-  app.setErrorHandler((error: FastifyError, request, reply) => {
-    const source = error.validation
-      ? validationProblem(validationIssues(error), { part: error.validationContext ?? 'body' })
-      : error.code === 'FST_ERR_CTP_INVALID_MEDIA_TYPE'
-        ? unsupportedMediaType(request.headers['content-type'], DEFAULT_BODY_TYPES)
-        : error;
-    const rendered = renderProblem(source, {
-      accept: request.headers.accept,
-      settings,
-      instance: requestPath(request),
+  if (options.errorHandler !== false) {
+    const own = app.errorHandler as ErrorHandler | undefined;
+    const installed =
+      own === undefined || own.name === 'defaultErrorHandler'
+        ? problemErrorHandler
+        : composeErrorHandler(own);
+    app.setErrorHandler(installed);
+    // A handler set after the plugin, in the same scope, replaces it: say how to compose.
+    app.addHook('onReady', function warnIfReplaced(this: FastifyInstance, ready) {
+      if (this.errorHandler !== installed)
+        this.log.warn(
+          'toonwire: an error handler set after the toonwire plugin replaced its problem documents. Register the plugin after setErrorHandler (it then wraps yours), or call problemErrorHandler from your handler.',
+        );
+      ready();
     });
-    if (rendered.status >= 500) request.log.error({ err: error }, error.message);
-    else request.log.info({ err: error }, error.message);
-    const headers = (error as { headers?: unknown }).headers;
-    if (typeof headers === 'object' && headers !== null)
-      reply.headers(headers as Record<string, string>);
-    // The error path keeps a serializer set earlier for this reply; reset it so the finished
-    // problem text is sent as it is.
-    reply
-      .code(rendered.status)
-      .header('vary', appendVary(reply.getHeader('vary')))
-      .type(rendered.contentType)
-      .serializer(passThrough)
-      .send(rendered.body);
-  });
+  }
 
   if (options.notFound) {
     app.setNotFoundHandler((request, reply) => {
-      reply.send(
-        new HttpProblem({
-          status: 404,
-          detail: `There is no route for ${request.method} ${requestPath(request)}. Check the method and path against the API's OpenAPI document.`,
-        }),
-      );
+      reply.send(notFoundProblem(request.method, requestPath(request.url)));
     });
   }
 

@@ -10,17 +10,18 @@ import {
   requestHasBody,
   unsupportedMediaType,
 } from './body.js';
+import { notAcceptableProblem, notFoundProblem, toonEtag } from './kit.js';
 import {
   appendVary,
   isToonContentType,
   JSON_CONTENT_TYPE,
   matchesMediaType,
-  mediaTypeOf,
   TOON_MEDIA_TYPE,
 } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { renderBody, renderProblem } from './render.js';
+import type { ResponseFormat } from './settings.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
 
 /** Options of the Hono middleware. */
@@ -32,55 +33,71 @@ export interface ToonHonoOptions extends ToonHttpOptions {
    */
   maxSize?: number;
   /**
-   * Request Content-Types the API reads besides `text/toon`: exact media types, `type/*` or
-   * `*\/*`. A request body of any other type is refused with a 415 problem. Default
-   * `['application/json']`; add the types your handlers read (for example
-   * `'application/x-www-form-urlencoded'`).
+   * Refuse request bodies of any other Content-Type with a 415 problem: the types the API reads
+   * besides `text/toon` (exact media types, `type/*` or `*\/*`). Default: none refused; other
+   * bodies reach the handlers untouched (`c.req.parseBody()`, `c.req.arrayBuffer()`, ...).
    */
   bodyTypes?: readonly string[];
+  /**
+   * Leave a request out of negotiation: its `c.json` answers JSON and its errors (through
+   * `onError`) JSON problems, for example `(c) => c.req.path === '/openapi.json'`.
+   */
+  skip?: (c: Context) => boolean;
 }
 
 /** The middleware, with its live settings and the handlers to give `app.onError` and `app.notFound`. */
 export interface ToonHonoMiddleware extends MiddlewareHandler {
   /** Live negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
   readonly settings: ToonSettings;
-  /** For `app.onError`: answers every error with a negotiated problem document. */
+  /**
+   * For `app.onError`: answers every error with a negotiated problem document, its `headers` on
+   * the response. Call it from your own `onError` for the errors you do not answer yourself.
+   */
   readonly onError: ErrorHandler;
   /** For `app.notFound`: a negotiated 404 problem document. */
   readonly notFound: NotFoundHandler;
 }
 
+const SKIPPED = Symbol('toonwire.skipped');
+
 function problemResponse(c: Context, error: unknown, settings: ToonSettings): Response {
+  const forced: ResponseFormat | undefined =
+    (c.req.raw as Request & { [SKIPPED]?: boolean })[SKIPPED] === true ? 'json' : undefined;
   const rendered = renderProblem(error, {
     accept: c.req.header('accept'),
     settings,
     instance: c.req.path,
+    ...(forced === undefined ? {} : { format: forced }),
   });
-  return new Response(rendered.body, {
-    status: rendered.status,
-    headers: { 'content-type': rendered.contentType, vary: 'Accept' },
-  });
+  const headers = new Headers(rendered.headers);
+  headers.set('content-type', rendered.contentType);
+  headers.set('vary', 'Accept');
+  return new Response(rendered.body, { status: rendered.status, headers });
 }
 
 // c.req.json(), c.req.valid('json') and validator('json') all read c.req.raw: replacing it with
-// a JSON request carrying the decoded data lets them work unchanged. The TOON text is read from
-// raw directly, not through c.req.text(), whose cache would later be parsed as JSON.
+// a JSON request carrying the decoded data lets them work unchanged. The TOON bytes are read
+// from raw directly, not through c.req.text(), whose cache would later be parsed as JSON, and
+// decoded by the codec with a fatal UTF-8 decoder. An empty TOON body becomes an empty JSON
+// body, so the app answers it exactly as it answers an empty JSON body.
 async function replaceToonBody(c: Context): Promise<void> {
   const raw = c.req.raw;
-  const value = decodeToonBody(await raw.text());
+  const bytes = new Uint8Array(await raw.arrayBuffer());
+  const body = bytes.length === 0 ? '' : JSON.stringify(decodeToonBody(bytes));
   const headers = new Headers(raw.headers);
   headers.set('content-type', JSON_CONTENT_TYPE);
   headers.delete('content-length');
   headers.delete('transfer-encoding');
-  c.req.raw = new Request(raw, { body: JSON.stringify(value), headers });
+  c.req.raw = new Request(raw, { body, headers });
 }
 
 // HTTP/1.1 announces a body with Content-Length or Transfer-Encoding; HTTP/2 and some runtimes
 // stream bodies with neither, so a declared Content-Type on a request with a body stream counts
-// too. Empty bodies never count: there is nothing to refuse or decode.
-function hasBody(raw: Request, contentType: string | null): boolean {
+// too. `empty`: whether a Content-Length of 0 counts (it does for TOON parity, not for 415s).
+function hasBody(raw: Request, contentType: string | null, empty: boolean): boolean {
   const length = raw.headers.get('content-length');
   const encoding = raw.headers.get('transfer-encoding');
+  if (empty && length !== null && length.trim() === '0') return true;
   if (length !== null || encoding !== null) return requestHasBody(length, encoding);
   // Content-Type first: reading `body` makes @hono/node-server build the full Request.
   return contentType !== null && raw.body !== null;
@@ -98,18 +115,18 @@ function addVary(c: Context, response: Response): void {
   }
 }
 
-function hasContentType(headers: Record<string, unknown>): boolean {
+function hasContentType(headers: unknown): boolean {
+  if (typeof headers !== 'object' || headers === null) return false;
+  if (headers instanceof Headers) return headers.has('content-type');
   return Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
 }
 
-/** Responses c.json already negotiated: the after-handler step leaves them alone. */
-const negotiatedResponses = new WeakSet<Response>();
-
 type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, string | string[]>];
 
-// c.json(obj) answers in the negotiated format straight from obj. Re-encoding its finished JSON
-// response instead means reading the body back as a stream and parsing it, which cost more than
-// the encoding itself. A Content-Type the handler passes explicitly is left to Hono.
+// c.json(obj) answers in the negotiated format straight from obj: the one response the
+// middleware negotiates. Everything else (c.body, c.text, streams, new Response(...), c.json
+// with an explicit Content-Type) is the handler's own bytes and is left alone, so compress,
+// etag and streaming work whatever the middleware order.
 function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
   const json = c.json as (...args: JsonArguments) => Response;
   const body = c.body as (
@@ -118,73 +135,50 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     headers?: Record<string, string | string[]>,
   ) => Response;
   const negotiating = (...[object, arg, headers]: JsonArguments): Response => {
-    if (headers !== undefined && hasContentType(headers)) return json(object, arg, headers);
+    if (hasContentType(headers) || hasContentType((arg as { headers?: unknown })?.headers))
+      return json(object, arg, headers);
     const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
+    if (format === undefined) return problemResponse(c, notAcceptableProblem(), settings);
     let response: Response;
     if (format === 'json') {
       response = json(object, arg, headers);
     } else {
       const rendered = renderBody(object, format, settings.delimiter);
       response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
+      if (rendered.format === 'toon' && response.headers.has('etag')) {
+        // An ETag the handler set names the JSON representation, not this one.
+        const etag = toonEtag(response.headers.get('etag'));
+        if (etag === undefined) response.headers.delete('etag');
+        else response.headers.set('etag', etag);
+      }
     }
     addVary(c, response);
-    negotiatedResponses.add(response);
     return response;
   };
   return negotiating as Context['json'];
-}
-
-// The fallback for JSON responses built without c.json (new Response(...), c.body(...)):
-// re-encode the finished response when the client asked for TOON.
-async function negotiateJsonResponse(c: Context, settings: ToonSettings): Promise<void> {
-  const res = c.res;
-  if (
-    negotiatedResponses.has(res) ||
-    mediaTypeOf(res.headers.get('content-type')) !== 'application/json'
-  )
-    return;
-  const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
-  if (format === 'json' || res.body === null) {
-    addVary(c, res);
-    return;
-  }
-  const text = await res.text();
-  let body = text;
-  const headers = new Headers(res.headers);
-  try {
-    const rendered = renderBody(JSON.parse(text), format, settings.delimiter);
-    body = rendered.body;
-    headers.set('content-type', rendered.contentType);
-  } catch {
-    // Not actually JSON: send it as it was rather than failing a response the handler finished.
-  }
-  // The old length describes the JSON text; the runtime computes the right one.
-  headers.delete('content-length');
-  headers.set('vary', appendVary(headers.get('vary')));
-  // Assigning c.res merges the previous response's headers into the new one, which would bring
-  // the stale content-length back; clearing it first makes the new response stand alone.
-  c.res = undefined;
-  c.res = new Response(body, { status: res.status, statusText: res.statusText, headers });
 }
 
 /**
  * The Hono middleware. Mount it with `app.use` before the routes, and give its `onError` (and,
  * if you like, `notFound`) to the app:
  * - `c.json(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
- *   `Vary: Accept`; JSON responses built another way (`new Response(...)`) are re-encoded after
- *   the handler, content-length dropped;
+ *   `Vary: Accept`; every other response (streams, `c.body`, `new Response`, `c.json` with an
+ *   explicit Content-Type, requests `skip(c)` selects) passes untouched; a client refusing both
+ *   formats gets a 406 problem;
  * - `text/toon` request bodies are decoded strictly and the request is replaced by its JSON
  *   equivalent, so `c.req.json()` and `validator('json', ...)` see the same data as for JSON;
- *   malformed is a 400 naming line and column, over `maxSize` a 413 for both formats, a
- *   Content-Type outside `bodyTypes` a 415;
- * - `onError` renders every error as an RFC 9457 problem document in the negotiated format.
+ *   ill-formed UTF-8 and malformed TOON are 400 problems, over `maxSize` a 413 for both formats;
+ *   other bodies are left to the handlers unless `bodyTypes` lists what to accept (then 415);
+ * - `onError` renders every error as an RFC 9457 problem document in the negotiated format
+ *   (without it, Hono's default handler still sends an `HttpProblem` with its status and
+ *   headers, as JSON, through `HttpProblem.getResponse()`).
  *
  * @example
  * import { Hono } from 'hono';
  * import { toon } from 'toonwire/hono';
  *
  * const app = new Hono();
- * const negotiation = toon({ maxSize: 1024 * 1024 });
+ * const negotiation = toon({ maxSize: 1024 * 1024, skip: (c) => c.req.path === '/openapi.json' });
  * app.use(negotiation);
  * app.onError(negotiation.onError);
  * app.notFound(negotiation.notFound);
@@ -193,8 +187,9 @@ async function negotiateJsonResponse(c: Context, settings: ToonSettings): Promis
  */
 export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   const settings = new ToonSettings(options);
-  const accepted = [TOON_MEDIA_TYPE, ...(options.bodyTypes ?? [JSON_CONTENT_TYPE])];
-  const { maxSize } = options;
+  const accepted =
+    options.bodyTypes === undefined ? undefined : [TOON_MEDIA_TYPE, ...options.bodyTypes];
+  const { maxSize, skip } = options;
   const limit =
     maxSize === undefined
       ? undefined
@@ -203,17 +198,19 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
           onError: (c) => problemResponse(c, payloadTooLarge(maxSize), settings),
         });
 
-  const negotiate = async (
-    c: Context,
-    next: Next,
-    contentType: string | null,
-    withBody: boolean,
-  ): Promise<Response | undefined> => {
-    if (withBody) {
-      if (!matchesMediaType(contentType, accepted)) {
-        return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
+  const negotiate = async (c: Context, next: Next): Promise<Response | undefined> => {
+    const raw = c.req.raw;
+    const skipped = skip?.(c) === true;
+    if (skipped) (raw as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
+    const contentType = raw.headers.get('content-type');
+    const method = c.req.method;
+    // A GET or HEAD Request never has a body; looking would make @hono/node-server build it.
+    if (method !== 'GET' && method !== 'HEAD') {
+      if (accepted !== undefined && hasBody(raw, contentType, false)) {
+        if (!matchesMediaType(contentType, accepted))
+          return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
       }
-      if (isToonContentType(contentType)) {
+      if (isToonContentType(contentType) && hasBody(raw, contentType, true)) {
         try {
           assertToonCharset(contentType);
           await replaceToonBody(c);
@@ -224,21 +221,17 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
         }
       }
     }
-    c.json = negotiatingJson(c, settings);
+    if (skipped) (c.req.raw as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
+    else c.json = negotiatingJson(c, settings);
     await next();
-    await negotiateJsonResponse(c, settings);
+    return undefined;
   };
 
   const middleware: MiddlewareHandler = (c, next) => {
-    const contentType = c.req.raw.headers.get('content-type');
-    const withBody = hasBody(c.req.raw, contentType);
-    // A GET or HEAD Request never has a body; the limit would read `body` to find that out,
-    // which makes @hono/node-server build the full Request.
     const method = c.req.method;
-    if (limit === undefined || method === 'GET' || method === 'HEAD')
-      return negotiate(c, next, contentType, withBody);
+    if (limit === undefined || method === 'GET' || method === 'HEAD') return negotiate(c, next);
     return limit(c, async () => {
-      const early = await negotiate(c, next, contentType, withBody);
+      const early = await negotiate(c, next);
       if (early !== undefined) c.res = early;
     });
   };
@@ -246,7 +239,11 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   const onError: ErrorHandler = (error, c) => {
     // An HTTPException built with its own Response is the app's explicit answer: keep it.
     const custom = error as { res?: unknown; getResponse?: () => Response };
-    if (custom.res !== undefined && typeof custom.getResponse === 'function')
+    if (
+      !(error instanceof HttpProblem) &&
+      custom.res !== undefined &&
+      typeof custom.getResponse === 'function'
+    )
       return custom.getResponse();
     const response = problemResponse(c, error, settings);
     if (response.status >= 500) console.error(error);
@@ -254,14 +251,7 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   };
 
   const notFound: NotFoundHandler = (c) =>
-    problemResponse(
-      c,
-      new HttpProblem({
-        status: 404,
-        detail: `There is no route for ${c.req.method} ${c.req.path}. Check the method and path against the API's OpenAPI document.`,
-      }),
-      settings,
-    );
+    problemResponse(c, notFoundProblem(c.req.method, c.req.path), settings);
 
   return Object.assign(middleware, { settings, onError, notFound });
 }

@@ -5,11 +5,14 @@
 export {
   assertToonCharset,
   DEFAULT_BODY_TYPES,
+  type DecodeBodyOptions,
   decodeToonBody,
+  emptyToonBody,
   payloadTooLarge,
   requestHasBody,
   unsupportedMediaType,
 } from './body.js';
+export { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
 export {
   appendVary,
   contentTypeParameter,
@@ -35,6 +38,7 @@ export {
   type ProblemDetails,
   type ProblemInit,
   problemFromError,
+  problemHeaders,
   statusTitle,
   type ValidationIssue,
   validationProblem,

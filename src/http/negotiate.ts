@@ -1,4 +1,3 @@
-import Negotiator from 'negotiator';
 import {
   JSON_CONTENT_TYPE,
   PROBLEM_JSON_CONTENT_TYPE,
@@ -10,36 +9,154 @@ import type { DefaultFormat, ResponseFormat } from './settings.js';
 /** What kind of document is being negotiated: ordinary data, or an RFC 9457 problem document. */
 export type DocumentKind = 'data' | 'problem';
 
-/** The client's preference: one format, or `'either'` when it does not prefer one over the other. */
-export type ClientPreference = ResponseFormat | 'either';
+/**
+ * The client's preference between JSON and TOON: one format; `'either'` when its `Accept` does
+ * not prefer one over the other (absent, equal q-values and specificity, or naming neither);
+ * `'neither'` when it refuses both with `q=0`.
+ */
+export type ClientPreference = ResponseFormat | 'either' | 'neither';
 
-// The representations offered, written as the Content-Types actually sent: negotiator matches an
-// Accept entry's parameters against these, so `Accept: text/toon; charset=utf-8` and
-// `Accept: text/toon; profile=problem` (for problems) select TOON instead of being ignored.
-const OFFERS: Record<DocumentKind, Record<ResponseFormat, readonly string[]>> = {
-  data: { json: [JSON_CONTENT_TYPE], toon: [TOON_CONTENT_TYPE] },
+interface MediaRange {
+  type: string;
+  subtype: string;
+  params: ReadonlyArray<readonly [string, string]>;
+  q: number;
+}
+
+interface Offer {
+  type: string;
+  subtype: string;
+  params: ReadonlyMap<string, string>;
+}
+
+function parseMediaType(text: string): { type: string; subtype: string; params: string[] } {
+  const [essence = '', ...params] = text.split(';');
+  const slash = essence.indexOf('/');
+  const type = (slash === -1 ? essence : essence.slice(0, slash)).trim().toLowerCase();
+  const subtype = (slash === -1 ? '' : essence.slice(slash + 1)).trim().toLowerCase();
+  return { type, subtype, params };
+}
+
+function unquote(value: string): string {
+  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+    ? value.slice(1, -1)
+    : value;
+}
+
+// RFC 9110 §12.5.1: `type/subtype *( ";" parameter ) [ weight ]`; the weight ends the media
+// range's own parameters. Entries that do not parse, or carry an invalid q, are ignored.
+function parseAccept(accept: string): MediaRange[] {
+  const ranges: MediaRange[] = [];
+  for (const entry of accept.split(',')) {
+    const { type, subtype, params: rawParams } = parseMediaType(entry);
+    if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) continue;
+    const params: Array<readonly [string, string]> = [];
+    let q = 1;
+    let valid = true;
+    for (const raw of rawParams) {
+      const equals = raw.indexOf('=');
+      if (equals === -1) continue;
+      const name = raw.slice(0, equals).trim().toLowerCase();
+      const value = unquote(raw.slice(equals + 1).trim());
+      if (name === 'q') {
+        q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : Number.NaN;
+        valid = !Number.isNaN(q);
+        break;
+      }
+      params.push([name, value.toLowerCase()]);
+    }
+    if (valid) ranges.push({ type, subtype, params, q });
+  }
+  return ranges;
+}
+
+function parseOffer(contentType: string): Offer {
+  const { type, subtype, params: rawParams } = parseMediaType(contentType);
+  const params = new Map<string, string>();
+  for (const raw of rawParams) {
+    const equals = raw.indexOf('=');
+    if (equals === -1) continue;
+    params.set(
+      raw.slice(0, equals).trim().toLowerCase(),
+      unquote(raw.slice(equals + 1).trim()).toLowerCase(),
+    );
+  }
+  return { type, subtype, params };
+}
+
+/** How an Accept header treats one offer: the most specific range that applies decides its q. */
+interface Verdict {
+  q: number;
+  /** 2: named exactly (`text/toon`), 1: by `type/*`, 0: by `*\/*`. */
+  level: number;
+}
+
+// RFC 9110 §12.5.1: "media ranges can be overridden by more specific media ranges or specific
+// media types. If more than one media range applies to a given type, the most specific
+// reference has precedence." A range with parameters applies only when the offer has them all.
+function verdictFor(ranges: readonly MediaRange[], offer: Offer): Verdict | undefined {
+  let best: Verdict | undefined;
+  let bestPrecision = -1;
+  for (const range of ranges) {
+    if (range.type !== '*' && range.type !== offer.type) continue;
+    if (range.subtype !== '*' && range.subtype !== offer.subtype) continue;
+    if (!range.params.every(([name, value]) => offer.params.get(name) === value)) continue;
+    const level = range.type === '*' ? 0 : range.subtype === '*' ? 1 : 2;
+    const precision = level * 100 + range.params.length;
+    if (precision > bestPrecision) {
+      best = { q: range.q, level };
+      bestPrecision = precision;
+    }
+  }
+  return best;
+}
+
+// The representations offered, written as the Content-Types actually sent, so an Accept
+// entry's parameters are matched against them (`text/toon; charset=utf-8` selects TOON, and
+// for problems `text/toon; profile=problem` too).
+const OFFERS: Record<DocumentKind, Record<ResponseFormat, readonly Offer[]>> = {
+  data: { json: [parseOffer(JSON_CONTENT_TYPE)], toon: [parseOffer(TOON_CONTENT_TYPE)] },
   problem: {
-    json: [PROBLEM_JSON_CONTENT_TYPE, JSON_CONTENT_TYPE],
-    toon: [TOON_PROBLEM_CONTENT_TYPE],
+    json: [parseOffer(PROBLEM_JSON_CONTENT_TYPE), parseOffer(JSON_CONTENT_TYPE)],
+    toon: [parseOffer(TOON_PROBLEM_CONTENT_TYPE)],
   },
 };
 
-function formatOf(offer: string | undefined, kind: DocumentKind): ResponseFormat {
-  return offer !== undefined && OFFERS[kind].toon.includes(offer) ? 'toon' : 'json';
+/** A format's standing: refused (q=0 by the range that applies), unmatched, or acceptable. */
+type Standing = 'refused' | 'unmatched' | Verdict;
+
+// A format offered under several Content-Types stands as well as its best one: acceptable
+// (higher q, then higher level) beats unmatched, which beats refused.
+function standingOf(ranges: readonly MediaRange[], offers: readonly Offer[]): Standing {
+  let best: Standing = 'refused';
+  for (const offer of offers) {
+    const verdict = verdictFor(ranges, offer);
+    if (verdict === undefined) {
+      if (best === 'refused') best = 'unmatched';
+    } else if (
+      verdict.q > 0 &&
+      (typeof best !== 'object' ||
+        verdict.q > best.q ||
+        (verdict.q === best.q && verdict.level > best.level))
+    ) {
+      best = verdict;
+    }
+  }
+  return best;
 }
 
 function rank(accept: string, kind: DocumentKind): ClientPreference {
-  const negotiator = new Negotiator({ headers: { accept } });
-  const { json, toon } = OFFERS[kind];
-  // negotiator orders by q-value, then specificity, then the order of the Accept entries, and
-  // only then by the order of the offers. Asking twice with the offers swapped therefore tells
-  // a real preference (same winner both times) from a tie that only the offer order decided.
-  const jsonFirst = negotiator.mediaTypes([...json, ...toon]);
-  if (jsonFirst.length === 0) return 'either';
-  const toonFirst = negotiator.mediaTypes([...toon, ...json]);
-  const a = formatOf(jsonFirst[0], kind);
-  const b = formatOf(toonFirst[0], kind);
-  return a === b ? a : 'either';
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return 'either';
+  const json = standingOf(ranges, OFFERS[kind].json);
+  const toon = standingOf(ranges, OFFERS[kind].toon);
+  if (json === 'refused') return toon === 'refused' ? 'neither' : 'toon';
+  if (toon === 'refused') return 'json';
+  if (json === 'unmatched') return toon === 'unmatched' ? 'either' : 'toon';
+  if (toon === 'unmatched') return 'json';
+  if (json.q !== toon.q) return json.q > toon.q ? 'json' : 'toon';
+  if (json.level !== toon.level) return json.level > toon.level ? 'json' : 'toon';
+  return 'either';
 }
 
 // Real traffic repeats a handful of Accept values; caching their ranking keeps negotiation off
@@ -51,17 +168,19 @@ const cache: Record<DocumentKind, Map<string, ClientPreference>> = {
 };
 
 /**
- * The client's preference between JSON and TOON according to its `Accept` header, with
- * q-values, wildcards and specificity as the `negotiator` package applies them.
- * `'either'` means the header does not decide: it is absent, both types are matched by the
- * same entry (`*\/*`), or neither is acceptable. When both are listed with equal q-values and
- * equal specificity, the one listed first wins (negotiator's rule, the same as Express's
- * `req.accepts`).
+ * The client's preference between JSON and TOON according to its `Accept` header (RFC 9110
+ * §12.5.1). Each format's q-value comes from the most specific range that applies to it; the
+ * higher q wins, then the more specific reference (`application/json` beats `*\/*`). The order
+ * of the entries never matters: equal q and specificity is `'either'`, as are an absent header
+ * and one naming neither type. A format whose applicable range has `q=0` is refused: the other
+ * one is preferred, and `'neither'` means both are refused.
  *
  * @example
  * clientPreference('text/toon, application/json;q=0.5'); // 'toon'
- * clientPreference('*\/*'); // 'either'
- * clientPreference('text/*'); // 'toon'
+ * clientPreference('text/toon, application/json'); // 'either'
+ * clientPreference('application/json, *\/*'); // 'json'
+ * clientPreference('text/toon;q=0'); // 'json'
+ * clientPreference('*\/*;q=0'); // 'neither'
  */
 export function clientPreference(
   accept: string | undefined,
@@ -78,17 +197,22 @@ export function clientPreference(
 
 /**
  * The format to answer in: the client's preference, or `defaultFormat` when it has none.
- * `'auto'` is returned only from the default, and means "whichever is smaller".
+ * `'auto'` is returned only from the default, and means "whichever is smaller". `undefined`
+ * means the client refused both formats (`q=0`): answer 406 (the adapters send a 406
+ * problem document).
  *
  * @example
  * negotiateFormat('application/json', 'toon'); // 'json'
  * negotiateFormat(undefined, 'toon'); // 'toon'
+ * negotiateFormat('text/toon;q=0', 'toon'); // 'json'
+ * negotiateFormat('*\/*;q=0', 'json'); // undefined
  */
 export function negotiateFormat(
   accept: string | undefined,
   defaultFormat: DefaultFormat,
   kind: DocumentKind = 'data',
-): DefaultFormat {
+): DefaultFormat | undefined {
   const preference = clientPreference(accept, kind);
+  if (preference === 'neither') return undefined;
   return preference === 'either' ? defaultFormat : preference;
 }

@@ -1,3 +1,5 @@
+import { PROBLEM_JSON_CONTENT_TYPE } from './media-types.js';
+
 /**
  * An RFC 9457 problem document. `type` defaults to `about:blank`, whose `title` is the HTTP
  * status phrase; any other member is an extension (for example `errors` for validation).
@@ -43,13 +45,18 @@ export const PROBLEM_JSON_SCHEMA = {
   },
 } as const;
 
-/** What {@link HttpProblem} is built from: a status plus any problem members and extensions. */
+/**
+ * What {@link HttpProblem} is built from: a status plus any problem members and extensions.
+ * `headers` are response headers (`Allow` on a 405, `Retry-After` on a 429 or 503): they go on
+ * the response, never into the document.
+ */
 export interface ProblemInit {
   status: number;
   type?: string;
   title?: string;
   detail?: string;
   instance?: string;
+  headers?: Readonly<Record<string, string>>;
   [extension: string]: unknown;
 }
 
@@ -123,9 +130,15 @@ function isErrorStatus(value: unknown): value is number {
  * client negotiated. It also carries `status`/`statusCode`/`expose` so frameworks that do not
  * know it still answer with the right status.
  *
+ * `headers` are sent with the response in every adapter (and by frameworks that read an error's
+ * `headers`, as Fastify's and Express's default handlers do). `getResponse()` gives a JSON
+ * problem `Response`, which Hono's default error handler sends as it is, so the status survives
+ * even without `app.onError`.
+ *
  * @example
  * throw new HttpProblem({ status: 404, detail: `No order with id ${id}.` });
  * throw new HttpProblem({ status: 409, title: 'Order already paid', type: 'https://example.com/problems/paid', orderId: id });
+ * throw new HttpProblem({ status: 405, detail: 'Use GET.', headers: { Allow: 'GET, HEAD' } });
  */
 export class HttpProblem extends Error {
   override readonly name = 'HttpProblem';
@@ -133,10 +146,12 @@ export class HttpProblem extends Error {
   readonly problem: ProblemDetails;
   /** Messages of client errors are meant for the client (http-errors convention). */
   readonly expose: boolean;
+  /** Response headers to send with the problem document (never part of the document). */
+  readonly headers: Readonly<Record<string, string>>;
 
   constructor(init: ProblemInit) {
     const status = isErrorStatus(init.status) ? init.status : 500;
-    const { type, title, detail, instance, ...rest } = init;
+    const { type, title, detail, instance, headers, ...rest } = init;
     const { status: _ignored, ...extensions } = rest;
     const problem: ProblemDetails = {
       type: type ?? 'about:blank',
@@ -149,6 +164,21 @@ export class HttpProblem extends Error {
     super(detail ?? problem.title);
     this.problem = problem;
     this.expose = status < 500;
+    this.headers = { ...headers };
+  }
+
+  /**
+   * The problem as an `application/problem+json` `Response` with its headers: what Hono's
+   * default error handler sends for an error that has this method. The adapters' own error
+   * handling negotiates TOON instead.
+   *
+   * @example
+   * new HttpProblem({ status: 503, headers: { 'Retry-After': '30' } }).getResponse().status; // 503
+   */
+  getResponse(): Response {
+    const headers = new Headers(this.headers);
+    headers.set('content-type', PROBLEM_JSON_CONTENT_TYPE);
+    return new Response(JSON.stringify(this.problem), { status: this.problem.status, headers });
   }
 
   /** The HTTP status (also read by Express, Hono and http-errors-aware code). */
@@ -230,4 +260,24 @@ export function problemFromError(error: unknown, instance?: string): ProblemDeta
   if (instance !== undefined) problem.instance = instance;
   if (exposed && typeof like.code === 'string') problem.code = like.code;
   return problem;
+}
+
+/**
+ * The response headers an error asks for: an {@link HttpProblem}'s `headers`, or the `headers`
+ * object that http-errors, Fastify and Hono errors may carry (string and number values).
+ *
+ * @example
+ * problemHeaders(new HttpProblem({ status: 405, headers: { Allow: 'GET' } })); // { Allow: 'GET' }
+ * problemHeaders(new Error('x')); // {}
+ */
+export function problemHeaders(error: unknown): Record<string, string> {
+  const headers = (error as { headers?: unknown } | null | undefined)?.headers;
+  const result: Record<string, string> = {};
+  if (typeof headers !== 'object' || headers === null) return result;
+  const entries =
+    headers instanceof Headers ? [...headers.entries()] : Object.entries(headers as object);
+  for (const [name, value] of entries) {
+    if (typeof value === 'string' || typeof value === 'number') result[name] = String(value);
+  }
+  return result;
 }

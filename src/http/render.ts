@@ -1,4 +1,4 @@
-import { encode, encodeWithin } from '../codec/encode.js';
+import { encode, encodeJson } from '../codec/encode.js';
 import type { Delimiter, JsonValue } from '../codec/types.js';
 import { type Candidate, type CandidateName, pick } from '../compact/index.js';
 import {
@@ -8,7 +8,7 @@ import {
   TOON_PROBLEM_CONTENT_TYPE,
 } from './media-types.js';
 import { type DocumentKind, negotiateFormat } from './negotiate.js';
-import { type ProblemDetails, problemFromError } from './problem.js';
+import { type ProblemDetails, problemFromError, problemHeaders } from './problem.js';
 import type { DefaultFormat, ResponseFormat, ToonSettings } from './settings.js';
 
 /** A response body ready to send, with the Content-Type that labels it. */
@@ -82,7 +82,7 @@ export function renderBody(
       // JSON.parse output needs no normalization (no Dates, toJSON, undefined or cycles), which
       // is a third of the encoder's time on typical API payloads.
       const body = options.jsonModel
-        ? (encodeWithin(value as JsonValue, encodeOptions, Number.POSITIVE_INFINITY) as string)
+        ? encodeJson(value as JsonValue, encodeOptions)
         : encode(value, encodeOptions);
       return { body, contentType: CONTENT_TYPES[kind].toon, format: 'toon' };
     } catch (error) {
@@ -105,7 +105,9 @@ export function renderBody(
 
 /**
  * Negotiates and serializes in one step: the format the `Accept` header asks for (the
- * settings' default when it states no preference), in the settings' delimiter.
+ * settings' default when it states no preference), in the settings' delimiter. When the client
+ * refuses both formats the body is JSON; adapters check {@link negotiateFormat} first and
+ * answer 406 instead.
  *
  * @example
  * const settings = new ToonSettings();
@@ -120,21 +122,24 @@ export function renderNegotiated(
 ): RenderedBody {
   return renderBody(
     value,
-    negotiateFormat(accept, settings.defaultFormat, kind),
+    negotiateFormat(accept, settings.defaultFormat, kind) ?? 'json',
     settings.delimiter,
     { kind },
   );
 }
 
-/** A problem document ready to send. */
+/** A problem document ready to send, with the headers the error asked for (`Allow`, `Retry-After`). */
 export interface RenderedProblem extends RenderedBody {
   status: number;
   problem: ProblemDetails;
+  headers: Record<string, string>;
 }
 
 /**
  * Turns anything thrown while handling a request into a negotiated problem document (see
- * {@link problemFromError} for how errors map to members).
+ * {@link problemFromError} for how errors map to members, {@link problemHeaders} for headers).
+ * `format` forces one (routes opted out of TOON answer JSON problems); a client that refuses
+ * both formats still gets the JSON one, since a problem has to be sent in something.
  *
  * @example
  * const { status, body, contentType } = renderProblem(new HttpProblem({ status: 404 }), {
@@ -144,12 +149,22 @@ export interface RenderedProblem extends RenderedBody {
  */
 export function renderProblem(
   error: unknown,
-  context: { accept: string | undefined; settings: ToonSettings; instance?: string },
+  context: {
+    accept: string | undefined;
+    settings: ToonSettings;
+    instance?: string;
+    format?: ResponseFormat;
+  },
 ): RenderedProblem {
   const problem = problemFromError(error, context.instance);
+  const format =
+    context.format ??
+    negotiateFormat(context.accept, context.settings.defaultFormat, 'problem') ??
+    'json';
   return {
-    ...renderNegotiated(problem, context.accept, context.settings, 'problem'),
+    ...renderBody(problem, format, context.settings.delimiter, { kind: 'problem' }),
     status: problem.status,
     problem,
+    headers: problemHeaders(error),
   };
 }

@@ -1,3 +1,4 @@
+import { DELIMITERS as CODEC_DELIMITERS } from '../codec/constants.js';
 import type { Delimiter } from '../codec/types.js';
 
 /** A concrete response format: what a negotiated response is written in. */
@@ -22,7 +23,7 @@ export interface ToonHttpOptions {
 }
 
 const DEFAULT_FORMATS: readonly DefaultFormat[] = ['json', 'toon', 'auto'];
-const DELIMITERS: readonly Delimiter[] = [',', '|', '\t'];
+const DELIMITERS: readonly Delimiter[] = Object.values(CODEC_DELIMITERS);
 
 function checkDefaultFormat(value: unknown): DefaultFormat {
   if (DEFAULT_FORMATS.includes(value as DefaultFormat)) return value as DefaultFormat;

@@ -22,7 +22,7 @@ import {
 } from '../../src/http/index.js';
 
 describe('clientPreference', () => {
-  const table: ReadonlyArray<[string | undefined, 'json' | 'toon' | 'either']> = [
+  const table: ReadonlyArray<[string | undefined, 'json' | 'toon' | 'either' | 'neither']> = [
     [undefined, 'either'],
     ['', 'either'],
     ['*/*', 'either'],
@@ -31,13 +31,23 @@ describe('clientPreference', () => {
     ['application/json', 'json'],
     ['text/*', 'toon'],
     ['application/*', 'json'],
-    ['text/*, application/*', 'toon'],
+    ['text/*, application/*', 'either'],
+    ['text/*, application/json', 'json'],
+    ['application/json, text/plain, */*', 'json'],
     ['application/*;q=0.9, text/*;q=0.9, text/toon', 'toon'],
     ['*/*;q=0.8, application/json;q=0.9', 'json'],
     ['*/*, text/toon;q=0', 'json'],
     ['text/toon;q=0.2, application/json;q=0.1', 'toon'],
     ['text/toon;q=0.1, application/json;q=0.2', 'json'],
-    ['text/toon;q=0, application/json;q=0', 'either'],
+    ['text/toon;q=0, application/json;q=0', 'neither'],
+    ['*/*;q=0', 'neither'],
+    ['text/toon;q=0', 'json'],
+    ['application/json;q=0', 'toon'],
+    ['*/*;q=0, text/toon', 'toon'],
+    ['text/toon;q=0.8, application/json;q=0.8', 'either'],
+    ['application/json;q=0.8, text/toon;q=0.8', 'either'],
+    ['text/toon;q=1.5, application/json', 'json'],
+    ['text/toon;charset=utf-8, application/json', 'either'],
     ['text/toon; charset=utf-8', 'toon'],
     ['text/toon; charset=latin1', 'either'],
     ['text/toon; profile=problem', 'either'],
@@ -48,9 +58,9 @@ describe('clientPreference', () => {
     });
   }
 
-  it('lets the first listed type win between equal q-values, as negotiator (and Express) do', () => {
-    assert.equal(clientPreference('text/toon, application/json'), 'toon');
-    assert.equal(clientPreference('application/json, text/toon'), 'json');
+  it('never lets the order of equally preferred entries decide (RFC 9110 §12.5.1)', () => {
+    assert.equal(clientPreference('text/toon, application/json'), 'either');
+    assert.equal(clientPreference('application/json, text/toon'), 'either');
   });
 
   it('offers problem documents as application/problem+json and text/toon with profile=problem', () => {
@@ -73,6 +83,15 @@ describe('negotiateFormat', () => {
     assert.equal(negotiateFormat('*/*', 'auto'), 'auto');
     assert.equal(negotiateFormat('application/json', 'toon'), 'json');
     assert.equal(negotiateFormat('text/toon', 'json'), 'toon');
+    assert.equal(negotiateFormat('text/toon, application/json', 'json'), 'json');
+    assert.equal(negotiateFormat('application/json, text/toon', 'toon'), 'toon');
+  });
+
+  it('never picks a refused type, default or not; undefined when both are refused', () => {
+    assert.equal(negotiateFormat('text/toon;q=0', 'toon'), 'json');
+    assert.equal(negotiateFormat('application/json;q=0', 'json'), 'toon');
+    assert.equal(negotiateFormat('text/toon;q=0', 'auto'), 'json');
+    assert.equal(negotiateFormat('text/toon;q=0, application/json;q=0', 'json'), undefined);
   });
 });
 

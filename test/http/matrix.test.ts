@@ -135,8 +135,31 @@ const CASES: MatrixCase[] = [
   acceptCase('*/*, text/toon;q=0', 'json', 'toon'),
   acceptCase('image/png', 'json'),
   acceptCase('image/png', 'toon', 'toon'),
-  acceptCase('text/toon, application/json', 'toon'),
-  acceptCase('application/json, text/toon', 'json', 'toon'),
+  // Issue 15, defect 1: equal preference is never decided by order, in either order.
+  acceptCase('text/toon, application/json', 'json'),
+  acceptCase('application/json, text/toon', 'json'),
+  acceptCase('text/toon, application/json', 'toon', 'toon'),
+  acceptCase('application/json, text/toon', 'toon', 'toon'),
+  acceptCase('text/toon;q=0.8, application/json;q=0.8', 'json'),
+  acceptCase('application/json;q=0.8, text/toon;q=0.8', 'toon', 'toon'),
+  // Specificity: a named type beats a wildcard at the same q (axios sends this header).
+  acceptCase('application/json, text/plain, */*', 'json', 'toon'),
+  acceptCase('text/*, application/json', 'json', 'toon'),
+  // Issue 15, defect 2: a type refused with q=0 is never sent, even as the default.
+  acceptCase('text/toon;q=0', 'json', 'toon'),
+  acceptCase('application/json;q=0', 'toon'),
+  acceptCase('text/toon;q=0, */*', 'json', 'toon'),
+  {
+    it: 'answers 406 with a JSON problem when Accept refuses both JSON and TOON (issue 15, defect 2)',
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      for (const accept of ['text/toon;q=0, application/json;q=0', '*/*;q=0']) {
+        const response = await send(server, { path: ORDERS_PAGE, headers: { accept } });
+        const problem = assertProblem(response, 'json', 406);
+        assert.match(String(problem.detail), /refuses both/);
+      }
+    },
+  },
 
   {
     it: 'follows a default changed at runtime through the exposed settings, on the next request',

@@ -1,0 +1,58 @@
+// The adapter kit: what the Fastify, Express and Hono adapters share beyond negotiation and
+// rendering, so the three cannot drift apart (request path, the 404 and 406 problems, ETags of
+// re-encoded responses, the decision to negotiate at all).
+import { HttpProblem } from './problem.js';
+
+/**
+ * The path of a request URL without its query string: the `instance` of problem documents.
+ *
+ * @example
+ * requestPath('/orders?limit=2'); // '/orders'
+ */
+export function requestPath(url: string): string {
+  const query = url.indexOf('?');
+  return query === -1 ? url : url.slice(0, query);
+}
+
+/**
+ * The 404 problem every adapter answers for a request no route matches.
+ *
+ * @example
+ * notFoundProblem('GET', '/nope').problem.detail;
+ * // 'There is no route for GET /nope. Check the method and path against the API's OpenAPI document.'
+ */
+export function notFoundProblem(method: string, path: string): HttpProblem {
+  return new HttpProblem({
+    status: 404,
+    detail: `There is no route for ${method} ${path}. Check the method and path against the API's OpenAPI document.`,
+  });
+}
+
+/**
+ * The 406 problem for a request whose `Accept` refuses both JSON and TOON with `q=0`.
+ *
+ * @example
+ * notAcceptableProblem().status; // 406
+ */
+export function notAcceptableProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 406,
+    detail:
+      'This resource is available as application/json or text/toon, and the Accept header refuses both (q=0). Accept one of them, or send no Accept header.',
+  });
+}
+
+/**
+ * The ETag a response may keep once its JSON body is re-encoded as TOON: an ETag names one
+ * representation, so a strong one is dropped (etag middleware then computes one from the TOON
+ * bytes) and a weak one is made TOON's own (`W/"x"` becomes `W/"x-toon"`). `undefined`: send none.
+ *
+ * @example
+ * toonEtag('"abc"'); // undefined
+ * toonEtag('W/"abc"'); // 'W/"abc-toon"'
+ */
+export function toonEtag(etag: string | null | undefined): string | undefined {
+  if (etag == null) return undefined;
+  const weak = /^W\/"([^"]*)"$/.exec(etag.trim());
+  return weak === null ? undefined : `W/"${weak[1]}-toon"`;
+}
