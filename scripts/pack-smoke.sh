@@ -6,9 +6,10 @@
 #
 # It packs the package, checks what the tarball holds (dist and docs; no corpus, no src, no source
 # maps), installs it with the peer dependencies into a new project in a temporary directory,
-# imports every subpath, requires the root where Node can require ESM, runs the bin, and
-# type-checks a file that imports every subpath with tsc. Peers are pinned to the versions in
-# this checkout's node_modules, so the npm cache usually serves them. Exits non-zero on any failure.
+# imports every subpath, requires each where Node can require ESM, runs the bin, and
+# type-checks a file that imports every subpath with tsc. The peers (all of package.json's
+# peerDependencies) are pinned to the versions in this checkout's node_modules, so the npm cache
+# usually serves them. Exits non-zero on any failure.
 set -euo pipefail
 cd "$(dirname "$0")/.."
 ROOT=$PWD
@@ -52,11 +53,18 @@ cd "$WORK/app"
 cat > package.json <<'JSON'
 { "name": "toonwire-pack-smoke", "version": "0.0.0", "private": true, "type": "module" }
 JSON
-version() { node -p "require('$ROOT/node_modules/$1/package.json').version"; }
-PEERS=()
-for peer in @modelcontextprotocol/sdk zod fastify express hono @types/express @types/node typescript; do
-  PEERS+=("$peer@$(version "$peer")")
-done
+# Every peer dependency the package declares, plus what a TypeScript user of every subpath adds;
+# each at the version this checkout has installed (else the declared range).
+mapfile -t PEERS < <(node -e '
+  const root = process.argv[1];
+  const manifest = require(`${root}/package.json`);
+  const names = [...Object.keys(manifest.peerDependencies ?? {}), "@types/express", "@types/node", "typescript"];
+  for (const name of new Set(names)) {
+    let version;
+    try { version = require(`${root}/node_modules/${name}/package.json`).version; } catch {}
+    console.log(`${name}@${version ?? manifest.peerDependencies?.[name] ?? "latest"}`);
+  }
+' "$ROOT")
 npm install --no-audit --no-fund --prefer-offline --loglevel=error "$TARBALL" "${PEERS[@]}"
 echo "installed toonwire $(node -p "require('./node_modules/toonwire/package.json').version") with ${PEERS[*]}"
 
