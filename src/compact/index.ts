@@ -5,6 +5,7 @@ export {
   type CandidateName,
   DEFAULT_CANDIDATES,
 } from './candidates.js';
+export { estimateTokens } from './estimate.js';
 export { DEFAULT_FLATTEN_MAX_DEPTH, type FlattenOptions, flatten, unflatten } from './flatten.js';
 export {
   type CandidateMeasurement,
@@ -16,6 +17,9 @@ export {
   parseCompact,
   pick,
   stringifyCompact,
+  TOKEN_GUARD_CLEAR_BYTES,
+  TOKEN_GUARD_MARGIN,
+  TOKEN_GUARD_SLACK,
 } from './pick.js';
 export { DEFAULT_ENVELOPE, type FieldSpec, omit, type ProjectOptions, project } from './project.js';
 export {

@@ -14,6 +14,8 @@ import {
   SharedInput,
   type ToonCandidate,
 } from './candidates.js';
+import { stringifyDeep } from './deep-json.js';
+import { estimateTokens } from './estimate.js';
 import { type FieldSpec, project } from './project.js';
 import {
   byteLength,
@@ -31,8 +33,12 @@ export interface PickOptions {
    */
   candidates?: ReadonlyArray<CandidateName | Candidate>;
   /**
-   * How sizes compare (default `'bytes'`, UTF-8). `'tokens'` counts with a real tokenizer and
-   * needs `await loadTokenizer()` once first; a function `(text) => number` is your own measure.
+   * How sizes compare. The default, `'auto'`, compares UTF-8 bytes and guards tokens: a TOON
+   * text that is smaller in bytes ships only when it saves half of JSON's bytes or more, or when
+   * a synchronous estimate of its o200k_base tokens ({@link estimateTokens}) is at least
+   * {@link TOKEN_GUARD_MARGIN} below JSON's; otherwise JSON ships. `'bytes'` compares bytes
+   * alone. `'tokens'` counts exactly with a real tokenizer and needs `await loadTokenizer()`
+   * once first; a function `(text) => number` is your own measure.
    */
   by?: SizeMeasure;
   /** The tokenizer `by: 'tokens'` counts with (default `'o200k_base'`). */
@@ -94,8 +100,16 @@ export interface CandidateMeasurement {
  */
 export function pick(value: unknown, options?: PickOptions): PickResult {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
+  const guarded = options?.by === undefined || options.by === 'auto';
   const candidates = resolveCandidates(options?.candidates, 'pick');
-  const shared = new SharedInput(prepare(value, options));
+  const prepared = prepareOrJson(value, options);
+  if (prepared instanceof DeepJson) {
+    const size = checkedSize(measure(prepared.text), 'json');
+    const result = { text: prepared.text, strategy: 'json', size, sizes: { json: size } };
+    options?.onPick?.({ strategy: 'json', sizes: result.sizes });
+    return result;
+  }
+  const shared = new SharedInput(prepared);
   // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
   // length alone shows it cannot be smaller than the best.
   const budgeted = measure === byteLength;
@@ -140,8 +154,37 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     }
   }
 
+  if (guarded && strategy !== 'json' && !tokenSafe(text, size, json, sizes.json!)) {
+    text = json;
+    strategy = 'json';
+    size = sizes.json!;
+  }
+
   options?.onPick?.({ strategy, sizes });
   return { text, strategy, size, sizes };
+}
+
+/**
+ * Under the default measure, a TOON text that saves at least this share of JSON's UTF-8 bytes
+ * ships without a token estimate: on every dataset measured (bench/tokens.bench.ts), tokens saved
+ * trail bytes saved by at most 25 points, and the estimate would cost as much as the pick.
+ */
+export const TOKEN_GUARD_CLEAR_BYTES = 0.5;
+/**
+ * Under the default measure, a TOON text that saves less than {@link TOKEN_GUARD_CLEAR_BYTES} of
+ * the bytes ships only when its estimated tokens are at least this share below JSON's (and
+ * {@link TOKEN_GUARD_SLACK} tokens): above the estimate's largest error in TOON's favour on real
+ * data (bench/tokens.bench.ts) and on generated values (test/compact/token-safe.test.ts).
+ */
+export const TOKEN_GUARD_MARGIN = 0.1;
+/** Tokens the estimate must also save, for short texts where one token is a large share. */
+export const TOKEN_GUARD_SLACK = 3;
+
+/** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
+function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
+  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
+  const jsonTokens = estimateTokens(json);
+  return estimateTokens(text) <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
 }
 
 /**
@@ -196,7 +239,18 @@ export function parseCompact(
 export function measureCandidates(value: unknown, options?: PickOptions): CandidateMeasurement[] {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'measureCandidates');
   const candidates = resolveCandidates(options?.candidates, 'measureCandidates');
-  const shared = new SharedInput(prepare(value, options));
+  const prepared = prepareOrJson(value, options);
+  if (prepared instanceof DeepJson) {
+    // Too deep for TOON: JSON alone, every other candidate listed with the reason.
+    const text = prepared.text;
+    const size = checkedSize(measure(text), 'json');
+    return candidates.map((candidate) =>
+      candidate.kind === 'json'
+        ? { name: 'json', text, size }
+        : { name: candidate.name, error: tooDeep },
+    );
+  }
+  const shared = new SharedInput(prepared);
   const outcomes: ToonOutcome[] = [];
   return candidates.map((candidate): CandidateMeasurement => {
     try {
@@ -285,6 +339,42 @@ function describeValue(value: unknown): string {
   if (value === null) return 'null';
   if (Array.isArray(value)) return 'an array';
   return typeof value === 'string' ? JSON.stringify(value) : typeof value;
+}
+
+/** Why a TOON candidate is absent for a value nested too deep to normalize. */
+const tooDeep = new RangeError(
+  "the value nests deeper than TOON documents may (1000 levels, decode's default maxDepth); only JSON can carry it",
+);
+
+/**
+ * The normalized (and projected) value, or, for a value nested too deep to normalize, its JSON
+ * text: every candidate but JSON is out, and JSON.stringify itself may overflow the stack.
+ */
+function prepareOrJson(value: unknown, options: PickOptions | undefined): JsonValue | DeepJson {
+  try {
+    return prepare(value, options);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+  }
+  const json = stringifyDeep(value);
+  if (options?.fields === undefined) return new DeepJson(json);
+  // JSON.parse has no depth limit; projecting keeps the listed fields, which may be shallow.
+  const projected = project(
+    JSON.parse(json) as JsonValue,
+    options.fields,
+    options.envelope === undefined ? undefined : { envelope: options.envelope },
+  );
+  try {
+    return prepare(projected, undefined);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return new DeepJson(stringifyDeep(projected));
+  }
+}
+
+/** The JSON text of a value too deep to normalize: the one candidate left. */
+class DeepJson {
+  constructor(readonly text: string) {}
 }
 
 function prepare(value: unknown, options: PickOptions | undefined): JsonValue {

@@ -1,11 +1,19 @@
-// Size measures for the picker: UTF-8 bytes (the seed's reproducible proxy), BPE tokens of a
-// real tokenizer (what a model is billed for), or any function the caller supplies.
+// Size measures for the picker: UTF-8 bytes with a token guard (the default), plain UTF-8 bytes
+// (the reproducible measure of the TOON adoption proposal for Apify's MCP server), BPE tokens of
+// a real tokenizer (what a model is billed for), or any function the caller supplies.
 
 /** The tokenizers {@link loadTokenizer} knows. */
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
 
-/** How the picker compares candidates: UTF-8 bytes, tokens of a loaded tokenizer, or your own. */
-export type SizeMeasure = 'bytes' | 'tokens' | ((text: string) => number);
+/**
+ * How the picker compares candidates:
+ * - `'auto'` (default): UTF-8 bytes, and a TOON text ships only when it also costs no more
+ *   o200k_base tokens than JSON by a synchronous estimate (no tokenizer to load);
+ * - `'bytes'`: UTF-8 bytes alone, the reproducible measure;
+ * - `'tokens'`: exact tokens of a tokenizer loaded with {@link loadTokenizer};
+ * - a function `(text) => number`: your own measure.
+ */
+export type SizeMeasure = 'auto' | 'bytes' | 'tokens' | ((text: string) => number);
 
 /** The tokenizer `by: 'tokens'` uses unless told otherwise: GPT-4o's, GPT-4.1's and GPT-5's. */
 export const DEFAULT_TOKENIZER: TokenizerName = 'o200k_base';
@@ -141,7 +149,7 @@ export function resolveMeasure(
   tokenizer: TokenizerName | undefined,
   caller: string,
 ): (text: string) => number {
-  if (by === undefined || by === 'bytes') return byteLength;
+  if (by === undefined || by === 'auto' || by === 'bytes') return byteLength;
   if (typeof by === 'function') return by;
   if (by === 'tokens') {
     const name = tokenizer ?? DEFAULT_TOKENIZER;
@@ -155,6 +163,6 @@ export function resolveMeasure(
     return count;
   }
   throw new TypeError(
-    `${caller}: by must be 'bytes', 'tokens' or a function (text) => number, got ${JSON.stringify(by)}`,
+    `${caller}: by must be 'auto' (the default), 'bytes', 'tokens' or a function (text) => number, got ${JSON.stringify(by)}`,
   );
 }

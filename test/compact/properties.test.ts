@@ -78,8 +78,24 @@ describe('pick properties', () => {
 
   it('ships text that parseCompact reads back to the value, never larger than JSON in bytes', () => {
     fc.assert(
-      fc.property(anyJson, (value) => checkPick(value, { candidates: all }, byteLength)),
+      fc.property(anyJson, (value) =>
+        checkPick(value, { candidates: all, by: 'bytes' }, byteLength),
+      ),
       { numRuns: 1000 },
+    );
+  });
+
+  it('under the default measure ships the byte pick or JSON, and reads back', () => {
+    fc.assert(
+      fc.property(anyJson, (value) => {
+        const result = pick(value, { candidates: all });
+        const byBytes = pick(value, { candidates: all, by: 'bytes' });
+        assert.ok(jsonEqual(parseCompact(result.text, result.strategy), value));
+        assert.ok(result.strategy === byBytes.strategy || result.strategy === 'json');
+        assert.equal(result.size, byteLength(result.text));
+        assert.ok(result.size <= byteLength(JSON.stringify(value)));
+      }),
+      { numRuns: 500 },
     );
   });
 
