@@ -3,21 +3,25 @@
 // functions, so "what the encoder quotes" and "what the decoder reads back as a string" cannot
 // drift apart.
 
-import {
-  BACKSLASH as CHAR_BACKSLASH,
-  HASH as CHAR_HASH,
-  MINUS as CHAR_MINUS,
-  NINE as CHAR_NINE,
-  PLUS as CHAR_PLUS,
-  QUOTE as CHAR_QUOTE,
-  SPACE as CHAR_SPACE,
-  TAB as CHAR_TAB,
-  ZERO as CHAR_ZERO,
-  DOT,
-  UNDERSCORE,
-} from './char-codes.js';
+import * as codes from './char-codes.js';
 import type { RawString } from './raw-string.js';
 import type { Delimiter, JsonPrimitive } from './types.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const {
+  BACKSLASH: CHAR_BACKSLASH,
+  HASH: CHAR_HASH,
+  MINUS: CHAR_MINUS,
+  NINE: CHAR_NINE,
+  PLUS: CHAR_PLUS,
+  QUOTE: CHAR_QUOTE,
+  SPACE: CHAR_SPACE,
+  TAB: CHAR_TAB,
+  ZERO: CHAR_ZERO,
+  DOT,
+  UNDERSCORE,
+} = codes;
 
 /** §7.2: numeric-like strings (including `+1`, `05`) must be quoted by encoders. */
 const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;

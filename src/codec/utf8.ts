@@ -3,8 +3,12 @@
 // it is an artifact of how bytes were stored, while in a string (already decoded text) U+FEFF is
 // a character like any other, and stripping it there loses data (`decode(encode('\ufeffhi'))`).
 
-import { LF } from './char-codes.js';
+import * as codes from './char-codes.js';
 import { ToonDecodeError } from './errors.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const { LF } = codes;
 
 const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
 const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });

@@ -1,0 +1,244 @@
+// Header parsing (§6): one immutable Header record per header line. The parser reads the text
+// through a Reader, so the tree decoder (whole document) and the stream decoders (one line at a
+// time) parse headers with the same code and the same field-name grammar as the line scanner.
+
+import * as codes from '../char-codes.js';
+import { QuotedTokenError } from '../lexical.js';
+import { reasons } from './messages.js';
+import type { Reader } from './reader.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const { BRACE_CLOSE, BRACE_OPEN, BRACKET_CLOSE, COLON, COMMA, PIPE, QUOTE, TAB, ZERO } = codes;
+
+/** Steps of a nested field-group program (§9.3). */
+export const OP_LEAF = 0;
+export const OP_OPEN = 1;
+export const OP_CLOSE = 2;
+
+/** What a line is (§5.2), as far as its own text can tell. */
+export const KIND_SCALAR = 0;
+export const KIND_FIELD = 1;
+export const KIND_HEADER = 2;
+
+/**
+ * The field list of a tabular or keyed header. Flat lists (the common case) keep the leaf names
+ * only; lists with nested groups (`customer{name,country}`) are compiled to a small program
+ * (open group, leaf, close group) so rows materialise without recursion.
+ */
+export interface FieldList {
+  /** Leaf names in cell order when `ops` is null; otherwise one name per step of `ops`. */
+  readonly names: readonly string[];
+  readonly ops: readonly number[] | null;
+  readonly leafCount: number;
+  /** Whether a name is `__proto__`, which plain assignment would turn into a prototype change. */
+  readonly hasProtoName: boolean;
+}
+
+/** A header line (§6), as parsed. Immutable: nothing about it changes while its rows are read. */
+export interface Header {
+  readonly kind: typeof KIND_HEADER;
+  /** The key before the brackets, or null for a keyless header. */
+  readonly key: string | null;
+  /** Offset of the key (or of the `[` when keyless). */
+  readonly keyOffset: number;
+  /** The declared length N, and the digits as written (quoted as is in count messages). */
+  readonly length: number;
+  readonly lengthText: string;
+  readonly lengthOffset: number;
+  /** `[N:]`: a keyed tabular object (§9.5). */
+  readonly keyed: boolean;
+  /** The active delimiter's character code. */
+  readonly delimiter: number;
+  readonly fields: FieldList | null;
+  /** Offset just past the header's colon (where inline values start). */
+  readonly end: number;
+}
+
+/**
+ * What the line scanner found on a line: a {@link Header} record, or KIND_FIELD (a key-value
+ * line, whose key and value start the reader holds until the next line is classified: fields
+ * are most lines, and a record per field line measurably slowed decoding), or KIND_SCALAR.
+ */
+export type LineClass = Header | typeof KIND_FIELD | typeof KIND_SCALAR;
+
+/** A malformed header; strict mode reports it, non-strict mode re-reads the line (§6). */
+export class HeaderSyntax {
+  constructor(
+    readonly offset: number,
+    readonly reason: string,
+  ) {}
+}
+
+function isDelimiterCode(code: number): boolean {
+  return code === COMMA || code === PIPE || code === TAB;
+}
+
+/**
+ * Parses the header whose bracket opens at `bracket` on the reader's current text. Throws
+ * {@link HeaderSyntax} when the line breaks the header grammar (the caller decides between an
+ * error and a fall-through), and a ToonDecodeError for errors no fall-through can cure
+ * (duplicate field names, nesting past maxDepth). `rowLevel` is the nesting level rows of this
+ * header would have.
+ */
+export function parseHeader(
+  reader: Reader,
+  key: string | null,
+  keyOffset: number,
+  bracket: number,
+  end: number,
+  rowLevel: number,
+): Header {
+  const text = reader.text;
+  let j = bracket + 1;
+  const digits = j;
+  let length = 0;
+  for (; j < end; j++) {
+    const c = text.charCodeAt(j);
+    if (c < 0x30 || c > 0x39) break;
+    length = length * 10 + (c - 0x30);
+  }
+  if (j === digits) {
+    if (text.charCodeAt(j) === BRACKET_CLOSE)
+      throw new HeaderSyntax(bracket, reasons.emptyBrackets());
+    throw new HeaderSyntax(j, reasons.badLength());
+  }
+  const lengthText = text.slice(digits, j);
+  if (j - digits > 1 && text.charCodeAt(digits) === ZERO) {
+    throw new HeaderSyntax(digits, reasons.leadingZeros(lengthText));
+  }
+  let keyed = false;
+  if (text.charCodeAt(j) === COLON) {
+    keyed = true;
+    j++;
+  }
+  let delimiter = COMMA;
+  const symbol = text.charCodeAt(j);
+  if (symbol === TAB || symbol === PIPE) {
+    delimiter = symbol;
+    j++;
+  }
+  if (text.charCodeAt(j) !== BRACKET_CLOSE) {
+    throw new HeaderSyntax(j, j >= end ? reasons.unclosedBracket() : reasons.badBracket(text[j]!));
+  }
+  j++;
+  let fields: FieldList | null = null;
+  if (text.charCodeAt(j) === BRACE_OPEN) {
+    const names: string[] = [];
+    const ops: number[] = [];
+    j = parseFieldGroup(reader, j, end, delimiter, rowLevel, names, ops);
+    let nested = false;
+    let leafCount = 0;
+    for (let o = 0; o < ops.length; o++) {
+      if (ops[o] === OP_LEAF) leafCount++;
+      else nested = true;
+    }
+    fields = {
+      names: nested ? names : names.slice(),
+      ops: nested ? ops : null,
+      leafCount,
+      hasProtoName: names.includes('__proto__'),
+    };
+  }
+  if (text.charCodeAt(j) !== COLON) {
+    throw new HeaderSyntax(
+      j,
+      j >= end
+        ? reasons.missingHeaderColon()
+        : reasons.textBeforeHeaderColon(text.slice(j, reader.trimEnd(j, end)), fields !== null),
+    );
+  }
+  j++;
+  if (keyed && fields === null) throw new HeaderSyntax(bracket, reasons.keyedWithoutFields());
+  if (fields !== null) {
+    const rest = reader.skipSpaces(j, end);
+    if (rest < end) throw new HeaderSyntax(rest, reasons.textAfterTableHeader());
+  }
+  return {
+    kind: KIND_HEADER,
+    key,
+    keyOffset,
+    length,
+    lengthText,
+    lengthOffset: digits,
+    keyed,
+    delimiter,
+    fields,
+    end: j,
+  };
+}
+
+/**
+ * Parses the field group opening at `open` (a `{`) into `names`/`ops` and returns the offset
+ * past its `}`. Field names follow the line scanner's grammar: a `"` always opens a quoted
+ * name (never part of a bare one), and a bare name ends at the delimiter or a brace. Recursion
+ * is bounded by maxDepth: every nested group is one level deeper.
+ */
+function parseFieldGroup(
+  reader: Reader,
+  open: number,
+  end: number,
+  delimiter: number,
+  level: number,
+  names: string[],
+  ops: number[],
+): number {
+  const text = reader.text;
+  const strict = reader.strict;
+  const seen = strict ? new Set<string>() : null;
+  let j = open + 1;
+  for (let entries = 0; ; entries++) {
+    j = reader.skipSpaces(j, end);
+    const nameOffset = j;
+    let name: string;
+    if (j < end && text.charCodeAt(j) === QUOTE) {
+      const token = reader.tryReadQuoted(j, end);
+      // An unterminated or badly escaped name makes the line no header; without any colon
+      // outside quotes it is a scalar line, as the line scanner sees it.
+      if (token instanceof QuotedTokenError) throw new HeaderSyntax(token.offset, token.message);
+      name = token.value;
+      j = reader.skipSpaces(token.end, end);
+    } else {
+      for (; j < end; j++) {
+        const c = text.charCodeAt(j);
+        if (c === delimiter || c === BRACE_OPEN || c === BRACE_CLOSE) break;
+        if (c === QUOTE) throw new HeaderSyntax(j, reasons.quoteInFieldName());
+        if (strict && isDelimiterCode(c))
+          throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
+      }
+      const nameEnd = reader.trimEnd(nameOffset, j);
+      if (nameEnd === nameOffset) {
+        if (j >= end) throw new HeaderSyntax(open, reasons.unclosedBrace());
+        if (text.charCodeAt(j) === BRACE_CLOSE && entries === 0) {
+          throw new HeaderSyntax(open, reasons.emptyFields());
+        }
+        throw new HeaderSyntax(j, reasons.emptyFieldName());
+      }
+      name = reader.keyAt(nameOffset, nameEnd);
+    }
+    if (seen !== null) {
+      if (seen.has(name)) throw reader.error(nameOffset, reasons.duplicateField(name));
+      seen.add(name);
+    }
+    names.push(name);
+    if (j < end && text.charCodeAt(j) === BRACE_OPEN) {
+      if (level + 1 > reader.maxDepth) throw reader.error(j, reasons.tooDeep(reader.maxDepth));
+      ops.push(OP_OPEN);
+      j = parseFieldGroup(reader, j, end, delimiter, level + 1, names, ops);
+      names.push('');
+      ops.push(OP_CLOSE);
+      j = reader.skipSpaces(j, end);
+    } else {
+      ops.push(OP_LEAF);
+    }
+    if (j >= end) throw new HeaderSyntax(open, reasons.unclosedBrace());
+    const c = text.charCodeAt(j);
+    if (c === delimiter) {
+      j++;
+      continue;
+    }
+    if (c === BRACE_CLOSE) return j + 1;
+    if (isDelimiterCode(c)) throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
+    throw new HeaderSyntax(j, reasons.badFieldSeparator(text[j]!, delimiter));
+  }
+}

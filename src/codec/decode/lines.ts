@@ -1,0 +1,118 @@
+// Line scanning (§5.1, §12): where each line's content starts and ends, its depth, and which
+// lines are comments or blank. The tree decoder scans the whole text into a table of offsets
+// (typed arrays, no line strings); the stream decoders measure one line at a time. Both call
+// `measureLine`, so indentation, comment and blank-line rules cannot differ between them.
+
+import * as codes from '../char-codes.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const { CR, HASH, SPACE, TAB } = codes;
+
+/** Depth codes for lines whose indentation strict mode rejects (raised when reached). */
+export const DEPTH_NOT_MULTIPLE = -1;
+export const DEPTH_TAB = -2;
+
+/** `measureLine` results for lines without content. */
+export const LINE_BLANK = -3;
+export const LINE_COMMENT = -4;
+
+/**
+ * Measures the line `text[start, end)` (its terminator, CR included, already excluded):
+ * returns its depth (or a DEPTH_* code strict mode raises when the line is reached), or
+ * LINE_BLANK / LINE_COMMENT. The content start is left in `measured.contentStart`.
+ */
+export function measureLine(
+  text: string,
+  start: number,
+  end: number,
+  strict: boolean,
+  indentSize: number,
+  measured: { contentStart: number },
+): number {
+  let p = start;
+  while (p < end && text.charCodeAt(p) === SPACE) p++;
+  const spaces = p - start;
+  let tabs = 0;
+  if (p < end && text.charCodeAt(p) === TAB) {
+    // Indentation containing a tab: an error in strict mode; otherwise a tab counts as
+    // indentSize spaces.
+    for (; p < end; p++) {
+      const c = text.charCodeAt(p);
+      if (c === TAB) tabs++;
+      else if (c !== SPACE) break;
+    }
+  }
+  measured.contentStart = p;
+  if (p === end && (tabs === 0 || !strict)) return LINE_BLANK;
+  if (p < end && tabs === 0 && text.charCodeAt(p) === HASH) return LINE_COMMENT;
+  if (!strict) return Math.floor((p - start - tabs + tabs * indentSize) / indentSize);
+  if (tabs > 0) return DEPTH_TAB;
+  if (spaces % indentSize !== 0) return DEPTH_NOT_MULTIPLE;
+  return spaces / indentSize;
+}
+
+/** The end of a line's content: `end`, less a line-ending CR (§12). */
+export function contentEndOf(text: string, start: number, end: number): number {
+  return end > start && text.charCodeAt(end - 1) === CR ? end - 1 : end;
+}
+
+/**
+ * The line table of a whole document: one slot per line that is neither a comment nor blank.
+ * Line numbers and line starts are only needed for errors, so they are recomputed then.
+ */
+export interface LineTable {
+  count: number;
+  /** Offset of the first content character, after the indentation. */
+  contentStart: Int32Array;
+  /** Offset just past the content (a line-ending CR excluded). */
+  contentEnd: Int32Array;
+  /** Indentation depth, or a DEPTH_* code when strict mode rejects the indentation. */
+  depths: Int32Array;
+  /** 1 + offset of a blank line just before this one (0 when none), for the array-span rule. */
+  blankBefore: Int32Array;
+}
+
+/**
+ * Scans `text` into its {@link LineTable}.
+ *
+ * @example
+ * scanLines('a:\n  # note\n  b: 1', true, 2).count; // 2
+ */
+export function scanLines(text: string, strict: boolean, indentSize: number): LineTable {
+  const length = text.length;
+  let lines = 1;
+  for (let p = text.indexOf('\n'); p !== -1; p = text.indexOf('\n', p + 1)) lines++;
+  const table: LineTable = {
+    count: 0,
+    contentStart: new Int32Array(lines),
+    contentEnd: new Int32Array(lines),
+    depths: new Int32Array(lines),
+    blankBefore: new Int32Array(lines),
+  };
+  const measured = { contentStart: 0 };
+  let k = 0;
+  let pendingBlank = 0;
+  let start = 0;
+  for (;;) {
+    let newline = text.indexOf('\n', start);
+    const last = newline === -1;
+    if (last) newline = length;
+    const end = contentEndOf(text, start, newline);
+    const depth = measureLine(text, start, end, strict, indentSize, measured);
+    if (depth === LINE_BLANK) {
+      if (pendingBlank === 0) pendingBlank = start + 1;
+    } else if (depth !== LINE_COMMENT) {
+      table.contentStart[k] = measured.contentStart;
+      table.contentEnd[k] = end;
+      if (pendingBlank !== 0) table.blankBefore[k] = pendingBlank;
+      table.depths[k] = depth;
+      pendingBlank = 0;
+      k++;
+    }
+    if (last) break;
+    start = newline + 1;
+  }
+  table.count = k;
+  return table;
+}

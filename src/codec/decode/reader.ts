@@ -1,0 +1,339 @@
+// The line scanner's token layer (§4, §5.2, §7, §11): quoted tokens, primitives, delimited
+// cells and the classification of one line's content as header, key-value field or scalar.
+// Everything reads character codes straight out of `text` between offsets, so the same code
+// serves the tree decoder (text = the whole document) and the stream decoders (text = one line).
+
+import * as codes from '../char-codes.js';
+import type { ToonDecodeError } from '../errors.js';
+import type { QuotedToken, QuotedTokenError as QuotedTokenErrorType } from '../lexical.js';
+import * as lexical from '../lexical.js';
+import type { JsonValue } from '../types.js';
+import type { Header, LineClass } from './header.js';
+import * as header from './header.js';
+import { reasons } from './messages.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const { parseUnquotedRange, QuotedTokenError, readQuoted } = lexical;
+const { HeaderSyntax, KIND_FIELD, KIND_SCALAR, parseHeader } = header;
+const { BACKSLASH, BRACKET_OPEN, COLON, QUOTE, SPACE } = codes;
+
+/** Keys longer than this are not cached (they rarely repeat, and comparing them costs more). */
+const KEY_CACHE_MAX_LENGTH = 32;
+
+export abstract class Reader {
+  /** The text being read: the whole document, or the current line. */
+  text: string;
+  readonly strict: boolean;
+  readonly indentSize: number;
+  readonly maxDepth: number;
+
+  /**
+   * Recently seen keys. Documents repeat the same few keys on thousands of lines; handing back
+   * the string already used as a property name skips a slice and a string-table lookup per
+   * field (JSON.parse keeps a similar cache). Entries are verified against the text, so a
+   * collision only costs a miss. Per decode call: a slice can reference the whole source text,
+   * so nothing cached may outlive the call.
+   */
+  private readonly keyCache: string[];
+  private readonly keyCacheMask: number;
+
+  /** No backslash lies in `[backslashSearchedFrom, nextBackslash)`; see {@link hasBackslash}. */
+  private backslashSearchedFrom = 0;
+  private nextBackslash = -1;
+
+  /** Offset of the first cell beyond the expected count after {@link readCells}, or -1. */
+  extraCellOffset = -1;
+
+  /**
+   * The key and value start of the line {@link classify} (or {@link entryKey}) just read as a
+   * key-value line. Read at once by the caller, before anything else is classified.
+   */
+  fieldKey = '';
+  fieldValueStart = 0;
+  /** Why a header-looking line without any colon failed, to explain a later "missing colon". */
+  scalarHint: InstanceType<typeof HeaderSyntax> | null = null;
+
+  constructor(
+    text: string,
+    strict: boolean,
+    indentSize: number,
+    maxDepth: number,
+    smallCache: boolean,
+  ) {
+    this.text = text;
+    this.strict = strict;
+    this.indentSize = indentSize;
+    this.maxDepth = maxDepth;
+    // Small documents get a small cache, so short inputs (request bodies) pay almost nothing.
+    const slots = smallCache ? 64 : 1024;
+    this.keyCache = new Array<string>(slots).fill('');
+    this.keyCacheMask = slots - 1;
+  }
+
+  /** The error for a problem at `offset` of the current text. */
+  abstract error(offset: number, reason: string): ToonDecodeError;
+
+  /** Switches to another text (the stream decoders' next line). */
+  protected setText(text: string): void {
+    this.text = text;
+    this.backslashSearchedFrom = 0;
+    this.nextBackslash = -1;
+  }
+
+  /** `text.slice(start, end)` for a key, reusing an identical recent key when there is one. */
+  keyAt(start: number, end: number): string {
+    const text = this.text;
+    const length = end - start;
+    if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, end);
+    const slot =
+      (length * 31 +
+        text.charCodeAt(start) * 7 +
+        text.charCodeAt(end - 1) * 3 +
+        text.charCodeAt(start + (length >> 1))) &
+      this.keyCacheMask;
+    const cached = this.keyCache[slot]!;
+    if (cached.length === length && text.startsWith(cached, start)) return cached;
+    const key = text.slice(start, end);
+    this.keyCache[slot] = key;
+    return key;
+  }
+
+  /**
+   * The quoted token opening at `start`. Most quoted tokens hold no escape: those are found
+   * with native searches and sliced directly; anything else (escapes, a missing closing quote)
+   * goes through the full §7.1 reader.
+   */
+  readQuotedAt(start: number, end: number): QuotedToken {
+    const token = this.tryReadQuoted(start, end);
+    if (token instanceof QuotedTokenError) throw this.error(token.offset, token.message);
+    return token;
+  }
+
+  /** {@link readQuotedAt}, returning the problem instead of throwing it. */
+  tryReadQuoted(start: number, end: number): QuotedToken | QuotedTokenErrorType {
+    const text = this.text;
+    const close = text.indexOf('"', start + 1);
+    if (close !== -1 && close < end && !this.hasBackslash(start + 1, close)) {
+      return { value: text.slice(start + 1, close), end: close + 1 };
+    }
+    try {
+      return readQuoted(text, start, end);
+    } catch (error) {
+      if (error instanceof QuotedTokenError) return error;
+      throw error;
+    }
+  }
+
+  /**
+   * Is there a backslash in `[from, to)`? The position of the next backslash is cached and only
+   * searched again once the reader has moved past it, so the searches add up to one pass over
+   * the text. A range behind the cached one (a line read twice) is checked on its own.
+   */
+  private hasBackslash(from: number, to: number): boolean {
+    if (from > this.nextBackslash) {
+      const at = this.text.indexOf('\\', from);
+      this.backslashSearchedFrom = from;
+      this.nextBackslash = at === -1 ? this.text.length : at;
+    } else if (from < this.backslashSearchedFrom) {
+      for (let p = from; p < to; p++) if (this.text.charCodeAt(p) === BACKSLASH) return true;
+      return false;
+    }
+    return this.nextBackslash < to;
+  }
+
+  /** Offset just past the quoted run that opens at `p`, or `end` when it never closes. */
+  skipQuoted(p: number, end: number): number {
+    const text = this.text;
+    for (let j = p + 1; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === QUOTE) return j + 1;
+      if (c === BACKSLASH) j++;
+    }
+    return end;
+  }
+
+  /** Offset of the first colon outside quotes in `[p, end)`, or -1. */
+  findColon(p: number, end: number): number {
+    const text = this.text;
+    for (let j = p; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === COLON) return j;
+      if (c === QUOTE) j = this.skipQuoted(j, end) - 1;
+    }
+    return -1;
+  }
+
+  trimEnd(start: number, end: number): number {
+    while (end > start && this.text.charCodeAt(end - 1) === SPACE) end--;
+    return end;
+  }
+
+  skipSpaces(p: number, end: number): number {
+    while (p < end && this.text.charCodeAt(p) === SPACE) p++;
+    return p;
+  }
+
+  /** A primitive value token spanning `[p, end)` (§4): quoted string, literal, number or text. */
+  primitive(p: number, end: number): JsonValue {
+    p = this.skipSpaces(p, end);
+    if (p < end && this.text.charCodeAt(p) === QUOTE) {
+      const token = this.readQuotedAt(p, end);
+      const after = this.skipSpaces(token.end, end);
+      if (after < end) throw this.error(after, reasons.textAfterQuote());
+      return token.value;
+    }
+    return parseUnquotedRange(this.text, p, this.trimEnd(p, end));
+  }
+
+  /**
+   * Splits `[p, end)` on the active delimiter (§11.2) and appends each cell to `out`. Returns
+   * whether there were more than `limit` cells; strict mode stops reading at the first extra one
+   * and records where it starts in `extraCellOffset`.
+   */
+  readCells(out: JsonValue[], p: number, end: number, delimiter: number, limit: number): boolean {
+    const text = this.text;
+    this.extraCellOffset = -1;
+    for (;;) {
+      while (p < end && text.charCodeAt(p) === SPACE) p++;
+      if (out.length === limit && this.extraCellOffset < 0) {
+        this.extraCellOffset = p;
+        if (this.strict) return true;
+      }
+      if (p < end && text.charCodeAt(p) === QUOTE) {
+        const token = this.readQuotedAt(p, end);
+        p = this.skipSpaces(token.end, end);
+        if (p < end && text.charCodeAt(p) !== delimiter) {
+          throw this.error(p, reasons.textAfterCell(delimiter));
+        }
+        out.push(token.value);
+      } else {
+        const start = p;
+        for (; p < end; p++) {
+          const c = text.charCodeAt(p);
+          if (c === delimiter) break;
+          if (c === QUOTE) p = this.skipQuoted(p, end) - 1;
+        }
+        out.push(parseUnquotedRange(text, start, this.trimEnd(start, p)));
+      }
+      if (p >= end) return this.extraCellOffset >= 0;
+      p++; // past the delimiter; a trailing delimiter leaves one more, empty cell
+    }
+  }
+
+  /** §9.3 disambiguation: does an unquoted colon come before the first unquoted delimiter? */
+  colonBeforeDelimiter(p: number, end: number, delimiter: number): boolean {
+    const text = this.text;
+    for (let j = p; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === delimiter) return false;
+      if (c === COLON) return true;
+      if (c === QUOTE) j = this.skipQuoted(j, end) - 1;
+    }
+    return false;
+  }
+
+  /**
+   * Classifies the content `[p, end)` of the current text as a header, a key-value field or a
+   * scalar (§5.2). `rowLevel` is the nesting level rows of a header on this line would have,
+   * for the maxDepth check of nested field groups.
+   */
+  classify(p: number, end: number, rowLevel: number): LineClass {
+    const text = this.text;
+    this.scalarHint = null;
+    const first = text.charCodeAt(p);
+    if (first === QUOTE) {
+      const token = this.readQuotedAt(p, end);
+      if (token.end < end && text.charCodeAt(token.end) === BRACKET_OPEN) {
+        return this.tryHeader(p, token.end, end, token.value, rowLevel);
+      }
+      const after = this.skipSpaces(token.end, end);
+      if (after < end && text.charCodeAt(after) === COLON)
+        return this.keyValue(token.value, after + 1);
+      if (after >= end) return KIND_SCALAR;
+      throw this.error(after, reasons.textAfterQuotedKey());
+    }
+    if (first === BRACKET_OPEN) return this.tryHeader(p, p, end, null, rowLevel);
+    let bracketAllowed = true;
+    for (let j = p; j < end; j++) {
+      const c = text.charCodeAt(j);
+      if (c === COLON) return this.keyValue(this.keyAt(p, this.trimEnd(p, j)), j + 1);
+      if (c === BRACKET_OPEN && bracketAllowed) {
+        // `foo [2]: bar` fails the header grammar and is an ordinary key-value line (§5.2).
+        if (text.charCodeAt(j - 1) === SPACE) {
+          bracketAllowed = false;
+          continue;
+        }
+        return this.tryHeader(p, j, end, text.slice(p, j), rowLevel);
+      }
+      if (c === QUOTE) j = this.skipQuoted(j, end) - 1;
+    }
+    return KIND_SCALAR;
+  }
+
+  private keyValue(key: string, valueStart: number): typeof KIND_FIELD {
+    this.fieldKey = key;
+    this.fieldValueStart = valueStart;
+    return KIND_FIELD;
+  }
+
+  /** Parses the header whose bracket opens at `bracket`; see {@link classify}. */
+  private tryHeader(
+    p: number,
+    bracket: number,
+    end: number,
+    key: string | null,
+    rowLevel: number,
+  ): LineClass {
+    try {
+      return parseHeader(this, key, p, bracket, end, rowLevel);
+    } catch (error) {
+      if (!(error instanceof HeaderSyntax)) throw error;
+      // A line that starts like a header but breaks its grammar. Without any colon it is a
+      // scalar line; otherwise strict mode reports the header error and non-strict mode reads
+      // the line as a key-value field whose key is the literal text before the colon (§6).
+      const colon = this.findColon(p, end);
+      if (colon < 0) {
+        this.scalarHint = error;
+        return KIND_SCALAR;
+      }
+      if (this.strict) throw this.error(error.offset, error.reason);
+      return this.literalField(p, end);
+    }
+  }
+
+  /** Non-strict fall-through: the line as `key: value` with the literal text before its colon. */
+  literalField(p: number, end: number): typeof KIND_FIELD {
+    const colon = this.findColon(p, end);
+    return this.keyValue(this.text.slice(p, this.trimEnd(p, colon)), colon + 1);
+  }
+
+  /**
+   * Reads the `key:` that opens an entry row at `start` into `fieldKey` and returns the offset
+   * after its colon, or -1 (non-strict only) for a line with no colon.
+   */
+  entryKey(start: number, end: number): number {
+    const text = this.text;
+    if (text.charCodeAt(start) === QUOTE) {
+      const token = this.readQuotedAt(start, end);
+      const colon = this.skipSpaces(token.end, end);
+      if (colon >= end || text.charCodeAt(colon) !== COLON) {
+        throw this.error(colon, reasons.entryKeyWithoutColon());
+      }
+      this.fieldKey = token.value;
+      return colon + 1;
+    }
+    const colon = this.findColon(start, end);
+    if (colon < 0) {
+      if (this.strict) throw this.error(start, reasons.entryWithoutColon());
+      return -1;
+    }
+    this.fieldKey = this.keyAt(start, this.trimEnd(start, colon));
+    return colon + 1;
+  }
+
+  /** The count mismatch error of a header (`found` is a count or "more"). */
+  countError(offset: number, header: Header, found: string, noun: string): ToonDecodeError {
+    return this.error(offset, reasons.count(header.lengthText, found, noun));
+  }
+}

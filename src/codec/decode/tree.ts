@@ -1,0 +1,542 @@
+// The structural decoder (§5, §8-§10): walks the line table with a single cursor and builds the
+// value as it goes: objects and fields, list items, tables and their rows. Every line is looked
+// at a constant number of times, so time is linear in the input; nothing is allocated from a
+// declared length; nesting is bounded by `maxDepth` before the call stack is.
+
+import * as codes from '../char-codes.js';
+import { ToonDecodeError } from '../errors.js';
+import { setOwn } from '../objects.js';
+import type { JsonArray, JsonObject, JsonValue } from '../types.js';
+import type { FieldList, Header, LineClass } from './header.js';
+import * as header from './header.js';
+import { DEPTH_TAB, type LineTable, scanLines } from './lines.js';
+import { reasons } from './messages.js';
+import { Reader } from './reader.js';
+
+// Copied into module constants once: imported bindings are live (getter calls under some
+// loaders, tsx among them), and these are read for every character.
+const { KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
+const { BRACKET_CLOSE, BRACKET_OPEN, MINUS, SPACE } = codes;
+
+const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Materialises one row object from its cells; a short row (non-strict) leaves fields out.
+ * `stack` is a reused buffer for nested field groups.
+ */
+export function materializeRow(
+  cells: readonly JsonValue[],
+  fields: FieldList,
+  stack: JsonObject[],
+): JsonObject {
+  const row: JsonObject = {};
+  const names = fields.names;
+  const available = cells.length;
+  const ops = fields.ops;
+  if (ops === null) {
+    const n = Math.min(available, fields.leafCount);
+    if (fields.hasProtoName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
+    else for (let j = 0; j < n; j++) row[names[j]!] = cells[j]!;
+    return row;
+  }
+  let depth = 0;
+  let target = row;
+  let cell = 0;
+  for (let o = 0; o < ops.length; o++) {
+    const op = ops[o];
+    if (op === OP_LEAF) {
+      if (cell >= available) break;
+      setOwn(target, names[o]!, cells[cell++]!);
+    } else if (op === OP_OPEN) {
+      const child: JsonObject = {};
+      setOwn(target, names[o]!, child);
+      stack[depth++] = target;
+      target = child;
+    } else {
+      target = stack[--depth]!;
+    }
+  }
+  return row;
+}
+
+/** The leaf names of a field list, for width messages. */
+export function leafNames(fields: FieldList): readonly string[] {
+  return fields.ops === null
+    ? fields.names
+    : fields.names.filter((_, o) => fields.ops![o] === OP_LEAF);
+}
+
+/** Is `[p, end)` the literal `[]` (an empty array, §9.1), trailing spaces allowed? */
+export function isEmptyArrayToken(reader: Reader, p: number, end: number): boolean {
+  const text = reader.text;
+  return (
+    text.charCodeAt(p) === BRACKET_OPEN &&
+    reader.trimEnd(p, end) === p + 2 &&
+    text.charCodeAt(p + 1) === BRACKET_CLOSE
+  );
+}
+
+/** Is the content at `start` a list-item line (`-` alone or `- ...`, §5.2)? */
+export function isListItem(text: string, start: number, end: number): boolean {
+  return (
+    text.charCodeAt(start) === MINUS && (start + 1 === end || text.charCodeAt(start + 1) === SPACE)
+  );
+}
+
+/**
+ * A short array grown by push carries spare capacity for ~16 elements; a copy is exact. Decoded
+ * documents hold many short arrays, so trimming them keeps memory close to JSON.parse's.
+ */
+function exactSize(items: JsonArray): JsonArray {
+  return items.length > 0 && items.length < 16 ? items.slice() : items;
+}
+
+/** Decodes a whole document held in one string. */
+export class TreeDecoder extends Reader {
+  private readonly lines: LineTable;
+  /** Index of the next line not yet consumed. */
+  private cursor = 0;
+  /** Arrays whose span (§12) is open: a blank line before any line consumed now is an error. */
+  private openSpans = 0;
+  /** Reused buffer for the cells of one row. */
+  private readonly cells: JsonValue[] = [];
+  /** Reused stack for nested field groups while a row materialises. */
+  private readonly groupStack: JsonObject[] = [];
+
+  constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
+    super(text, strict, indentSize, maxDepth, text.length < 4096);
+    this.lines = scanLines(text, strict, indentSize);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Errors
+
+  /** Offset of the start of the line holding `offset`. */
+  private lineStartOf(offset: number): number {
+    return this.text.lastIndexOf('\n', offset - 1) + 1;
+  }
+
+  /** 1-based line number of `offset` (error path only: one scan of the text before it). */
+  private lineNumberOf(offset: number): number {
+    let number = 1;
+    const text = this.text;
+    for (let p = text.indexOf('\n'); p !== -1 && p < offset; p = text.indexOf('\n', p + 1))
+      number++;
+    return number;
+  }
+
+  /** The raw line holding `offset`, without its terminator. */
+  private sourceOf(offset: number): string {
+    const start = this.lineStartOf(offset);
+    let end = this.text.indexOf('\n', start);
+    if (end === -1) end = this.text.length;
+    if (end > start && this.text.charCodeAt(end - 1) === 0x0d) end--;
+    return this.text.slice(start, end);
+  }
+
+  /** The 1-based column of `offset`, counted in Unicode characters. */
+  private column(offset: number): number {
+    const text = this.text;
+    let column = 1;
+    for (let p = this.lineStartOf(offset); p < offset; p++) {
+      const c = text.charCodeAt(p);
+      // The low half of a surrogate pair does not start a new character.
+      if (c >= 0xdc00 && c <= 0xdfff && p > 0) {
+        const before = text.charCodeAt(p - 1);
+        if (before >= 0xd800 && before <= 0xdbff) continue;
+      }
+      column++;
+    }
+    return column;
+  }
+
+  error(offset: number, reason: string): ToonDecodeError {
+    return new ToonDecodeError(reason, this.lineNumberOf(offset), this.column(offset), {
+      source: this.sourceOf(offset),
+    });
+  }
+
+  private depthError(offset: number): ToonDecodeError {
+    return this.error(offset, reasons.tooDeep(this.maxDepth));
+  }
+
+  private checkLevel(level: number, offset: number): void {
+    if (level > this.maxDepth) throw this.depthError(offset);
+  }
+
+  /** An error for a problem the parser met between lines (stack or memory exhaustion). */
+  errorAtCursor(reason: string): ToonDecodeError {
+    const { count, contentStart } = this.lines;
+    const k = this.cursor < count ? this.cursor : count - 1;
+    return k < 0 ? new ToonDecodeError(reason, 1, 1) : this.error(contentStart[k]!, reason);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Moving through the line table
+
+  /** The depth of line `k`; raises the strict indentation errors of §12 when the line is reached. */
+  private depthAt(k: number): number {
+    const depth = this.lines.depths[k]!;
+    if (depth >= 0) return depth;
+    const contentStart = this.lines.contentStart[k]!;
+    const start = this.lineStartOf(contentStart);
+    if (depth === DEPTH_TAB) {
+      throw this.error(this.text.indexOf('\t', start), reasons.tabIndent(this.indentSize));
+    }
+    throw this.error(contentStart, reasons.notMultiple(contentStart - start, this.indentSize));
+  }
+
+  /**
+   * Depth of the content that the line at `parentDepth` opened, or -1 when the next line does not
+   * belong to it. Strict mode requires exactly one level deeper (§8, §14.2).
+   */
+  private childDepth(parentDepth: number, k: number): number {
+    const depth = this.depthAt(k);
+    if (depth <= parentDepth) return -1;
+    if (this.strict && depth !== parentDepth + 1) {
+      throw this.error(
+        this.lines.contentStart[k]!,
+        reasons.depthJump(depth - parentDepth, (parentDepth + 1) * this.indentSize),
+      );
+    }
+    return depth;
+  }
+
+  /**
+   * The next line of a scope whose lines stand at `depth`, or -1 once the scope has ended (a
+   * shallower line, the end of input, or no scope: `depth` < 0). Deeper lines on the way belong
+   * to no scope: an error in strict mode, skipped otherwise.
+   */
+  private nextLineAt(depth: number): number {
+    while (depth >= 0 && this.cursor < this.lines.count) {
+      const k = this.cursor;
+      const lineDepth = this.depthAt(k);
+      if (lineDepth === depth) return k;
+      if (lineDepth < depth) return -1;
+      this.skipOverIndented(k, depth);
+    }
+    return -1;
+  }
+
+  private skipOverIndented(k: number, scopeDepth: number): void {
+    if (this.strict) {
+      throw this.error(
+        this.lines.contentStart[k]!,
+        reasons.overIndented(scopeDepth * this.indentSize),
+      );
+    }
+    this.cursor = k + 1;
+  }
+
+  /** Moves past line `k`, enforcing "no blank line inside an array span" (§12). */
+  private consume(k: number): void {
+    const blank = this.lines.blankBefore[k]!;
+    if (this.openSpans > 0 && blank !== 0 && this.strict) {
+      throw new ToonDecodeError(reasons.blankInArray(), this.lineNumberOf(blank - 1), 1, {
+        source: this.sourceOf(blank - 1),
+      });
+    }
+    this.cursor = k + 1;
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Document (§5)
+
+  decodeDocument(): JsonValue {
+    const { count, contentStart, contentEnd } = this.lines;
+    if (count === 0) return {};
+    const k = 0;
+    const depth = this.depthAt(k);
+    const start = contentStart[k]!;
+    const end = contentEnd[k]!;
+    if (depth !== 0 && this.strict) this.skipOverIndented(k, 0);
+
+    if (this.trimEnd(start, end) - start === 2 && this.text.startsWith('[]', start)) {
+      this.consume(k);
+      this.checkLevel(1, start);
+      this.rejectTrailing('the empty root array "[]"');
+      return [];
+    }
+    const line = this.classify(start, end, 2);
+    if (typeof line === 'object' && line.key === null) {
+      this.consume(k);
+      this.checkLevel(1, start);
+      const value = this.headerValue(line, k, depth, 1);
+      this.rejectTrailing(line.keyed ? 'the keyed root object' : 'the root array');
+      return value;
+    }
+    if (line === KIND_SCALAR && count === 1) {
+      this.consume(k);
+      return this.primitive(start, end);
+    }
+    const root: JsonObject = {};
+    this.checkLevel(1, start);
+    // Non-strict mode takes the first line's depth as the root's and re-anchors on any
+    // shallower line, so no line is dropped only because the whole document was indented.
+    while (this.cursor < count) this.objectFields(root, this.depthAt(this.cursor), 1);
+    return root;
+  }
+
+  /** A root array or keyed root object spans the whole document (§5). */
+  private rejectTrailing(what: string): void {
+    const k = this.cursor;
+    if (k >= this.lines.count || !this.strict) return;
+    throw this.error(this.lines.contentStart[k]!, reasons.trailing(what));
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Objects (§8) and fields
+
+  /** Reads the fields at `depth` into `target` (at nesting `level`) until the scope ends. */
+  private objectFields(target: JsonObject, depth: number, level: number): void {
+    const { count, contentStart, contentEnd } = this.lines;
+    while (this.cursor < count) {
+      const k = this.cursor;
+      const lineDepth = this.depthAt(k);
+      if (lineDepth < depth) return;
+      if (lineDepth > depth) {
+        this.skipOverIndented(k, depth);
+        continue;
+      }
+      this.consume(k);
+      const start = contentStart[k]!;
+      this.field(target, this.classify(start, contentEnd[k]!, level + 2), k, start, depth, level);
+    }
+  }
+
+  /**
+   * Stores the field `line` (line `k`) into `target`. `fieldDepth` is the depth the field stands
+   * at (one more than the hyphen for a first field on a list-item line, §10); its own content,
+   * if any, sits one level deeper.
+   */
+  private field(
+    target: JsonObject,
+    line: LineClass,
+    k: number,
+    keyOffset: number,
+    fieldDepth: number,
+    level: number,
+  ): void {
+    if (line === KIND_SCALAR) {
+      const hint = this.scalarHint;
+      if (hint !== null) throw this.error(hint.offset, hint.reason);
+      throw this.error(this.lines.contentStart[k]!, reasons.noColon());
+    }
+    if (typeof line === 'object' && line.key === null) {
+      if (this.strict) throw this.error(line.keyOffset, reasons.keylessField());
+      line = this.literalField(line.keyOffset, this.lines.contentEnd[k]!);
+    }
+    const key = typeof line === 'object' ? line.key! : this.fieldKey;
+    if (this.strict && hasOwn.call(target, key)) {
+      throw this.error(keyOffset, reasons.duplicateKey(key));
+    }
+    let value: JsonValue;
+    if (typeof line === 'object') {
+      this.checkLevel(level + 1, keyOffset);
+      value = this.headerValue(line, k, fieldDepth, level + 1);
+    } else {
+      value = this.fieldValue(k, this.fieldValueStart, keyOffset, fieldDepth, level);
+    }
+    setOwn(target, key, value);
+  }
+
+  /** The value after a field's colon: nested object, `[]`, or a primitive (§8, §9.1). */
+  private fieldValue(
+    k: number,
+    p: number,
+    keyOffset: number,
+    fieldDepth: number,
+    level: number,
+  ): JsonValue {
+    const end = this.lines.contentEnd[k]!;
+    p = this.skipSpaces(p, end);
+    if (p >= end) {
+      this.checkLevel(level + 1, keyOffset);
+      const child: JsonObject = {};
+      if (this.cursor < this.lines.count) {
+        const depth = this.childDepth(fieldDepth, this.cursor);
+        if (depth >= 0) this.objectFields(child, depth, level + 1);
+      }
+      return child;
+    }
+    if (isEmptyArrayToken(this, p, end)) {
+      this.checkLevel(level + 1, p);
+      return [];
+    }
+    return this.primitive(p, end);
+  }
+
+  // -------------------------------------------------------------------------------------------
+  // Arrays (§9) and keyed objects (§9.5)
+
+  /**
+   * The array (or keyed object) declared by `header` on line `k`. `ownerDepth` is the depth its
+   * content is nested under; `level` is the value's own level.
+   */
+  private headerValue(header: Header, k: number, ownerDepth: number, level: number): JsonValue {
+    if (header.fields !== null) {
+      const into: JsonArray | JsonObject = header.keyed ? {} : [];
+      this.tableRows(header, header.fields, ownerDepth, level, into);
+      return Array.isArray(into) ? exactSize(into) : into;
+    }
+    const end = this.lines.contentEnd[k]!;
+    const inline = this.skipSpaces(header.end, end);
+    if (inline < end) {
+      // Read into the reused buffer and copy out an exact-size array: growing a fresh array by
+      // push over-allocates, which costs memory and GC time across thousands of short arrays.
+      const cells = this.cells;
+      cells.length = 0;
+      const overflow = this.readCells(cells, inline, end, header.delimiter, header.length);
+      if (this.strict && (overflow || cells.length !== header.length)) {
+        const extra = this.extraCellOffset >= 0;
+        throw this.countError(
+          extra ? this.extraCellOffset : header.lengthOffset,
+          header,
+          extra ? 'more' : String(cells.length),
+          'value',
+        );
+      }
+      return cells.slice();
+    }
+    const items: JsonArray = [];
+    this.listItems(items, header, ownerDepth, level);
+    return exactSize(items);
+  }
+
+  /** Expanded list items at one level below `ownerDepth` (§9.2, §9.4, §10). */
+  private listItems(items: JsonArray, header: Header, ownerDepth: number, level: number): void {
+    const { count, contentStart, contentEnd } = this.lines;
+    const declared = header.length;
+    let depth = -1;
+    if (this.cursor < count) depth = this.childDepth(ownerDepth, this.cursor);
+    let opened = false;
+    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
+      const start = contentStart[k]!;
+      const end = contentEnd[k]!;
+      if (!isListItem(this.text, start, end)) {
+        if (this.strict) throw this.error(start, reasons.notListItem());
+        this.cursor = k + 1;
+        continue;
+      }
+      if (this.strict && items.length === declared) {
+        throw this.countError(start, header, 'more', 'list item');
+      }
+      this.consume(k);
+      // The span opens with the first item line, so it covers that item's own nested lines.
+      if (!opened) {
+        opened = true;
+        this.openSpans++;
+      }
+      items.push(this.listItem(k, start + 1, depth, level + 1));
+    }
+    if (opened) this.openSpans--;
+    if (this.strict && items.length !== declared) {
+      throw this.countError(header.lengthOffset, header, String(items.length), 'list item');
+    }
+  }
+
+  /** One list item whose text after the hyphen starts at `p` (§9.4, §10). */
+  private listItem(k: number, p: number, itemDepth: number, level: number): JsonValue {
+    const end = this.lines.contentEnd[k]!;
+    p = this.skipSpaces(p, end);
+    if (p >= end) {
+      this.checkLevel(level, p);
+      return {};
+    }
+    if (isEmptyArrayToken(this, p, end)) {
+      this.checkLevel(level, p);
+      return [];
+    }
+    let line = this.classify(p, end, level + 2);
+    if (line === KIND_SCALAR) return this.primitive(p, end);
+    if (typeof line === 'object' && line.key === null) {
+      if (line.fields === null) {
+        this.checkLevel(level, p);
+        return this.headerValue(line, k, itemDepth, level);
+      }
+      if (this.strict) throw this.error(p, reasons.keylessTableItem());
+      line = this.literalField(p, end);
+    }
+    // An object whose first field shares the hyphen line: that field stands at itemDepth + 1,
+    // and so do the object's remaining fields (§10).
+    this.checkLevel(level, p);
+    const item: JsonObject = {};
+    this.field(item, line, k, p, itemDepth + 1, level);
+    this.objectFields(item, itemDepth + 1, level);
+    return item;
+  }
+
+  /**
+   * The rows of a table, one level below `ownerDepth` (`level` is the table's own): the rows of a
+   * tabular array (§9.3), pushed onto `into`, or the entry rows `key: cells` of a keyed tabular
+   * object (§9.5), set on `into`.
+   */
+  private tableRows(
+    header: Header,
+    fields: FieldList,
+    ownerDepth: number,
+    level: number,
+    into: JsonArray | JsonObject,
+  ): void {
+    const { count: lineCount, contentStart, contentEnd } = this.lines;
+    const { length: declared, delimiter } = header;
+    const keyed = !Array.isArray(into);
+    const noun = keyed ? 'entry row' : 'row';
+    let depth = -1;
+    if (this.cursor < lineCount) depth = this.childDepth(ownerDepth, this.cursor);
+    if (depth >= 0) this.checkLevel(level + 1, contentStart[this.cursor]!);
+    const cells = this.cells;
+    let count = 0;
+    let opened = false;
+    for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
+      const start = contentStart[k]!;
+      const end = contentEnd[k]!;
+      let cellsStart = start;
+      let key = '';
+      if (keyed) {
+        cellsStart = this.entryKey(start, end);
+        if (cellsStart < 0) {
+          this.cursor = k + 1; // non-strict: a line that is no entry row is skipped
+          continue;
+        }
+        key = this.fieldKey;
+      } else if (this.colonBeforeDelimiter(start, end, delimiter)) {
+        break; // a key-value line ends the rows
+      }
+      if (this.strict) {
+        if (count === declared) throw this.countError(start, header, 'more', noun);
+        if (keyed && hasOwn.call(into, key)) throw this.error(start, reasons.duplicateEntry(key));
+      }
+      this.consume(k);
+      cells.length = 0;
+      const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
+      this.extraCellOffset = -1;
+      const overflow =
+        first < end && this.readCells(cells, first, end, delimiter, fields.leafCount);
+      if (this.strict && (overflow || cells.length !== fields.leafCount)) {
+        const extra = this.extraCellOffset >= 0;
+        throw this.error(
+          extra ? this.extraCellOffset : end,
+          reasons.width(
+            noun,
+            extra ? reasons.moreValues(fields.leafCount) : reasons.values(cells.length),
+            leafNames(fields),
+            delimiter,
+          ),
+        );
+      }
+      const row = materializeRow(cells, fields, this.groupStack);
+      if (keyed) setOwn(into, key, row);
+      else (into as JsonArray).push(row);
+      count++;
+      if (!opened) {
+        opened = true;
+        this.openSpans++;
+      }
+    }
+    if (opened) this.openSpans--;
+    if (this.strict && count !== declared) {
+      throw this.countError(header.lengthOffset, header, String(count), noun);
+    }
+  }
+}
