@@ -70,7 +70,7 @@ describe('--config', () => {
     assert.deepEqual(resolveToolSettings({}, {}, 'x'), {
       compact: true,
       candidates: undefined,
-      by: 'bytes',
+      by: undefined,
       fields: undefined,
       maxTokens: undefined,
       fieldsParam: false,
@@ -126,6 +126,22 @@ describe('--fields-param', () => {
     const bad = projectFields(value, 'id,custmer');
     assert.match(bad.note!, /no item has "custmer"; the fields are id, customer, country/);
     assert.match(bad.note!, /shipping\.city/);
+    const sql = { query: 'q', rowCount: 2, rows: orderRows(2) } as unknown as JsonValue;
+    assert.deepEqual(projectFields(sql, 'id,total').value, {
+      query: 'q',
+      rowCount: 2,
+      rows: [
+        { id: 100000, total: 0.99 },
+        { id: 100001, total: 1.36 },
+      ],
+    });
+    const record = { id: 7, name: 'n', orders: [{ sku: 'a' }] } as JsonValue;
+    assert.deepEqual(projectFields(record, 'id').value, { id: 7 });
+    assert.deepEqual(projectFields(record, 'sku').value, {
+      id: 7,
+      name: 'n',
+      orders: [{ sku: 'a' }],
+    });
     const malformed = projectFields(value, 'id,,total');
     assert.equal(malformed.value, value);
     assert.match(malformed.note!, /fields ignored, the whole result follows/);

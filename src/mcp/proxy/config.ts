@@ -167,7 +167,8 @@ export async function loadProxyConfig(path: string): Promise<ProxyConfig> {
 export interface ResolvedToolSettings {
   compact: boolean;
   candidates: CandidateName[] | undefined;
-  by: 'bytes' | 'tokens';
+  /** `undefined`: the compactor's default. */
+  by: 'bytes' | 'tokens' | undefined;
   fields: string | undefined;
   /** `undefined`: no budget. */
   maxTokens: number | undefined;
@@ -177,7 +178,7 @@ export interface ResolvedToolSettings {
 /**
  * One tool's settings: a flag given on the command line (`flags`) wins, then the tool's entry in
  * the file, then the file's top level, then the built-in default (compact, no projection, no
- * budget, no `fields` parameter, sizes in bytes).
+ * budget, no `fields` parameter, the compactor's own measure).
  *
  * @example
  * resolveToolSettings({ maxTokens: 5000, tools: { big: { maxTokens: 20000 } } }, {}, 'big').maxTokens; // 20000
@@ -198,7 +199,7 @@ export function resolveToolSettings(
   return {
     compact: get('compact') ?? true,
     candidates: get('candidates'),
-    by: get('by') ?? 'bytes',
+    by: get('by'),
     fields: get('fields'),
     maxTokens: maxTokens === undefined || maxTokens === 0 ? undefined : maxTokens,
     fieldsParam: get('fieldsParam') ?? false,

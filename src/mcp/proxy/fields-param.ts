@@ -63,31 +63,42 @@ export interface Projection {
 }
 
 /**
- * Projects `value` to `spec` as `project` does (the items of a root array, or of the array
- * under `items` or `data`, or the object itself). Not silent: when a listed field exists in no
- * item, the note says so and lists the fields that do exist; a malformed spec leaves the value
- * whole and the note says why.
+ * Projects `value` to `spec` with `project`. The items are the elements of a root array; else of
+ * the array under `items` or `data`; else of the object's only top-level array of objects (the
+ * `rows` of a SQL-style result); else the object itself is the one item. When no listed field
+ * exists in the list's items but some exist in the object itself, the object is the item.
+ * Not silent: when a listed field exists in no item, the note says so and lists the fields that
+ * do exist; a malformed spec leaves the value whole and the note says why.
  *
  * @example
+ * projectFields({ query: 'q', rows: [{ id: 1, name: 'a' }] }, 'id').value; // { query: 'q', rows: [{ id: 1 }] }
  * projectFields([{ id: 1, name: 'a' }], 'id,nme').note;
  * // 'toonwire proxy: fields: no item has "nme"; the fields are id, name.'
  */
 export function projectFields(value: JsonValue, spec: string): Projection {
-  let projected: JsonValue;
+  const paths = spec.split(',').map((path) => path.trim());
+  const key = isJsonObject(value) ? listKey(value) : undefined;
+  const attempt = (envelope: string[]) => {
+    const projected = project(value, spec, { envelope });
+    const rows = items(value, envelope);
+    const missing = paths.filter((path) => !rows.some((row) => hasPath(row, path)));
+    return { projected, rows, missing };
+  };
+  let outcome: ReturnType<typeof attempt>;
   try {
-    projected = project(value, spec);
+    outcome = attempt(key === undefined ? [] : [key]);
+    if (key !== undefined && outcome.missing.length === paths.length) {
+      const whole = attempt([]);
+      if (whole.missing.length < paths.length) outcome = whole;
+    }
   } catch (error) {
     const reason = (error as Error).message.replace(/^project: /, '');
     return {
       value,
-      note: `toonwire proxy: fields ignored, the whole result follows: ${reason}. The fields are ${available(items(value))}.`,
+      note: `toonwire proxy: fields ignored, the whole result follows: ${reason}. The fields are ${available(items(value, key === undefined ? [] : [key]))}.`,
     };
   }
-  const rows = items(value);
-  const missing = spec
-    .split(',')
-    .map((path) => path.trim())
-    .filter((path) => !rows.some((row) => hasPath(row, path)));
+  const { projected, rows, missing } = outcome;
   if (missing.length === 0) return { value: projected, note: undefined };
   const named = missing.map((path) => JSON.stringify(path)).join(', ');
   return {
@@ -96,20 +107,28 @@ export function projectFields(value: JsonValue, spec: string): Projection {
   };
 }
 
-/** The objects `project` treats as items. */
-function items(value: JsonValue): Record<string, JsonValue>[] {
-  let list: JsonValue[] | undefined;
+/** The envelope key of an object's list: `items` or `data`, else its only array of objects. */
+function listKey(value: Record<string, JsonValue>): string | undefined {
+  for (const key of DEFAULT_ENVELOPE)
+    if (Object.hasOwn(value, key) && Array.isArray(value[key])) return key;
+  let found: string | undefined;
+  for (const key of Object.keys(value)) {
+    const child = value[key];
+    if (!Array.isArray(child) || !child.some(isJsonObject)) continue;
+    if (found !== undefined) return undefined; // several lists: the object itself is the item
+    found = key;
+  }
+  return found;
+}
+
+/** The objects `project` treats as items under `envelope`. */
+function items(value: JsonValue, envelope: readonly string[]): Record<string, JsonValue>[] {
+  let list: JsonValue[] = [];
   if (Array.isArray(value)) list = value;
   else if (isJsonObject(value)) {
-    for (const key of DEFAULT_ENVELOPE) {
-      const candidate = Object.hasOwn(value, key) ? value[key] : undefined;
-      if (Array.isArray(candidate)) {
-        list = candidate;
-        break;
-      }
-    }
-    list ??= [value];
-  } else list = [];
+    const key = envelope.find((name) => Object.hasOwn(value, name) && Array.isArray(value[name]));
+    list = key === undefined ? [value] : (value[key] as JsonValue[]);
+  }
   return list.filter(isJsonObject);
 }
 

@@ -60,6 +60,11 @@ export interface LeverOptions extends ToolResultCompactionOptions {
   metrics?: ProxyMetrics;
 }
 
+/** A result's text is first counted on a prefix of this many characters per budgeted token. */
+const PREFIX_CHARS_PER_TOKEN = 8;
+/** Tokens a prefix may have beyond the whole text's count of the same characters, at most. */
+const CUT_MARGIN = 16;
+
 /** What a session should do with a tools/call request. */
 export type CallPlan =
   | { kind: 'answer'; result: Record<string, unknown> }
@@ -400,11 +405,7 @@ export class LeverSession {
     // A token is at least one byte, so text within the budget in bytes is within it in tokens.
     if (texts.reduce((sum, text) => sum + (text === undefined ? 0 : byteLength(text)), 0) <= budget)
       return undefined;
-    const tokens = texts.reduce(
-      (sum, text) => sum + (text === undefined ? 0 : levers.tokens(text)),
-      0,
-    );
-    if (tokens <= budget) return undefined;
+    if (!this.exceeds(texts, budget)) return undefined;
     const candidates = [...values].map(([index, value]) => ({
       index,
       list: mainList(value),
@@ -417,6 +418,10 @@ export class LeverSession {
       only.list.rows.length < 2 ||
       levers.pager === undefined
     ) {
+      const tokens = texts.reduce(
+        (sum, text) => sum + (text === undefined ? 0 : levers.tokens(text)),
+        0,
+      );
       const why =
         candidates.length > 1
           ? 'has several JSON texts, so it is not split into pages'
@@ -455,6 +460,30 @@ export class LeverSession {
     // A structuredContent the proxy added would carry every row past the budget.
     if (!Object.hasOwn(original, 'structuredContent')) delete paged.structuredContent;
     return { result: paged, page };
+  }
+
+  /**
+   * Whether `texts` are over `budget` tokens. A long text is first counted on a prefix of about
+   * `PREFIX_CHARS_PER_TOKEN * budget` characters cut at a line end: a text has at least the
+   * tokens of its prefix, less the few that can merge differently at the cut (`CUT_MARGIN`),
+   * so a prefix clearly over the budget settles it without counting megabytes.
+   */
+  private exceeds(texts: readonly (string | undefined)[], budget: number): boolean {
+    let tokens = 0;
+    for (const text of texts) {
+      if (text === undefined) continue;
+      const cut =
+        text.length > budget * PREFIX_CHARS_PER_TOKEN
+          ? text.lastIndexOf('\n', budget * PREFIX_CHARS_PER_TOKEN)
+          : -1;
+      if (cut > 0) {
+        const prefix = this.levers.tokens(text.slice(0, cut + 1));
+        if (tokens + prefix > budget + CUT_MARGIN) return true;
+      }
+      tokens += this.levers.tokens(text);
+      if (tokens > budget) return true;
+    }
+    return false;
   }
 
   private more(params: Record<string, unknown>): Record<string, unknown> {

@@ -370,6 +370,6 @@ export function unknownCursorResult(
   const text =
     typeof cursor !== 'string' || cursor === ''
       ? `toonwire proxy: ${MORE_TOOL_NAME} needs the "cursor" string given in the note at the end of a page.`
-      : `toonwire proxy: the cursor ${JSON.stringify(cursor)} has expired or is unknown (pages are kept for ${Math.round(ttlMs / 1000)} s after their last use, and the oldest go first when the cache is full). Call the original tool again to get its first page.`;
+      : `toonwire proxy: the cursor ${JSON.stringify(cursor)} has expired or is unknown (pages are kept for ${ttlMs >= 1000 ? `${Math.round(ttlMs / 1000)} s` : `${ttlMs} ms`} after their last use, and the oldest go first when the cache is full). Call the original tool again to get its first page.`;
   return { isError: true, content: [{ type: 'text', text }] };
 }
