@@ -3,7 +3,8 @@
 
 // The codec: the reference implementation's (@toon-format/toon) public surface, same names.
 export { DEFAULT_DELIMITER, DELIMITERS, type DelimiterKey } from './codec/constants.js';
-export { decode } from './codec/decode.js';
+export { decodeStream, decodeStreamSync, type StreamInput } from './codec/decode/stream.js';
+export { decode, decodeFromLines } from './codec/decode.js';
 export { encode, encodeLines } from './codec/encode.js';
 export { ToonDecodeError } from './codec/errors.js';
 export { escapeString } from './codec/lexical.js';

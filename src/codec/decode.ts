@@ -53,7 +53,15 @@ import { decodeUtf8 } from './utf8.js';
  */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): JsonValue {
   const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
-  const text = textOf(input, strict);
+  return decodeText(textOf(input, strict), strict, indentSize, maxDepth);
+}
+
+function decodeText(
+  text: string,
+  strict: boolean,
+  indentSize: number,
+  maxDepth: number,
+): JsonValue {
   const decoder = new TreeDecoder(text, strict, indentSize, maxDepth);
   try {
     return decoder.decodeDocument();
@@ -81,4 +89,22 @@ export function textOf(input: string | Uint8Array, strict: boolean): string {
   throw new TypeError(
     `decode expects a string or a Uint8Array of UTF-8 bytes, got ${input === null ? 'null' : typeof input}`,
   );
+}
+
+/**
+ * Decodes a document given as lines (without terminators), the reference implementation's
+ * `decodeFromLines`: exactly `decode(lines.join('\n'), options)`, so the value and any error
+ * (line numbers included) are the same as decoding the joined text.
+ *
+ * @example
+ * decodeFromLines(['name: Ada', 'age: 30']); // { name: 'Ada', age: 30 }
+ */
+export function decodeFromLines(lines: Iterable<string>, options?: DecodeOptions): JsonValue {
+  const { strict, indentSize, maxDepth } = resolveDecodeOptions('decodeFromLines', options);
+  const all = Array.isArray(lines) ? (lines as string[]) : [...lines];
+  for (const line of all) {
+    if (typeof line !== 'string')
+      throw new TypeError(`decodeFromLines expects strings, got ${typeof line}`);
+  }
+  return decodeText(all.join('\n'), strict, indentSize, maxDepth);
 }

@@ -13,7 +13,7 @@ import {
   NOT_JSON,
   sharedLayout,
 } from './layout.js';
-import { encodeKey, encodePrimitive } from './lexical.js';
+import { encodeKey, encodePrimitive, encodeRootPrimitive } from './lexical.js';
 import { normalize, tooDeepError } from './normalize.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
@@ -231,7 +231,7 @@ class Writer {
 
   document(value: JsonValue): string {
     if (isPrimitive(value)) {
-      const text = encodePrimitive(value, this.delimiter);
+      const text = encodeRootPrimitive(value, this.delimiter);
       if (text.length + 1 > this.maxLength) throw OVER_BUDGET;
       return text;
     }
@@ -544,7 +544,7 @@ class LineWriter extends Writer {
   *lines(value: JsonValue): Generator<string, void, undefined> {
     try {
       if (isPrimitive(value)) {
-        yield encodePrimitive(value, this.delimiter);
+        yield encodeRootPrimitive(value, this.delimiter);
         return;
       }
       if (Array.isArray(value)) {

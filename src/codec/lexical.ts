@@ -11,6 +11,7 @@ import type { Delimiter, JsonPrimitive } from './types.js';
 // loaders, tsx among them), and these are read for every character.
 const {
   BACKSLASH: CHAR_BACKSLASH,
+  BOM,
   HASH: CHAR_HASH,
   MINUS: CHAR_MINUS,
   NINE: CHAR_NINE,
@@ -165,6 +166,23 @@ function assertWellFormed(value: string, what: 'key' | 'string'): void {
 export function formatNumber(value: number): string {
   if (value === 0) return '0'; // also -0
   return Number.isFinite(value) ? String(value) : 'null';
+}
+
+/**
+ * A root primitive as the encoder writes it: like any primitive, except that a string starting
+ * with U+FEFF is quoted (§7.2 allows quoting any string). Bare, that character would be the
+ * document's first, and a byte decoder takes a leading U+FEFF for a byte order mark and drops
+ * it; quoted, the document starts with `"` and the string survives a trip through bytes.
+ *
+ * @example
+ * encodeRootPrimitive('\uFEFFhi', ','); // '"\uFEFFhi"'
+ */
+export function encodeRootPrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
+  if (typeof value === 'string' && value.charCodeAt(0) === BOM) {
+    assertWellFormed(value, 'string');
+    return quote(value);
+  }
+  return encodePrimitive(value, delimiter);
 }
 
 /** Encodes any primitive for a position whose relevant delimiter is `delimiter`. */

@@ -136,7 +136,10 @@ describe('field defects of issue 11', () => {
   it('round-trips a string that starts with U+FEFF', () => {
     for (const value of ['\uFEFFhello', '\uFEFF', { '\uFEFFk': '\uFEFFv' }]) {
       assert.deepEqual(decode(encode(value)), value);
+      // Through bytes too: a root string starting with U+FEFF is quoted, so it is no BOM.
+      assert.deepEqual(decode(utf8(encode(value))), value);
     }
+    assert.equal(encode('\uFEFFhello'), '"\uFEFFhello"');
   });
   it('quotes a declared length as written, not as a rounded double', () => {
     const error = decodeError(() => decode('a[99999999999999999999]: 1'));

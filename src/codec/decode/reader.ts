@@ -332,8 +332,59 @@ export abstract class Reader {
     return colon + 1;
   }
 
+  /**
+   * Reads one table row's cells from `[first, end)` into `cells` and, in strict mode, checks its
+   * width against the header's leaf fields (§14.1). `noun` names the row in messages.
+   */
+  readRow(
+    cells: JsonValue[],
+    first: number,
+    end: number,
+    head: Header,
+    fields: header.FieldList,
+    noun: string,
+  ): void {
+    cells.length = 0;
+    this.extraCellOffset = -1;
+    const overflow =
+      first < end && this.readCells(cells, first, end, head.delimiter, fields.leafCount);
+    if (this.strict && (overflow || cells.length !== fields.leafCount)) {
+      const extra = this.extraCellOffset >= 0;
+      throw this.error(
+        extra ? this.extraCellOffset : end,
+        reasons.width(
+          noun,
+          extra ? reasons.moreValues(fields.leafCount) : reasons.values(cells.length),
+          leafNames(fields),
+          head.delimiter,
+        ),
+      );
+    }
+  }
+
+  /** Reads an inline primitive array (§9.1) from `[p, end)` into `cells`, count checked. */
+  readInline(cells: JsonValue[], p: number, end: number, head: Header): void {
+    cells.length = 0;
+    const overflow = this.readCells(cells, p, end, head.delimiter, head.length);
+    if (this.strict && (overflow || cells.length !== head.length)) {
+      const extra = this.extraCellOffset >= 0;
+      throw this.countError(
+        extra ? this.extraCellOffset : head.lengthOffset,
+        head,
+        extra ? 'more' : String(cells.length),
+        'value',
+      );
+    }
+  }
+
   /** The count mismatch error of a header (`found` is a count or "more"). */
   countError(offset: number, header: Header, found: string, noun: string): ToonDecodeError {
     return this.error(offset, reasons.count(header.lengthText, found, noun));
   }
+}
+
+/** The leaf names of a field list, for width messages. */
+export function leafNames(fields: header.FieldList): readonly string[] {
+  const ops = fields.ops;
+  return ops === null ? fields.names : fields.names.filter((_, o) => ops[o] === header.OP_LEAF);
 }

@@ -59,13 +59,6 @@ export function materializeRow(
   return row;
 }
 
-/** The leaf names of a field list, for width messages. */
-export function leafNames(fields: FieldList): readonly string[] {
-  return fields.ops === null
-    ? fields.names
-    : fields.names.filter((_, o) => fields.ops![o] === OP_LEAF);
-}
-
 /** Is `[p, end)` the literal `[]` (an empty array, §9.1), trailing spaces allowed? */
 export function isEmptyArrayToken(reader: Reader, p: number, end: number): boolean {
   const text = reader.text;
@@ -385,17 +378,7 @@ export class TreeDecoder extends Reader {
       // Read into the reused buffer and copy out an exact-size array: growing a fresh array by
       // push over-allocates, which costs memory and GC time across thousands of short arrays.
       const cells = this.cells;
-      cells.length = 0;
-      const overflow = this.readCells(cells, inline, end, header.delimiter, header.length);
-      if (this.strict && (overflow || cells.length !== header.length)) {
-        const extra = this.extraCellOffset >= 0;
-        throw this.countError(
-          extra ? this.extraCellOffset : header.lengthOffset,
-          header,
-          extra ? 'more' : String(cells.length),
-          'value',
-        );
-      }
+      this.readInline(cells, inline, end, header);
       return cells.slice();
     }
     const items: JsonArray = [];
@@ -508,23 +491,8 @@ export class TreeDecoder extends Reader {
         if (keyed && hasOwn.call(into, key)) throw this.error(start, reasons.duplicateEntry(key));
       }
       this.consume(k);
-      cells.length = 0;
       const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
-      this.extraCellOffset = -1;
-      const overflow =
-        first < end && this.readCells(cells, first, end, delimiter, fields.leafCount);
-      if (this.strict && (overflow || cells.length !== fields.leafCount)) {
-        const extra = this.extraCellOffset >= 0;
-        throw this.error(
-          extra ? this.extraCellOffset : end,
-          reasons.width(
-            noun,
-            extra ? reasons.moreValues(fields.leafCount) : reasons.values(cells.length),
-            leafNames(fields),
-            delimiter,
-          ),
-        );
-      }
+      this.readRow(cells, first, end, header, fields, noun);
       const row = materializeRow(cells, fields, this.groupStack);
       if (keyed) setOwn(into, key, row);
       else (into as JsonArray).push(row);

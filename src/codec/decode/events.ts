@@ -1,0 +1,534 @@
+// The stream decoders' structural decoder: the same walk as tree.ts (objects, list items,
+// tables, rows; the same checks in the same order), emitting the reference implementation's
+// events instead of building values, one line at a time. It is a generator that can also yield
+// NEED_INPUT: when no line is buffered yet, the async driver awaits more input and resumes it,
+// so one parser serves both decodeStreamSync and decodeStream.
+
+import { ToonDecodeError } from '../errors.js';
+import type { JsonStreamEvent, JsonValue } from '../types.js';
+import type { FieldList, Header, LineClass } from './header.js';
+import * as header from './header.js';
+import * as lines from './lines.js';
+import { reasons } from './messages.js';
+import { Reader } from './reader.js';
+import { isEmptyArrayToken, isListItem } from './tree.js';
+
+const { KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
+const { contentEndOf, DEPTH_TAB, LINE_BLANK, LINE_COMMENT, measureLine } = lines;
+
+/** Yielded when the parser needs a line that has not arrived yet. */
+export const NEED_INPUT: unique symbol = Symbol('toonwire.needInput');
+
+export type Step = JsonStreamEvent | typeof NEED_INPUT;
+
+/** One content line (neither blank nor a comment). */
+interface Line {
+  readonly text: string;
+  /** 1-based line number in the document. */
+  readonly number: number;
+  /** Depth, or a DEPTH_* code strict mode raises when the line is reached. */
+  readonly depth: number;
+  readonly start: number;
+  readonly end: number;
+  /** Line number of a blank line just before this one, or 0. */
+  readonly blankBefore: number;
+}
+
+const END_OBJECT: JsonStreamEvent = { type: 'endObject' };
+const START_OBJECT: JsonStreamEvent = { type: 'startObject' };
+const END_ARRAY: JsonStreamEvent = { type: 'endArray' };
+
+/**
+ * Events for a document arriving line by line. Feed it with {@link push} (raw lines, without
+ * terminators) and {@link close}; read it through {@link run}.
+ */
+export class EventDecoder extends Reader {
+  private readonly queue: Line[] = [];
+  private queueHead = 0;
+  private closed = false;
+  private lineNumber = 0;
+  private pendingBlank = 0;
+  private readonly measured = { contentStart: 0 };
+  /** The line whose text the reader is on, for error positions. */
+  private current: Line | null = null;
+  private openSpans = 0;
+  private readonly cells: JsonValue[] = [];
+
+  constructor(strict: boolean, indentSize: number, maxDepth: number) {
+    super('', strict, indentSize, maxDepth, false);
+  }
+
+  /** Adds one raw line (a trailing CR is the terminator's, §12). */
+  push(raw: string): void {
+    const number = ++this.lineNumber;
+    const end = contentEndOf(raw, 0, raw.length);
+    const depth = measureLine(raw, 0, end, this.strict, this.indentSize, this.measured);
+    if (depth === LINE_BLANK) {
+      if (this.pendingBlank === 0) this.pendingBlank = number;
+      return;
+    }
+    if (depth === LINE_COMMENT) return;
+    this.queue.push({
+      text: raw,
+      number,
+      depth,
+      start: this.measured.contentStart,
+      end,
+      blankBefore: this.pendingBlank,
+    });
+    this.pendingBlank = 0;
+  }
+
+  /** No more lines will come. */
+  close(): void {
+    this.closed = true;
+  }
+
+  /** Lines buffered and not yet consumed (the drivers feed until there is one). */
+  get buffered(): number {
+    return this.queue.length - this.queueHead;
+  }
+
+  /** The next content line without consuming it, or null at the end of input. */
+  private *peek(): Generator<Step, Line | null, undefined> {
+    while (this.queueHead >= this.queue.length) {
+      if (this.closed) return null;
+      yield NEED_INPUT;
+    }
+    return this.queue[this.queueHead]!;
+  }
+
+  /** Moves past `line` (the peeked one), enforcing "no blank line inside an array span" (§12). */
+  private consume(line: Line): void {
+    if (this.openSpans > 0 && line.blankBefore !== 0 && this.strict) {
+      throw new ToonDecodeError(reasons.blankInArray(), line.blankBefore, 1, { source: '' });
+    }
+    this.queueHead++;
+    // Drop consumed lines now and then, so a long stream holds only what is still ahead.
+    if (this.queueHead > 1024) {
+      this.queue.splice(0, this.queueHead);
+      this.queueHead = 0;
+    }
+  }
+
+  /** Points the reader at `line`'s text. */
+  private enterLine(line: Line): void {
+    if (this.current !== line) {
+      this.current = line;
+      this.setText(line.text);
+    }
+  }
+
+  error(offset: number, reason: string): ToonDecodeError {
+    return errorOn(this.current, offset, reason);
+  }
+
+  private checkLevel(level: number, line: Line, offset: number): void {
+    if (level > this.maxDepth) throw errorOn(line, offset, reasons.tooDeep(this.maxDepth));
+  }
+
+  private depthOf(line: Line): number {
+    if (line.depth >= 0) return line.depth;
+    if (line.depth === DEPTH_TAB) {
+      throw errorOn(line, line.text.indexOf('\t'), reasons.tabIndent(this.indentSize));
+    }
+    throw errorOn(line, line.start, reasons.notMultiple(line.start, this.indentSize));
+  }
+
+  private childDepth(parentDepth: number, line: Line): number {
+    const depth = this.depthOf(line);
+    if (depth <= parentDepth) return -1;
+    if (this.strict && depth !== parentDepth + 1) {
+      throw errorOn(
+        line,
+        line.start,
+        reasons.depthJump(depth - parentDepth, (parentDepth + 1) * this.indentSize),
+      );
+    }
+    return depth;
+  }
+
+  /** The next line of a scope at `depth`, or null once the scope has ended (see tree.ts). */
+  private *nextLineAt(depth: number): Generator<Step, Line | null, undefined> {
+    for (;;) {
+      if (depth < 0) return null;
+      const line = yield* this.peek();
+      if (line === null) return null;
+      const lineDepth = this.depthOf(line);
+      if (lineDepth === depth) return line;
+      if (lineDepth < depth) return null;
+      this.skipOverIndented(line, depth);
+    }
+  }
+
+  private skipOverIndented(line: Line, scopeDepth: number): void {
+    if (this.strict) {
+      throw errorOn(line, line.start, reasons.overIndented(scopeDepth * this.indentSize));
+    }
+    this.queueHead++;
+  }
+
+  /** The events of the whole document (§5). */
+  *run(): Generator<Step, void, undefined> {
+    const first = yield* this.peek();
+    if (first === null) {
+      yield START_OBJECT;
+      yield END_OBJECT;
+      return;
+    }
+    const depth = this.depthOf(first);
+    if (depth !== 0 && this.strict) this.skipOverIndented(first, 0);
+    this.enterLine(first);
+    const { start, end } = first;
+    if (this.trimEnd(start, end) - start === 2 && first.text.startsWith('[]', start)) {
+      this.consume(first);
+      this.checkLevel(1, first, start);
+      yield { type: 'startArray', length: 0 };
+      yield END_ARRAY;
+      yield* this.rejectTrailing('the empty root array "[]"');
+      return;
+    }
+    const line = this.classify(start, end, 2);
+    if (typeof line === 'object' && line.key === null) {
+      this.consume(first);
+      this.checkLevel(1, first, start);
+      yield* this.headerValue(line, first, depth, 1);
+      yield* this.rejectTrailing(line.keyed ? 'the keyed root object' : 'the root array');
+      return;
+    }
+    if (line === KIND_SCALAR) {
+      const hint = this.scalarHint;
+      this.consume(first);
+      const next = yield* this.peek();
+      if (next === null) {
+        this.enterLine(first);
+        yield { type: 'primitive', value: this.primitive(start, end) as never };
+        return;
+      }
+      // More than one line, the first of them a scalar: an object whose first line has no ":".
+      if (hint !== null) throw errorOn(first, hint.offset, hint.reason);
+      throw errorOn(first, start, reasons.noColon());
+    }
+    this.checkLevel(1, first, start);
+    yield START_OBJECT;
+    const seen = this.strict ? new Set<string>() : null;
+    for (;;) {
+      const next = yield* this.peek();
+      if (next === null) break;
+      yield* this.objectFields(this.depthOf(next), 1, seen);
+    }
+    yield END_OBJECT;
+  }
+
+  private *rejectTrailing(what: string): Generator<Step, void, undefined> {
+    if (!this.strict) return;
+    const next = yield* this.peek();
+    if (next !== null) throw errorOn(next, next.start, reasons.trailing(what));
+  }
+
+  /** The fields at `depth` (object at nesting `level`), without the object's start and end. */
+  private *objectFields(
+    depth: number,
+    level: number,
+    seen: Set<string> | null,
+  ): Generator<Step, void, undefined> {
+    for (;;) {
+      const line = yield* this.peek();
+      if (line === null) return;
+      const lineDepth = this.depthOf(line);
+      if (lineDepth < depth) return;
+      if (lineDepth > depth) {
+        this.skipOverIndented(line, depth);
+        continue;
+      }
+      this.consume(line);
+      this.enterLine(line);
+      const kind = this.classify(line.start, line.end, level + 2);
+      yield* this.field(kind, line, line.start, depth, level, seen);
+    }
+  }
+
+  private *field(
+    kind: LineClass,
+    line: Line,
+    keyOffset: number,
+    fieldDepth: number,
+    level: number,
+    seen: Set<string> | null,
+  ): Generator<Step, void, undefined> {
+    if (kind === KIND_SCALAR) {
+      const hint = this.scalarHint;
+      if (hint !== null) throw this.error(hint.offset, hint.reason);
+      throw this.error(line.start, reasons.noColon());
+    }
+    if (typeof kind === 'object' && kind.key === null) {
+      if (this.strict) throw this.error(kind.keyOffset, reasons.keylessField());
+      kind = this.literalField(kind.keyOffset, line.end);
+    }
+    const key = typeof kind === 'object' ? kind.key! : this.fieldKey;
+    if (seen !== null) {
+      if (seen.has(key)) throw this.error(keyOffset, reasons.duplicateKey(key));
+      seen.add(key);
+    }
+    yield { type: 'key', key };
+    if (typeof kind === 'object') {
+      this.checkLevel(level + 1, line, keyOffset);
+      yield* this.headerValue(kind, line, fieldDepth, level + 1);
+      return;
+    }
+    // The value after the colon: nested object, `[]`, or a primitive (§8, §9.1).
+    const end = line.end;
+    const p = this.skipSpaces(this.fieldValueStart, end);
+    if (p >= end) {
+      this.checkLevel(level + 1, line, keyOffset);
+      yield START_OBJECT;
+      const next = yield* this.peek();
+      if (next !== null) {
+        const depth = this.childDepth(fieldDepth, next);
+        if (depth >= 0) yield* this.objectFields(depth, level + 1, this.strict ? new Set() : null);
+      }
+      yield END_OBJECT;
+      return;
+    }
+    if (isEmptyArrayToken(this, p, end)) {
+      this.checkLevel(level + 1, line, p);
+      yield { type: 'startArray', length: 0 };
+      yield END_ARRAY;
+      return;
+    }
+    yield { type: 'primitive', value: this.primitive(p, end) as never };
+  }
+
+  /** The array (or keyed object) declared by `head` on `line` (see tree.ts headerValue). */
+  private *headerValue(
+    head: Header,
+    line: Line,
+    ownerDepth: number,
+    level: number,
+  ): Generator<Step, void, undefined> {
+    if (head.fields !== null) {
+      yield head.keyed ? START_OBJECT : { type: 'startArray', length: head.length };
+      yield* this.tableRows(head, head.fields, line, ownerDepth, level);
+      yield head.keyed ? END_OBJECT : END_ARRAY;
+      return;
+    }
+    yield { type: 'startArray', length: head.length };
+    const end = line.end;
+    const inline = this.skipSpaces(head.end, end);
+    if (inline < end) {
+      const cells = this.cells;
+      this.readInline(cells, inline, end, head);
+      for (let i = 0; i < cells.length; i++) {
+        yield { type: 'primitive', value: cells[i] as never };
+      }
+    } else {
+      yield* this.listItems(head, line, ownerDepth, level);
+    }
+    yield END_ARRAY;
+  }
+
+  private *listItems(
+    head: Header,
+    headerLine: Line,
+    ownerDepth: number,
+    level: number,
+  ): Generator<Step, void, undefined> {
+    const declared = head.length;
+    const first = yield* this.peek();
+    const depth = first === null ? -1 : this.childDepth(ownerDepth, first);
+    let count = 0;
+    let opened = false;
+    for (
+      let line = yield* this.nextLineAt(depth);
+      line !== null;
+      line = yield* this.nextLineAt(depth)
+    ) {
+      if (!isListItem(line.text, line.start, line.end)) {
+        if (this.strict) throw errorOn(line, line.start, reasons.notListItem());
+        this.queueHead++;
+        continue;
+      }
+      if (this.strict && count === declared) {
+        throw errorOn(line, line.start, reasons.count(head.lengthText, 'more', 'list item'));
+      }
+      this.consume(line);
+      if (!opened) {
+        opened = true;
+        this.openSpans++;
+      }
+      yield* this.listItem(line, line.start + 1, depth, level + 1);
+      count++;
+    }
+    if (opened) this.openSpans--;
+    if (this.strict && count !== declared) {
+      throw errorOn(
+        headerLine,
+        head.lengthOffset,
+        reasons.count(head.lengthText, String(count), 'list item'),
+      );
+    }
+  }
+
+  private *listItem(
+    line: Line,
+    p: number,
+    itemDepth: number,
+    level: number,
+  ): Generator<Step, void, undefined> {
+    this.enterLine(line);
+    const end = line.end;
+    p = this.skipSpaces(p, end);
+    if (p >= end) {
+      this.checkLevel(level, line, p);
+      yield START_OBJECT;
+      yield END_OBJECT;
+      return;
+    }
+    if (isEmptyArrayToken(this, p, end)) {
+      this.checkLevel(level, line, p);
+      yield { type: 'startArray', length: 0 };
+      yield END_ARRAY;
+      return;
+    }
+    let kind = this.classify(p, end, level + 2);
+    if (kind === KIND_SCALAR) {
+      yield { type: 'primitive', value: this.primitive(p, end) as never };
+      return;
+    }
+    if (typeof kind === 'object' && kind.key === null) {
+      if (kind.fields === null) {
+        this.checkLevel(level, line, p);
+        yield* this.headerValue(kind, line, itemDepth, level);
+        return;
+      }
+      if (this.strict) throw this.error(p, reasons.keylessTableItem());
+      kind = this.literalField(p, end);
+    }
+    this.checkLevel(level, line, p);
+    yield START_OBJECT;
+    const seen = this.strict ? new Set<string>() : null;
+    yield* this.field(kind, line, p, itemDepth + 1, level, seen);
+    yield* this.objectFields(itemDepth + 1, level, seen);
+    yield END_OBJECT;
+  }
+
+  private *tableRows(
+    head: Header,
+    fields: FieldList,
+    headerLine: Line,
+    ownerDepth: number,
+    level: number,
+  ): Generator<Step, void, undefined> {
+    const { length: declared, delimiter, keyed } = head;
+    const noun = keyed ? 'entry row' : 'row';
+    const first = yield* this.peek();
+    const depth = first === null ? -1 : this.childDepth(ownerDepth, first);
+    if (depth >= 0 && first !== null) this.checkLevel(level + 1, first, first.start);
+    const cells = this.cells;
+    const seen = keyed && this.strict ? new Set<string>() : null;
+    let count = 0;
+    let opened = false;
+    for (
+      let line = yield* this.nextLineAt(depth);
+      line !== null;
+      line = yield* this.nextLineAt(depth)
+    ) {
+      this.enterLine(line);
+      const { start, end } = line;
+      let cellsStart = start;
+      let key = '';
+      if (keyed) {
+        cellsStart = this.entryKey(start, end);
+        if (cellsStart < 0) {
+          this.queueHead++;
+          continue;
+        }
+        key = this.fieldKey;
+      } else if (this.colonBeforeDelimiter(start, end, delimiter)) {
+        break;
+      }
+      if (this.strict) {
+        if (count === declared)
+          throw this.error(start, reasons.count(head.lengthText, 'more', noun));
+        if (seen !== null) {
+          if (seen.has(key)) throw this.error(start, reasons.duplicateEntry(key));
+          seen.add(key);
+        }
+      }
+      this.consume(line);
+      const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
+      this.readRow(cells, first, end, head, fields, noun);
+      if (keyed) yield { type: 'key', key };
+      yield* rowEvents(cells, fields);
+      count++;
+      if (!opened) {
+        opened = true;
+        this.openSpans++;
+      }
+    }
+    if (opened) this.openSpans--;
+    if (this.strict && count !== declared) {
+      throw errorOn(
+        headerLine,
+        head.lengthOffset,
+        reasons.count(head.lengthText, String(count), noun),
+      );
+    }
+  }
+}
+
+/** The events of one row object (see tree.ts materializeRow, which this mirrors). */
+function* rowEvents(
+  cells: readonly JsonValue[],
+  fields: FieldList,
+): Generator<Step, void, undefined> {
+  yield START_OBJECT;
+  const names = fields.names;
+  const available = cells.length;
+  const ops = fields.ops;
+  if (ops === null) {
+    const n = Math.min(available, fields.leafCount);
+    for (let j = 0; j < n; j++) {
+      yield { type: 'key', key: names[j]! };
+      yield { type: 'primitive', value: cells[j] as never };
+    }
+  } else {
+    let open = 0;
+    let cell = 0;
+    for (let o = 0; o < ops.length; o++) {
+      const op = ops[o];
+      if (op === OP_LEAF) {
+        if (cell >= available) break;
+        yield { type: 'key', key: names[o]! };
+        yield { type: 'primitive', value: cells[cell++] as never };
+      } else if (op === OP_OPEN) {
+        yield { type: 'key', key: names[o]! };
+        yield START_OBJECT;
+        open++;
+      } else {
+        yield END_OBJECT;
+        open--;
+      }
+    }
+    for (; open > 0; open--) yield END_OBJECT;
+  }
+  yield END_OBJECT;
+}
+
+/** An error at `offset` of `line` (column counted in Unicode characters). */
+function errorOn(line: Line | null, offset: number, reason: string): ToonDecodeError {
+  if (line === null) return new ToonDecodeError(reason, 1, 1);
+  const text = line.text;
+  let column = 1;
+  for (let p = 0; p < offset && p < text.length; p++) {
+    const c = text.charCodeAt(p);
+    if (c >= 0xdc00 && c <= 0xdfff && p > 0) {
+      const before = text.charCodeAt(p - 1);
+      if (before >= 0xd800 && before <= 0xdbff) continue;
+    }
+    column++;
+  }
+  return new ToonDecodeError(reason, line.number, column, {
+    source: contentEndOf(text, 0, text.length) === text.length ? text : text.slice(0, -1),
+  });
+}

@@ -1,0 +1,239 @@
+// The stream decoders' inputs: lines (strings) or UTF-8 byte chunks split anywhere, fed into
+// the event decoder as it asks for them, synchronously or asynchronously.
+
+import { ToonDecodeError } from '../errors.js';
+import { type DecodeSettings, resolveDecodeOptions } from '../options.js';
+import type { DecodeStreamOptions, JsonStreamEvent } from '../types.js';
+import { firstIllFormed } from '../utf8.js';
+import { EventDecoder, NEED_INPUT, type Step } from './events.js';
+import { reasons } from './messages.js';
+
+/** A source item: a line (a string; an embedded LF splits it) or a chunk of UTF-8 bytes. */
+export type StreamInput = string | Uint8Array;
+
+/** Splits what arrives into lines for the decoder. */
+class LineFeeder {
+  private readonly decoder: EventDecoder;
+  private readonly strict: boolean;
+  private bytes: TextDecoder | undefined;
+  /** Text of the line still being assembled from byte chunks. */
+  private partial = '';
+  /** Bytes taken so far, and the trailing bytes of an incomplete sequence, for error offsets. */
+  private byteCount = 0;
+  private carry: Uint8Array = new Uint8Array(0);
+  private linesSeen = 0;
+
+  constructor(decoder: EventDecoder, strict: boolean) {
+    this.decoder = decoder;
+    this.strict = strict;
+  }
+
+  add(item: unknown): void {
+    if (typeof item === 'string') {
+      this.flushPartial();
+      if (item.indexOf('\n') === -1) this.line(item);
+      else for (const line of item.split('\n')) this.line(line);
+      return;
+    }
+    if (!(item instanceof Uint8Array)) {
+      throw new TypeError(reasons.notLines(item === null ? 'null' : typeof item));
+    }
+    // The default ignoreBOM: false removes a leading byte order mark, from bytes only.
+    this.bytes ??= new TextDecoder('utf-8', { fatal: this.strict });
+    let text: string;
+    try {
+      text = this.bytes.decode(item, { stream: true });
+    } catch {
+      throw this.illFormed(item);
+    }
+    this.carry = incompleteTail(this.carry, item);
+    this.byteCount += item.length;
+    let start = 0;
+    for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
+      this.line(this.partial + text.slice(start, newline));
+      this.partial = '';
+      start = newline + 1;
+    }
+    this.partial += text.slice(start);
+  }
+
+  end(): void {
+    if (this.bytes !== undefined) {
+      try {
+        this.partial += this.bytes.decode();
+      } catch {
+        throw this.illFormed(new Uint8Array(0));
+      }
+      this.line(this.partial);
+      this.partial = '';
+    }
+    this.decoder.close();
+  }
+
+  private flushPartial(): void {
+    if (this.partial !== '') {
+      this.line(this.partial);
+      this.partial = '';
+    }
+  }
+
+  private line(text: string): void {
+    this.linesSeen++;
+    this.decoder.push(text);
+  }
+
+  /** The error for ill-formed UTF-8 in `chunk` (or at the end of input for an empty one). */
+  private illFormed(chunk: Uint8Array): ToonDecodeError {
+    const joined = new Uint8Array(this.carry.length + chunk.length);
+    joined.set(this.carry);
+    joined.set(chunk, this.carry.length);
+    const at = firstIllFormed(joined);
+    const offset = this.byteCount - this.carry.length + at;
+    const before = new TextDecoder().decode(joined.subarray(0, at));
+    const newline = before.lastIndexOf('\n');
+    const lines = before.split('\n').length - 1;
+    const lineText = newline === -1 ? this.partial + before : before.slice(newline + 1);
+    const shown = joined[at]?.toString(16).toUpperCase().padStart(2, '0');
+    return new ToonDecodeError(
+      `ill-formed UTF-8 at byte offset ${offset} (${shown === undefined ? 'a truncated sequence at the end of input' : `byte 0x${shown}`}); TOON is UTF-8 text: re-encode the input as UTF-8, or decode with strict: false to replace bad bytes with U+FFFD`,
+      this.linesSeen + lines + 1,
+      [...lineText].length + 1,
+      { offset },
+    );
+  }
+}
+
+/**
+ * The trailing bytes of `previous + chunk` that start a UTF-8 sequence the chunk did not finish
+ * (at most 3), which the next chunk continues.
+ */
+function incompleteTail(previous: Uint8Array, chunk: Uint8Array): Uint8Array {
+  const joined =
+    previous.length === 0
+      ? chunk
+      : (() => {
+          const all = new Uint8Array(previous.length + chunk.length);
+          all.set(previous);
+          all.set(chunk, previous.length);
+          return all;
+        })();
+  const length = joined.length;
+  for (let back = 1; back <= Math.min(3, length); back++) {
+    const b = joined[length - back]!;
+    if (b < 0x80) return new Uint8Array(0);
+    if (b >= 0xc0) {
+      const need = b >= 0xf0 ? 4 : b >= 0xe0 ? 3 : 2;
+      return need > back ? joined.slice(length - back) : new Uint8Array(0);
+    }
+  }
+  return new Uint8Array(0);
+}
+
+function startDecoder(settings: DecodeSettings): EventDecoder {
+  return new EventDecoder(settings.strict, settings.indentSize, settings.maxDepth);
+}
+
+/** Turns an engine limit met while parsing into the decoder's own error type. */
+function limitError(error: unknown): unknown {
+  if (!(error instanceof RangeError)) return error;
+  return new ToonDecodeError(
+    /call stack/i.test(error.message) ? reasons.stackTooDeep() : reasons.tooLarge(error.message),
+    1,
+    1,
+  );
+}
+
+function* syncEvents(
+  source: Iterable<StreamInput>,
+  settings: DecodeSettings,
+): Generator<JsonStreamEvent, void, undefined> {
+  const decoder = startDecoder(settings);
+  const feeder = new LineFeeder(decoder, settings.strict);
+  const input = source[Symbol.iterator]();
+  const steps: Generator<Step, void, undefined> = decoder.run();
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) return;
+      if (step.value !== NEED_INPUT) {
+        yield step.value;
+        continue;
+      }
+      const next = input.next();
+      if (next.done) feeder.end();
+      else feeder.add(next.value);
+    }
+  } catch (error) {
+    throw limitError(error);
+  }
+}
+
+async function* asyncEvents(
+  source: AsyncIterable<StreamInput> | Iterable<StreamInput>,
+  settings: DecodeSettings,
+): AsyncGenerator<JsonStreamEvent, void, undefined> {
+  const decoder = startDecoder(settings);
+  const feeder = new LineFeeder(decoder, settings.strict);
+  const input =
+    Symbol.asyncIterator in source
+      ? (source as AsyncIterable<StreamInput>)[Symbol.asyncIterator]()
+      : (source as Iterable<StreamInput>)[Symbol.iterator]();
+  const steps: Generator<Step, void, undefined> = decoder.run();
+  // Events are handed out in batches per input item: one await per chunk, not per event.
+  const batch: JsonStreamEvent[] = [];
+  try {
+    for (;;) {
+      const step = steps.next();
+      if (step.done) break;
+      if (step.value !== NEED_INPUT) {
+        batch.push(step.value);
+        continue;
+      }
+      for (let i = 0; i < batch.length; i++) yield batch[i]!;
+      batch.length = 0;
+      const next = await input.next();
+      if (next.done) feeder.end();
+      else feeder.add(next.value);
+    }
+  } catch (error) {
+    throw limitError(error);
+  }
+  for (let i = 0; i < batch.length; i++) yield batch[i]!;
+}
+
+/**
+ * Decodes a document given as lines into the reference implementation's event stream, without
+ * building the value: `startObject`, `endObject`, `startArray` (with the declared `length`),
+ * `endArray`, `key` and `primitive`, depth-first. The same checks as {@link decode} apply, in the
+ * same order, so a malformed document fails with the same `ToonDecodeError` (after the events
+ * of everything before the problem). Items may also be `Uint8Array` chunks of UTF-8, split at
+ * any byte (decoded fatally in strict mode; a leading BOM is dropped).
+ *
+ * @example
+ * [...decodeStreamSync(['name: Ada'])];
+ * // [{ type: 'startObject' }, { type: 'key', key: 'name' }, { type: 'primitive', value: 'Ada' }, { type: 'endObject' }]
+ */
+export function decodeStreamSync(
+  lines: Iterable<StreamInput>,
+  options?: DecodeStreamOptions,
+): Iterable<JsonStreamEvent> {
+  const settings = resolveDecodeOptions('decodeStreamSync', options);
+  return { [Symbol.iterator]: () => syncEvents(lines, settings) };
+}
+
+/**
+ * The asynchronous {@link decodeStreamSync}: reads lines or UTF-8 byte chunks from an async (or
+ * sync) iterable as the events are consumed, so a file or response body of any size decodes in
+ * memory proportional to its longest line and its nesting.
+ *
+ * @example
+ * import { createReadStream } from 'node:fs';
+ * for await (const event of decodeStream(createReadStream('data.toon'))) console.log(event);
+ */
+export function decodeStream(
+  source: AsyncIterable<StreamInput> | Iterable<StreamInput>,
+  options?: DecodeStreamOptions,
+): AsyncIterable<JsonStreamEvent> {
+  const settings = resolveDecodeOptions('decodeStream', options);
+  return { [Symbol.asyncIterator]: () => asyncEvents(source, settings) };
+}
