@@ -160,7 +160,10 @@ describe('--max-tokens paging', () => {
       20000,
     );
     const cost = (n: number) => 40 + 27 * n + Math.floor(n / 7);
-    assert.ok(cost(fitted.count) <= 20000 && cost(fitted.count + 1) > 20000);
+    assert.ok(
+      cost(fitted.count) <= 20000 && cost(fitted.count + 1) > 20000,
+      `${fitted.count} is not the largest count within the budget`,
+    );
     assert.ok(probes <= 12, `${probes} probes`);
     assert.equal(largestFitting(5, () => ({ cost: 99, value: 0 }), 10).count, 1);
     assert.equal(largestFitting(3, (n) => ({ cost: n, value: 0 }), 10).count, 3);
@@ -195,7 +198,10 @@ describe('--max-tokens paging', () => {
     const all = [...first.rows];
     let pages = 1;
     while (page.nextCursor !== undefined) {
-      assert.ok(countTokens(page.text) + countTokens(page.note) <= 5000);
+      assert.ok(
+        countTokens(page.text) + countTokens(page.note) <= 5000,
+        `rows ${page.from}-${page.to}`,
+      );
       assert.match(page.note, /call toonwire_more with \{"cursor":"/);
       page = pager.next(page.nextCursor)!.page;
       const later = parseCompact(page.text, page.strategy) as { rows: JsonValue[] };
@@ -276,7 +282,7 @@ describe('--metrics', () => {
       const response = await fetch(endpoint.url);
       assert.equal(response.status, 200);
       assert.match(response.headers.get('content-type')!, /^text\/plain/);
-      assert.ok((await response.text()).includes('toonwire_proxy_sessions 1'));
+      assert.ok((await response.text()).includes('toonwire_proxy_sessions 1'), 'no sessions gauge');
       assert.equal((await fetch(endpoint.url.replace('/metrics', '/'))).status, 404);
     } finally {
       await endpoint.close();
