@@ -1,8 +1,9 @@
 // The stream decoders' structural decoder: the same walk as tree.ts (objects, list items,
 // tables, rows; the same checks in the same order), emitting the reference implementation's
-// events instead of building values, one line at a time. It is a generator that can also yield
-// NEED_INPUT: when no line is buffered yet, the async driver awaits more input and resumes it,
-// so one parser serves both decodeStreamSync and decodeStream.
+// events instead of building values, one line at a time. Events go into `out`; the generator
+// itself yields only signals: NEED_INPUT when no line is buffered yet (the async driver awaits
+// more input and resumes it, so one parser serves decodeStreamSync and decodeStream alike) and
+// FLUSH when enough events wait to be handed out.
 
 import { ToonDecodeError } from '../errors.js';
 import type { JsonStreamEvent, JsonValue } from '../types.js';
@@ -18,8 +19,17 @@ const { contentEndOf, DEPTH_TAB, LINE_BLANK, LINE_COMMENT, measureLine } = lines
 
 /** Yielded when the parser needs a line that has not arrived yet. */
 export const NEED_INPUT: unique symbol = Symbol('toonwire.needInput');
+/** Yielded when enough events are waiting in `out` to hand them out. */
+export const FLUSH: unique symbol = Symbol('toonwire.flush');
 
-export type Step = JsonStreamEvent | typeof NEED_INPUT;
+/**
+ * What the parser yields: only signals. Events go to `out` directly (a yield would travel
+ * through every generator of the nesting on its way out, once per event).
+ */
+export type Step = typeof NEED_INPUT | typeof FLUSH;
+
+/** Events waiting in `out` beyond this are handed out before the next line is read. */
+const FLUSH_AT = 512;
 
 /** One content line (neither blank nor a comment). */
 interface Line {
@@ -53,6 +63,8 @@ export class EventDecoder extends Reader {
   private current: Line | null = null;
   private openSpans = 0;
   private readonly cells: JsonValue[] = [];
+  /** Events produced and not yet handed out; the drivers drain it after every step. */
+  readonly out: JsonStreamEvent[] = [];
 
   constructor(strict: boolean, indentSize: number, maxDepth: number) {
     super('', strict, indentSize, maxDepth, false);
@@ -89,8 +101,21 @@ export class EventDecoder extends Reader {
     return this.queue.length - this.queueHead;
   }
 
+  /**
+   * The next content line without consuming it, null at the end of input, or undefined when the
+   * parser must yield first (no line buffered yet, or events to hand out). The hot loops call
+   * this and fall back to {@link peek} only when it says undefined: creating a generator per
+   * line costs more than the rest of the line's work.
+   */
+  private peekNow(): Line | null | undefined {
+    if (this.out.length >= FLUSH_AT) return undefined;
+    if (this.queueHead < this.queue.length) return this.queue[this.queueHead]!;
+    return this.closed ? null : undefined;
+  }
+
   /** The next content line without consuming it, or null at the end of input. */
   private *peek(): Generator<Step, Line | null, undefined> {
+    if (this.out.length >= FLUSH_AT) yield FLUSH;
     while (this.queueHead >= this.queue.length) {
       if (this.closed) return null;
       yield NEED_INPUT;
@@ -151,9 +176,18 @@ export class EventDecoder extends Reader {
   /** The next line of a scope at `depth`, or null once the scope has ended (see tree.ts). */
   private *nextLineAt(depth: number): Generator<Step, Line | null, undefined> {
     for (;;) {
+      const line = this.lineAtNow(depth);
+      if (line !== undefined) return line;
+      yield* this.peek();
+    }
+  }
+
+  /** {@link nextLineAt} without yielding: undefined when the parser must yield first. */
+  private lineAtNow(depth: number): Line | null | undefined {
+    for (;;) {
       if (depth < 0) return null;
-      const line = yield* this.peek();
-      if (line === null) return null;
+      const line = this.peekNow();
+      if (line === undefined || line === null) return line;
       const lineDepth = this.depthOf(line);
       if (lineDepth === depth) return line;
       if (lineDepth < depth) return null;
@@ -172,8 +206,8 @@ export class EventDecoder extends Reader {
   *run(): Generator<Step, void, undefined> {
     const first = yield* this.peek();
     if (first === null) {
-      yield START_OBJECT;
-      yield END_OBJECT;
+      this.out.push(START_OBJECT);
+      this.out.push(END_OBJECT);
       return;
     }
     const depth = this.depthOf(first);
@@ -183,8 +217,8 @@ export class EventDecoder extends Reader {
     if (this.trimEnd(start, end) - start === 2 && first.text.startsWith('[]', start)) {
       this.consume(first);
       this.checkLevel(1, first, start);
-      yield { type: 'startArray', length: 0 };
-      yield END_ARRAY;
+      this.out.push({ type: 'startArray', length: 0 });
+      this.out.push(END_ARRAY);
       yield* this.rejectTrailing('the empty root array "[]"');
       return;
     }
@@ -202,7 +236,7 @@ export class EventDecoder extends Reader {
       const next = yield* this.peek();
       if (next === null) {
         this.enterLine(first);
-        yield { type: 'primitive', value: this.primitive(start, end) as never };
+        this.out.push({ type: 'primitive', value: this.primitive(start, end) as never });
         return;
       }
       // More than one line, the first of them a scalar: an object whose first line has no ":".
@@ -210,14 +244,14 @@ export class EventDecoder extends Reader {
       throw errorOn(first, start, reasons.noColon());
     }
     this.checkLevel(1, first, start);
-    yield START_OBJECT;
+    this.out.push(START_OBJECT);
     const seen = this.strict ? new Set<string>() : null;
     for (;;) {
       const next = yield* this.peek();
       if (next === null) break;
       yield* this.objectFields(this.depthOf(next), 1, seen);
     }
-    yield END_OBJECT;
+    this.out.push(END_OBJECT);
   }
 
   private *rejectTrailing(what: string): Generator<Step, void, undefined> {
@@ -233,7 +267,7 @@ export class EventDecoder extends Reader {
     seen: Set<string> | null,
   ): Generator<Step, void, undefined> {
     for (;;) {
-      const line = yield* this.peek();
+      const line = this.peekNow() ?? (yield* this.peek());
       if (line === null) return;
       const lineDepth = this.depthOf(line);
       if (lineDepth < depth) return;
@@ -270,7 +304,7 @@ export class EventDecoder extends Reader {
       if (seen.has(key)) throw this.error(keyOffset, reasons.duplicateKey(key));
       seen.add(key);
     }
-    yield { type: 'key', key };
+    this.out.push({ type: 'key', key });
     if (typeof kind === 'object') {
       this.checkLevel(level + 1, line, keyOffset);
       yield* this.headerValue(kind, line, fieldDepth, level + 1);
@@ -281,22 +315,22 @@ export class EventDecoder extends Reader {
     const p = this.skipSpaces(this.fieldValueStart, end);
     if (p >= end) {
       this.checkLevel(level + 1, line, keyOffset);
-      yield START_OBJECT;
+      this.out.push(START_OBJECT);
       const next = yield* this.peek();
       if (next !== null) {
         const depth = this.childDepth(fieldDepth, next);
         if (depth >= 0) yield* this.objectFields(depth, level + 1, this.strict ? new Set() : null);
       }
-      yield END_OBJECT;
+      this.out.push(END_OBJECT);
       return;
     }
     if (isEmptyArrayToken(this, p, end)) {
       this.checkLevel(level + 1, line, p);
-      yield { type: 'startArray', length: 0 };
-      yield END_ARRAY;
+      this.out.push({ type: 'startArray', length: 0 });
+      this.out.push(END_ARRAY);
       return;
     }
-    yield { type: 'primitive', value: this.primitive(p, end) as never };
+    this.out.push({ type: 'primitive', value: this.primitive(p, end) as never });
   }
 
   /** The array (or keyed object) declared by `head` on `line` (see tree.ts headerValue). */
@@ -307,24 +341,24 @@ export class EventDecoder extends Reader {
     level: number,
   ): Generator<Step, void, undefined> {
     if (head.fields !== null) {
-      yield head.keyed ? START_OBJECT : { type: 'startArray', length: head.length };
+      this.out.push(head.keyed ? START_OBJECT : { type: 'startArray', length: head.length });
       yield* this.tableRows(head, head.fields, line, ownerDepth, level);
-      yield head.keyed ? END_OBJECT : END_ARRAY;
+      this.out.push(head.keyed ? END_OBJECT : END_ARRAY);
       return;
     }
-    yield { type: 'startArray', length: head.length };
+    this.out.push({ type: 'startArray', length: head.length });
     const end = line.end;
     const inline = this.skipSpaces(head.end, end);
     if (inline < end) {
       const cells = this.cells;
       this.readInline(cells, inline, end, head);
       for (let i = 0; i < cells.length; i++) {
-        yield { type: 'primitive', value: cells[i] as never };
+        this.out.push({ type: 'primitive', value: cells[i] as never });
       }
     } else {
       yield* this.listItems(head, line, ownerDepth, level);
     }
-    yield END_ARRAY;
+    this.out.push(END_ARRAY);
   }
 
   private *listItems(
@@ -339,9 +373,9 @@ export class EventDecoder extends Reader {
     let count = 0;
     let opened = false;
     for (
-      let line = yield* this.nextLineAt(depth);
+      let line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth));
       line !== null;
-      line = yield* this.nextLineAt(depth)
+      line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth))
     ) {
       if (!isListItem(line.text, line.start, line.end)) {
         if (this.strict) throw errorOn(line, line.start, reasons.notListItem());
@@ -380,19 +414,19 @@ export class EventDecoder extends Reader {
     p = this.skipSpaces(p, end);
     if (p >= end) {
       this.checkLevel(level, line, p);
-      yield START_OBJECT;
-      yield END_OBJECT;
+      this.out.push(START_OBJECT);
+      this.out.push(END_OBJECT);
       return;
     }
     if (isEmptyArrayToken(this, p, end)) {
       this.checkLevel(level, line, p);
-      yield { type: 'startArray', length: 0 };
-      yield END_ARRAY;
+      this.out.push({ type: 'startArray', length: 0 });
+      this.out.push(END_ARRAY);
       return;
     }
     let kind = this.classify(p, end, level + 2);
     if (kind === KIND_SCALAR) {
-      yield { type: 'primitive', value: this.primitive(p, end) as never };
+      this.out.push({ type: 'primitive', value: this.primitive(p, end) as never });
       return;
     }
     if (typeof kind === 'object' && kind.key === null) {
@@ -405,11 +439,11 @@ export class EventDecoder extends Reader {
       kind = this.literalField(p, end);
     }
     this.checkLevel(level, line, p);
-    yield START_OBJECT;
+    this.out.push(START_OBJECT);
     const seen = this.strict ? new Set<string>() : null;
     yield* this.field(kind, line, p, itemDepth + 1, level, seen);
     yield* this.objectFields(itemDepth + 1, level, seen);
-    yield END_OBJECT;
+    this.out.push(END_OBJECT);
   }
 
   private *tableRows(
@@ -429,9 +463,9 @@ export class EventDecoder extends Reader {
     let count = 0;
     let opened = false;
     for (
-      let line = yield* this.nextLineAt(depth);
+      let line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth));
       line !== null;
-      line = yield* this.nextLineAt(depth)
+      line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth))
     ) {
       this.enterLine(line);
       const { start, end } = line;
@@ -458,8 +492,8 @@ export class EventDecoder extends Reader {
       this.consume(line);
       const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
       this.readRow(cells, first, end, head, fields, noun);
-      if (keyed) yield { type: 'key', key };
-      yield* rowEvents(cells, fields);
+      if (keyed) this.out.push({ type: 'key', key });
+      this.rowEvents(cells, fields);
       count++;
       if (!opened) {
         opened = true;
@@ -475,44 +509,41 @@ export class EventDecoder extends Reader {
       );
     }
   }
-}
 
-/** The events of one row object (see tree.ts materializeRow, which this mirrors). */
-function* rowEvents(
-  cells: readonly JsonValue[],
-  fields: FieldList,
-): Generator<Step, void, undefined> {
-  yield START_OBJECT;
-  const names = fields.names;
-  const available = cells.length;
-  const ops = fields.ops;
-  if (ops === null) {
-    const n = Math.min(available, fields.leafCount);
-    for (let j = 0; j < n; j++) {
-      yield { type: 'key', key: names[j]! };
-      yield { type: 'primitive', value: cells[j] as never };
-    }
-  } else {
-    let open = 0;
-    let cell = 0;
-    for (let o = 0; o < ops.length; o++) {
-      const op = ops[o];
-      if (op === OP_LEAF) {
-        if (cell >= available) break;
-        yield { type: 'key', key: names[o]! };
-        yield { type: 'primitive', value: cells[cell++] as never };
-      } else if (op === OP_OPEN) {
-        yield { type: 'key', key: names[o]! };
-        yield START_OBJECT;
-        open++;
-      } else {
-        yield END_OBJECT;
-        open--;
+  /** The events of one row object (see tree.ts materializeRow, which this mirrors). */
+  private rowEvents(cells: readonly JsonValue[], fields: FieldList): void {
+    this.out.push(START_OBJECT);
+    const names = fields.names;
+    const available = cells.length;
+    const ops = fields.ops;
+    if (ops === null) {
+      const n = Math.min(available, fields.leafCount);
+      for (let j = 0; j < n; j++) {
+        this.out.push({ type: 'key', key: names[j]! });
+        this.out.push({ type: 'primitive', value: cells[j] as never });
       }
+    } else {
+      let open = 0;
+      let cell = 0;
+      for (let o = 0; o < ops.length; o++) {
+        const op = ops[o];
+        if (op === OP_LEAF) {
+          if (cell >= available) break;
+          this.out.push({ type: 'key', key: names[o]! });
+          this.out.push({ type: 'primitive', value: cells[cell++] as never });
+        } else if (op === OP_OPEN) {
+          this.out.push({ type: 'key', key: names[o]! });
+          this.out.push(START_OBJECT);
+          open++;
+        } else {
+          this.out.push(END_OBJECT);
+          open--;
+        }
+      }
+      for (; open > 0; open--) this.out.push(END_OBJECT);
     }
-    for (; open > 0; open--) yield END_OBJECT;
+    this.out.push(END_OBJECT);
   }
-  yield END_OBJECT;
 }
 
 /** An error at `offset` of `line` (column counted in Unicode characters). */

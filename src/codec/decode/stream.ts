@@ -151,21 +151,29 @@ function* syncEvents(
   const feeder = new LineFeeder(decoder, settings.strict);
   const input = source[Symbol.iterator]();
   const steps: Generator<Step, void, undefined> = decoder.run();
-  try {
-    for (;;) {
-      const step = steps.next();
-      if (step.done) return;
-      if (step.value !== NEED_INPUT) {
-        yield step.value;
-        continue;
-      }
+  const out = decoder.out;
+  for (;;) {
+    let step: IteratorResult<Step, void>;
+    try {
+      step = steps.next();
+    } catch (error) {
+      // The events of everything before the problem still go out first.
+      yield* drain(out);
+      throw limitError(error);
+    }
+    yield* drain(out);
+    if (step.done) return;
+    if (step.value === NEED_INPUT) {
       const next = input.next();
       if (next.done) feeder.end();
       else feeder.add(next.value);
     }
-  } catch (error) {
-    throw limitError(error);
   }
+}
+
+function* drain(out: JsonStreamEvent[]): Generator<JsonStreamEvent, void, undefined> {
+  for (let i = 0; i < out.length; i++) yield out[i]!;
+  out.length = 0;
 }
 
 async function* asyncEvents(
@@ -179,26 +187,23 @@ async function* asyncEvents(
       ? (source as AsyncIterable<StreamInput>)[Symbol.asyncIterator]()
       : (source as Iterable<StreamInput>)[Symbol.iterator]();
   const steps: Generator<Step, void, undefined> = decoder.run();
-  // Events are handed out in batches per input item: one await per chunk, not per event.
-  const batch: JsonStreamEvent[] = [];
-  try {
-    for (;;) {
-      const step = steps.next();
-      if (step.done) break;
-      if (step.value !== NEED_INPUT) {
-        batch.push(step.value);
-        continue;
-      }
-      for (let i = 0; i < batch.length; i++) yield batch[i]!;
-      batch.length = 0;
+  const out = decoder.out;
+  for (;;) {
+    let step: IteratorResult<Step, void>;
+    try {
+      step = steps.next();
+    } catch (error) {
+      yield* drain(out);
+      throw limitError(error);
+    }
+    yield* drain(out);
+    if (step.done) return;
+    if (step.value === NEED_INPUT) {
       const next = await input.next();
       if (next.done) feeder.end();
       else feeder.add(next.value);
     }
-  } catch (error) {
-    throw limitError(error);
   }
-  for (let i = 0; i < batch.length; i++) yield batch[i]!;
 }
 
 /**
