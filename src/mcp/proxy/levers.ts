@@ -34,6 +34,7 @@ import {
   type PageEncoder,
   Pager,
   pageMeta,
+  pageValue,
   unknownCursorResult,
 } from './paging.js';
 import {
@@ -334,6 +335,24 @@ export class LeverSession {
       }
     }
 
+    if (budget !== undefined) {
+      const compact = (standIn: unknown) =>
+        compactor.compact(standIn, tool, outputSchema, inputSchema);
+      const paged = this.pageFirst(
+        original,
+        working,
+        values,
+        notes,
+        settings,
+        budget,
+        tool,
+        compact,
+      );
+      if (paged !== undefined) {
+        if (tool !== undefined) this.record(tool, result, paged.outcome, settings, paged.page);
+        return paged.outcome;
+      }
+    }
     let outcome = compactor.compact(working, tool, outputSchema, inputSchema);
     if (working !== result) outcome = this.afterProjection(original, outcome);
     let shipped = outcome.result as Record<string, unknown>;
@@ -364,6 +383,80 @@ export class LeverSession {
     }
     if (tool !== undefined) this.record(tool, result, outcome, settings, pageServed);
     return outcome;
+  }
+
+  /**
+   * The fast way for the common large result, one JSON text holding a long list: cut the first
+   * page before compacting anything, and ship it when it holds under half of the rows (the whole
+   * result is then surely over budget, so compacting and counting it all would be wasted).
+   * `undefined` when that does not apply; the general way (compact, count, then page) follows.
+   */
+  private pageFirst(
+    original: Record<string, unknown>,
+    working: unknown,
+    values: ReadonlyMap<number, JsonValue>,
+    notes: readonly string[],
+    settings: ResolvedToolSettings,
+    budget: number,
+    tool: string | undefined,
+    compact: (result: unknown) => CompactionOutcome,
+  ): { outcome: CompactionOutcome; page: Page } | undefined {
+    const { levers } = this;
+    const pager = levers.pager;
+    const content = (working as { content: unknown[] }).content;
+    const texts = content.map(textOf).filter((text) => text !== undefined);
+    const [only] = values;
+    if (pager === undefined || only === undefined || values.size !== 1 || texts.length !== 1)
+      return undefined;
+    const [index, value] = only;
+    const list = mainList(value);
+    if (list === undefined || list.rows.length < 2 || byteLength(texts[0]!) <= budget)
+      return undefined;
+    const reserved = notes.reduce((sum, note) => sum + levers.tokens(note), 0);
+    const page = pager.first(
+      {
+        tool: tool ?? '',
+        value,
+        list,
+        budget,
+        encoder: levers.encoder(settings),
+        metaKey: levers.metaKey,
+      },
+      reserved,
+    );
+    if (page.to * 2 >= list.rows.length) {
+      pager.drop(page);
+      return undefined;
+    }
+    // The compactor still decides what becomes of structuredContent and _meta: give it the page.
+    const standIn = [...content];
+    standIn[index] = {
+      ...(content[index] as object),
+      text: JSON.stringify(pageValue(value, list, 0, page.to)),
+    };
+    const compacted = compact({ ...original, content: standIn }).result as Record<string, unknown>;
+    const shipped = [...standIn];
+    shipped[index] = { ...(content[index] as object), text: page.text };
+    const meta = isPlainObject(compacted._meta) ? compacted._meta : {};
+    const result: Record<string, unknown> = {
+      ...compacted,
+      content: [
+        ...shipped,
+        ...notes.map((text) => ({ type: 'text', text })),
+        { type: 'text', text: page.note },
+      ],
+      _meta: { ...meta, [levers.metaKey]: page.strategy, [PAGE_META_KEY]: pageMeta(page) },
+    };
+    if (!Object.hasOwn(original, 'structuredContent')) delete result.structuredContent;
+    const before = textOf((original.content as unknown[])[index]) ?? '';
+    return {
+      outcome: {
+        result,
+        changed: true,
+        blocks: [{ before, after: page.text, strategy: page.strategy }],
+      },
+      page,
+    };
   }
 
   /** Blocks name the upstream's texts again (not the projected ones), and JSON counts as a strategy. */

@@ -189,7 +189,7 @@ export class PageCache<T> {
     this.total += bytes;
     for (const [oldest, entry] of this.entries) {
       if (this.total <= this.maxBytes || oldest === id) break;
-      this.delete(oldest, entry);
+      this.remove(oldest, entry);
     }
     return id;
   }
@@ -199,13 +199,19 @@ export class PageCache<T> {
     const entry = this.entries.get(id);
     if (entry === undefined) return undefined;
     if (entry.expires <= this.now()) {
-      this.delete(id, entry);
+      this.remove(id, entry);
       return undefined;
     }
     this.entries.delete(id); // most recently used goes last
     entry.expires = this.now() + this.ttlMs;
     this.entries.set(id, entry);
     return entry.value;
+  }
+
+  /** Removes an entry. */
+  delete(id: string): void {
+    const entry = this.entries.get(id);
+    if (entry !== undefined) this.remove(id, entry);
   }
 
   /** How many entries and bytes are held. */
@@ -215,10 +221,10 @@ export class PageCache<T> {
 
   private sweep(): void {
     const now = this.now();
-    for (const [id, entry] of this.entries) if (entry.expires <= now) this.delete(id, entry);
+    for (const [id, entry] of this.entries) if (entry.expires <= now) this.remove(id, entry);
   }
 
-  private delete(id: string, entry: CacheEntry<T>): void {
+  private remove(id: string, entry: CacheEntry<T>): void {
     this.entries.delete(id);
     this.total -= entry.bytes;
   }
@@ -277,6 +283,12 @@ export class Pager {
   first(continuation: Continuation, reserved: number): Page {
     const id = this.cache.add(continuation, approximateBytes(continuation.list));
     return this.cut(continuation, id, 0, continuation.budget - reserved);
+  }
+
+  /** Forgets the rest of a first page's result (when it is not shipped after all). */
+  drop(page: Page): void {
+    const id = page.nextCursor?.slice(0, page.nextCursor.lastIndexOf('.'));
+    if (id !== undefined) this.cache.delete(id);
   }
 
   /** The page at `cursor`, or `undefined` when the cursor is unknown or expired. */
