@@ -1,5 +1,6 @@
-// Exit codes and the one error type the CLI's commands throw. main.ts turns a CliError into its
-// message on stderr and its exit code; anything else is a bug and exits 1 with a stack trace.
+// Exit codes and the one error type the CLI's commands throw. runCli (program.ts) turns a
+// CliError into its message on stderr, each line starting "toonwire: ", and its exit code;
+// anything else is a bug and exits 1 with a stack trace. Every exit code is defined here.
 
 /** Success. */
 export const EXIT_OK = 0;
@@ -26,7 +27,39 @@ export class CliError extends Error {
   }
 }
 
+/** What starts every error line the CLI writes, its own and commander's. */
+export const ERROR_PREFIX = 'toonwire: ';
+
+/**
+ * An error message as the CLI writes it to stderr: every line starts with {@link ERROR_PREFIX}.
+ *
+ * @example
+ * formatError('data.json:3:7: expected a comma'); // 'toonwire: data.json:3:7: expected a comma\n'
+ */
+export function formatError(message: string): string {
+  return message
+    .split('\n')
+    .map((line) => `${ERROR_PREFIX}${line}\n`)
+    .join('');
+}
+
 /** The message of any thrown value, for wrapping third-party errors into a CliError. */
 export function messageOf(error: unknown): string {
   return error instanceof Error ? error.message : String(error);
+}
+
+/**
+ * Ends a command with `exitCode` once it has written everything it had to say itself (a
+ * long-running command such as `proxy` that reports on stderr as it goes): runCli returns the
+ * code without printing anything.
+ *
+ * @example
+ * throw new CliExit(1); // the proxy's upstream failed; the reason is already on stderr
+ */
+export class CliExit extends Error {
+  override readonly name = 'CliExit';
+
+  constructor(readonly exitCode: number) {
+    super(`exit ${exitCode}`);
+  }
 }

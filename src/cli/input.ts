@@ -1,6 +1,5 @@
 // Reading a command's input from a file or from stdin, and writing its output.
-import { readFile } from 'node:fs/promises';
-import { CliError, EXIT_DATA, EXIT_USAGE } from './errors.js';
+import { readAllText, STDIN_NAME } from './stream/read.js';
 
 /** A command's input text and the name its error messages use for it. */
 export interface InputText {
@@ -9,56 +8,80 @@ export interface InputText {
   text: string;
 }
 
-/** The name error messages give standard input. */
-export const STDIN_NAME = '<stdin>';
+export { STDIN_NAME };
 
 /**
- * Reads `file`, or standard input when `file` is undefined or `-`.
+ * Reads `file`, or standard input when `file` is undefined or `-`, as fatal UTF-8 (a leading
+ * byte order mark removed).
  *
- * @throws {CliError} exit 1 when the file cannot be read; exit 2 when no file is given and
- *   stdin is an interactive terminal (the command would otherwise wait forever).
+ * @throws {CliError} exit 1 when the file cannot be read or is not UTF-8 (naming the byte
+ *   offset); exit 2 when no file is given and stdin is an interactive terminal (the command
+ *   would otherwise wait forever).
  * @example
  * const { source, text } = await readInput(process.argv[2]);
  */
 export async function readInput(file: string | undefined): Promise<InputText> {
-  if (file === undefined || file === '-') {
-    if (process.stdin.isTTY) {
-      throw new CliError(
-        'toonwire: no input: pass a file name, or pipe the data in (for example `cat data.json | toonwire encode`)',
-        EXIT_USAGE,
-      );
-    }
-    return { source: STDIN_NAME, text: await readStdin() };
-  }
-  return { source: file, text: await readTextFile(file) };
+  const source = file === undefined || file === '-' ? STDIN_NAME : file;
+  return { source, text: await readAllText(file) };
 }
 
 /**
  * Reads a UTF-8 file, turning the system error into a message that names the file.
  *
- * @throws {CliError} exit 1 for a missing, unreadable or directory path.
+ * @throws {CliError} exit 1 for a missing, unreadable or directory path, or ill-formed UTF-8.
  */
-export async function readTextFile(path: string): Promise<string> {
-  try {
-    return await readFile(path, 'utf8');
-  } catch (error) {
-    const code = (error as NodeJS.ErrnoException).code;
-    const reason =
-      code === 'ENOENT'
-        ? 'no such file'
-        : code === 'EISDIR'
-          ? 'is a directory'
-          : code === 'EACCES'
-            ? 'permission denied'
-            : (error as Error).message;
-    throw new CliError(`${path}: cannot read: ${reason}`, EXIT_DATA);
-  }
+export function readTextFile(path: string): Promise<string> {
+  return readAllText(path);
 }
 
-async function readStdin(): Promise<string> {
-  const chunks: Buffer[] = [];
-  for await (const chunk of process.stdin) chunks.push(chunk as Buffer);
-  return Buffer.concat(chunks).toString('utf8');
+/**
+ * Writes text pieces to stdout as they come, waiting whenever stdout's buffer is full, so an
+ * output of any size streams in bounded memory. A final newline is added if the last piece
+ * lacks one.
+ *
+ * @example
+ * await writeChunks(['[1]:', '\n  - a']);
+ */
+export async function writeChunks(pieces: Iterable<string> | AsyncIterable<string>): Promise<void> {
+  let last = '';
+  let buffered: string[] = [];
+  let size = 0;
+  const flush = async () => {
+    if (size === 0) return;
+    const text = buffered.join('');
+    buffered = [];
+    size = 0;
+    if (!process.stdout.write(text)) {
+      await new Promise<void>((resolve, reject) => {
+        const done = () => {
+          process.stdout.off('error', fail);
+          resolve();
+        };
+        const fail = (error: Error) => {
+          process.stdout.off('drain', done);
+          reject(error);
+        };
+        process.stdout.once('drain', done);
+        process.stdout.once('error', fail);
+      });
+    }
+  };
+  for await (const piece of pieces) {
+    if (piece === '') continue;
+    buffered.push(piece);
+    size += piece.length;
+    last = piece;
+    if (size >= 1 << 16) await flush();
+  }
+  if (!last.endsWith('\n')) {
+    buffered.push('\n');
+    size += 1;
+  }
+  await flush();
+  // Resolves once everything written so far is handed to the OS.
+  await new Promise<void>((resolve, reject) => {
+    process.stdout.write('', (error) => (error ? reject(error) : resolve()));
+  });
 }
 
 /**

@@ -42,15 +42,31 @@ export function parseJsonLines(text: string, source: string): JsonValue[] {
   const values: JsonValue[] = [];
   const lines = body.split('\n');
   for (let index = 0; index < lines.length; index++) {
-    const line = lines[index]!.replace(/\r$/, '');
-    if (line.trim() === '') continue;
-    try {
-      values.push(JSON.parse(line) as JsonValue);
-    } catch (error) {
-      throw new CliError(jsonErrorMessage(line, source, index, error), EXIT_DATA);
-    }
+    const value = parseJsonLine(lines[index]!, source, index + 1);
+    if (value !== undefined) values.push(value);
   }
   return values;
+}
+
+/**
+ * Parses line `lineNumber` (1-based) of a JSON Lines input: `undefined` for a blank line.
+ *
+ * @throws {CliError} `source:line:column: message` for a malformed line.
+ * @example
+ * parseJsonLine('{"id":1}\r', 'items.jsonl', 3); // { id: 1 }
+ */
+export function parseJsonLine(
+  text: string,
+  source: string,
+  lineNumber: number,
+): JsonValue | undefined {
+  const line = text.endsWith('\r') ? text.slice(0, -1) : text;
+  if (line.trim() === '') return undefined;
+  try {
+    return JSON.parse(line) as JsonValue;
+  } catch (error) {
+    throw new CliError(jsonErrorMessage(line, source, lineNumber - 1, error), EXIT_DATA);
+  }
 }
 
 /** Parses `text` as the given format. */

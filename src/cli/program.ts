@@ -6,7 +6,15 @@ import { registerEncodeCommand } from './commands/encode.js';
 import { registerPickCommand } from './commands/pick.js';
 import { registerProxyCommand } from './commands/proxy.js';
 import { registerReportCommand } from './commands/report.js';
-import { CliError, EXIT_DATA, EXIT_OK, EXIT_USAGE } from './errors.js';
+import {
+  CliError,
+  CliExit,
+  ERROR_PREFIX,
+  EXIT_DATA,
+  EXIT_OK,
+  EXIT_USAGE,
+  formatError,
+} from './errors.js';
 
 /** The package version, read from the package.json two levels above dist/cli (or src/cli). */
 export function packageVersion(): string {
@@ -31,6 +39,10 @@ export function createProgram(): Command {
     .version(packageVersion(), '-V, --version', 'print the version')
     .helpOption('-h, --help', 'show help for a command')
     .showHelpAfterError('(run with --help for usage)')
+    // Commander's own errors ("error: unknown option ...") in the CLI's one style.
+    .configureOutput({
+      outputError: (text, write) => write(text.replace(/^error: /, ERROR_PREFIX)),
+    })
     // Set before the subcommands are added, so they inherit it.
     .exitOverride()
     .addHelpText(
@@ -71,8 +83,9 @@ function exitCodeOf(error: unknown): number {
     // Commander has already printed the message (or the help or version).
     return error.exitCode === 0 ? EXIT_OK : EXIT_USAGE;
   }
+  if (error instanceof CliExit) return error.exitCode; // its command has said everything
   if (error instanceof CliError) {
-    process.stderr.write(`${error.message}\n`);
+    process.stderr.write(formatError(error.message));
     return error.exitCode;
   }
   if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
@@ -80,7 +93,9 @@ function exitCodeOf(error: unknown): number {
     return EXIT_OK;
   }
   process.stderr.write(
-    `toonwire: unexpected error, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}\n`,
+    formatError(
+      `unexpected error, please report it: ${error instanceof Error ? (error.stack ?? error.message) : String(error)}`,
+    ),
   );
   return EXIT_DATA;
 }

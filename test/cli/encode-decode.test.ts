@@ -50,7 +50,10 @@ describe('toonwire encode', () => {
     const run = await runCli(['encode'], { input: '{"a":"x\\ud800"}' });
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /^<stdin>: cannot encode a string with an unpaired surrogate/);
+    assert.match(
+      run.stderr,
+      /^toonwire: <stdin>: cannot encode a string with an unpaired surrogate/,
+    );
     assert.doesNotMatch(run.stderr, /please report| {4}at /);
   });
 
@@ -72,7 +75,7 @@ describe('toonwire encode', () => {
     const run = await runCli(['encode'], { input: '{\n  "a": 1,\n  "b": }\n' });
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
-    assert.equal(run.stderr, "<stdin>:3:8: unexpected '}'; expected a value\n");
+    assert.equal(run.stderr, "toonwire: <stdin>:3:8: unexpected '}'; expected a value\n");
   });
 
   it('names the file and the JSON Lines line of an error', async () => {
@@ -82,14 +85,14 @@ describe('toonwire encode', () => {
     assert.equal(run.code, 1);
     assert.equal(
       run.stderr,
-      `${file}:2:8: unexpected '}'; expected a property name in double quotes\n`,
+      `toonwire: ${file}:2:8: unexpected '}'; expected a property name in double quotes\n`,
     );
   });
 
   it('exits 1 naming a file that does not exist', async () => {
     const run = await runCli(['encode', join(dir, 'missing.json')]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `${join(dir, 'missing.json')}: cannot read: no such file\n`);
+    assert.equal(run.stderr, `toonwire: ${join(dir, 'missing.json')}: cannot read: no such file\n`);
   });
 
   it('exits 2 for an unknown delimiter', async () => {
@@ -123,7 +126,10 @@ describe('toonwire decode', () => {
     const run = await runCli(['decode'], { input: 'ok: 1\ntags[3]: a,b\n' });
     assert.equal(run.code, 1);
     assert.equal(run.stdout, '');
-    assert.match(run.stderr, /^<stdin>:2:\d+: expected 3 values as declared by \[3\], found 2/);
+    assert.match(
+      run.stderr,
+      /^toonwire: <stdin>:2:\d+: expected 3 values as declared by \[3\], found 2/,
+    );
     assert.equal(run.stderr.split('\n').filter(Boolean).length, 1, 'one line, no stack trace');
   });
 
@@ -132,7 +138,7 @@ describe('toonwire decode', () => {
     writeFileSync(file, 'a:\n   b: 1\n');
     const run = await runCli(['decode', file]);
     assert.equal(run.code, 1);
-    assert.ok(run.stderr.startsWith(`${file}:2:`), run.stderr);
+    assert.ok(run.stderr.startsWith(`toonwire: ${file}:2:`), run.stderr);
   });
 
   it('accepts the same document with --no-strict', async () => {

@@ -80,6 +80,9 @@ describe('toonwire pick', () => {
   it('exits 1 with file:line:column for malformed input', async () => {
     const run = await runCli(['pick'], { input: '[1, 2,' });
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, '<stdin>:1:7: unexpected end of input; the JSON is incomplete\n');
+    assert.equal(
+      run.stderr,
+      'toonwire: <stdin>:1:7: unexpected end of input; the JSON is incomplete\n',
+    );
   });
 });

@@ -194,16 +194,13 @@ describe('toonwire report on your own files', () => {
     const run = await runCli(['report', good, bad]);
     assert.equal(run.code, 1);
     assert.match(run.stdout, /^ {2}runs\s/m, 'the good file is still reported');
-    assert.equal(run.stderr, `toonwire report: ${bad}:2:5: unexpected ']'; expected a value\n`);
+    assert.equal(run.stderr, `toonwire: ${bad}:2:5: unexpected ']'; expected a value\n`);
   });
 
   it('exits 1 naming a file that does not exist', async () => {
     const run = await runCli(['report', join(dir, 'nope.json')]);
     assert.equal(run.code, 1);
-    assert.equal(
-      run.stderr,
-      `toonwire report: ${join(dir, 'nope.json')}: cannot read: no such file\n`,
-    );
+    assert.equal(run.stderr, `toonwire: ${join(dir, 'nope.json')}: cannot read: no such file\n`);
   });
 
   it('adds a projection table for each file with --fields', async () => {

@@ -113,10 +113,7 @@ Examples:
         }
       }
       if (data.errors.length > 0) {
-        throw new CliError(
-          data.errors.map((error) => `toonwire report: ${error}`).join('\n'),
-          EXIT_DATA,
-        );
+        throw new CliError(data.errors.join('\n'), EXIT_DATA);
       }
     });
 }

@@ -1,0 +1,106 @@
+// TOON for a root array of any length, in two passes and bounded memory. Pass 1 observes every
+// element and decides the array's form exactly as the codec does for the whole array (§9: inline
+// primitives, a table when every row fits the first row's layout, else a list); pass 2 writes
+// the header with the counted length, then the elements a batch at a time. Each batch is encoded
+// by the codec itself as a small document whose first lines are dropped, so every character of
+// the output is the codec's own: `header + batches` equals `encode(wholeArray)`.
+import { encode } from '../../codec/encode.js';
+import { isPrimitive, sharedLayout } from '../../codec/layout.js';
+import type { EncodeOptions, JsonValue } from '../../codec/types.js';
+
+/** Elements encoded together in pass 2. */
+export const BATCH_ROWS = 2000;
+
+type Form = 'empty' | 'inline' | 'table' | 'list';
+
+/**
+ * Observes a root array's elements one at a time (pass 1), then writes its TOON text a batch at
+ * a time (pass 2).
+ *
+ * @example
+ * const shape = new ArrayShape({ delimiter: ',' });
+ * for (const row of rows) shape.observe(row);
+ * let text = shape.header();
+ * text += shape.batch(rows.slice(0, 2000));
+ */
+export class ArrayShape {
+  private count = 0;
+  private first: JsonValue | undefined;
+  private primitives = true;
+  private table = true;
+  private written = 0;
+
+  constructor(private readonly options: EncodeOptions = {}) {}
+
+  /** Pass 1: one more element. Throws what `encode` would throw for it (too deep, ...). */
+  observe(value: JsonValue): void {
+    this.count++;
+    if (this.first === undefined) {
+      this.first = value;
+      if (sharedLayout([value]) === undefined) this.table = false;
+    } else if (this.table && sharedLayout([this.first, value]) === undefined) {
+      this.table = false;
+    }
+    if (this.primitives && !isPrimitive(value)) this.primitives = false;
+  }
+
+  /** The number of elements observed. */
+  get length(): number {
+    return this.count;
+  }
+
+  private get form(): Form {
+    if (this.count === 0) return 'empty';
+    if (this.primitives) return 'inline';
+    return this.table ? 'table' : 'list';
+  }
+
+  /** Pass 2: the header line (the whole text for an empty array). */
+  header(): string {
+    const form = this.form;
+    if (form === 'empty') return encode([], this.options);
+    const sample =
+      form === 'inline' ? [this.first!] : form === 'table' ? [this.first!, this.first!] : [[], []];
+    const line = firstLine(encode(sample, this.options));
+    const header = line.replace(/^\[\d+/, `[${this.count}`);
+    // An inline array's header ends with ': ' and its values follow on the same line.
+    return form === 'inline' ? header.slice(0, header.indexOf(']: ') + 3) : header;
+  }
+
+  /** Pass 2: the text of the next elements, in order, each line preceded by its newline. */
+  batch(values: readonly JsonValue[]): string {
+    if (values.length === 0) return '';
+    const form = this.form;
+    const before = this.written;
+    this.written += values.length;
+    if (form === 'inline') {
+      const text = encode(values, this.options);
+      const cells = text.slice(text.indexOf(']: ') + 3);
+      return before === 0 ? cells : `${this.delimiter}${cells}`;
+    }
+    // A table keeps the first row in front so the batch is a table with the same header; a list
+    // gets an empty array in front so the batch is never a table or inline on its own.
+    const lead: JsonValue = form === 'table' ? this.first! : [];
+    const text = encode([lead, ...values], this.options);
+    return afterLines(text, 2);
+  }
+
+  private get delimiter(): string {
+    return this.options.delimiter ?? ',';
+  }
+}
+
+function firstLine(text: string): string {
+  const end = text.indexOf('\n');
+  return end < 0 ? text : text.slice(0, end);
+}
+
+/** `text` from the newline that ends its first `lines` lines (that newline included). */
+function afterLines(text: string, lines: number): string {
+  let at = -1;
+  for (let i = 0; i < lines; i++) {
+    at = text.indexOf('\n', at + 1);
+    if (at < 0) return '';
+  }
+  return text.slice(at);
+}

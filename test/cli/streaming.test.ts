@@ -1,0 +1,118 @@
+// Input of any size: the streamed paths (forced with --stream on small files) write what the
+// in-memory paths write; bad bytes are errors naming their offset; deep documents have a flag.
+import assert from 'node:assert/strict';
+import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { encode } from '../../src/codec/encode.js';
+import { assertBuilt, runCli } from './run-cli.js';
+
+before(assertBuilt);
+const dir = mkdtempSync(join(tmpdir(), 'toonwire-stream-'));
+after(() => rmSync(dir, { recursive: true, force: true }));
+
+const table = Array.from({ length: 4500 }, (_, id) => ({
+  id,
+  name: `row ${id}`,
+  ok: id % 3 === 0,
+}));
+const mixed = [...table.slice(0, 2100), { other: true }, 7, [1, 2], ...table.slice(0, 2100)];
+const scalars = Array.from({ length: 5000 }, (_, i) => (i % 2 === 0 ? i : `s${i}`));
+
+describe('encode --stream', () => {
+  for (const [name, rows] of [
+    ['a table', table],
+    ['a list', mixed],
+    ['inline scalars', scalars],
+    ['an empty array', []],
+  ] as const) {
+    it(`writes what encode writes, for ${name} as JSON Lines and as a JSON array`, async () => {
+      const jsonl = join(dir, `${name.replaceAll(' ', '-')}.jsonl`);
+      const json = join(dir, `${name.replaceAll(' ', '-')}.json`);
+      writeFileSync(jsonl, rows.map((row) => JSON.stringify(row)).join('\n'));
+      writeFileSync(json, JSON.stringify(rows, null, 1));
+      for (const file of [jsonl, json]) {
+        for (const extra of [[], ['--delimiter', 'tab']]) {
+          const run = await runCli(['encode', '--stream', file, ...extra]);
+          assert.equal(run.code, 0, run.stderr);
+          assert.equal(
+            run.stdout,
+            `${encode(rows, { delimiter: extra.length > 0 ? '\t' : ',' })}\n`,
+          );
+        }
+      }
+    });
+  }
+
+  it('names the line of a malformed JSON Lines row', async () => {
+    const file = join(dir, 'bad.jsonl');
+    writeFileSync(file, '{"a":1}\n{"a":\n');
+    const run = await runCli(['encode', '--stream', file]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^toonwire: .*bad\.jsonl:2:\d+: /);
+  });
+});
+
+describe('UTF-8 input', () => {
+  it('refuses ill-formed UTF-8 in JSON with the byte offset, exit 1', async () => {
+    const file = join(dir, 'latin1.json');
+    writeFileSync(
+      file,
+      Buffer.concat([Buffer.from('{"name":"caf'), Buffer.from([0xe9]), Buffer.from('"}')]),
+    );
+    for (const command of ['encode', 'pick']) {
+      const run = await runCli([command, file]);
+      assert.equal(run.code, 1, command);
+      assert.equal(
+        run.stderr,
+        `toonwire: ${file}: ill-formed UTF-8 at byte offset 12; JSON and TOON input must be UTF-8: convert the file (for example \`iconv -f latin1 -t utf-8\`)\n`,
+      );
+    }
+  });
+
+  it('refuses ill-formed UTF-8 in TOON with line and column', async () => {
+    const file = join(dir, 'bad.toon');
+    writeFileSync(file, Buffer.concat([Buffer.from('a: x\nb: caf'), Buffer.from([0xe9])]));
+    const run = await runCli(['decode', file]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^toonwire: .*bad\.toon:2:\d+: ill-formed UTF-8 at byte offset 11/);
+  });
+});
+
+describe('decode --max-depth', () => {
+  it('refuses a document deeper than the default 1000 levels, and reads it when raised', async () => {
+    let text = 'leaf: 1';
+    for (let i = 0; i < 1100; i++) text = `a:\n${text.replace(/^/gm, '  ')}`;
+    const file = join(dir, 'deep.toon');
+    writeFileSync(file, text);
+    const refused = await runCli(['decode', file]);
+    assert.equal(refused.code, 1);
+    assert.match(refused.stderr, /^toonwire: .*deep\.toon:\d+:\d+: .*(deep|depth)/i);
+    const read = await runCli(['decode', '--compact', '--max-depth', '2000', file]);
+    assert.equal(read.code, 0, read.stderr);
+    assert.ok(read.stdout.startsWith('{"a":{"a":'));
+  });
+
+  it('writes large output in pieces, indented exactly as JSON.stringify', async () => {
+    const file = join(dir, 'table.toon');
+    const value = {
+      rows: table,
+      meta: { count: table.length, nested: { list: scalars.slice(0, 100) } },
+    };
+    writeFileSync(file, encode(value));
+    const run = await runCli(['decode', file]);
+    assert.equal(run.code, 0, run.stderr);
+    assert.equal(run.stdout, `${JSON.stringify(value, null, 2)}\n`);
+    const compact = await runCli(['decode', '--compact', file]);
+    assert.equal(compact.stdout, `${JSON.stringify(value)}\n`);
+  });
+});
+
+describe('one error style', () => {
+  it("writes commander's usage errors with the same prefix", async () => {
+    const run = await runCli(['encode', '--frobnicate']);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /^toonwire: unknown option '--frobnicate'/);
+  });
+});
