@@ -12,6 +12,7 @@ import {
   takeFieldsArgument,
   withFieldsParam,
 } from '../../src/mcp/proxy/fields-param.js';
+import { createToolLevers, type ToolLevers } from '../../src/mcp/proxy/levers.js';
 import { ProxyMetrics } from '../../src/mcp/proxy/metrics.js';
 import {
   type Continuation,
@@ -287,5 +288,72 @@ describe('--metrics', () => {
     } finally {
       await endpoint.close();
     }
+  });
+});
+
+describe('the levers around the compactor', () => {
+  const schema = { type: 'object', properties: { count: { type: 'number' } } };
+  const textResult = (...texts: string[]) => ({
+    content: texts.map((text) => ({ type: 'text', text })),
+  });
+  type Shipped = { content: Array<{ text: string }>; _meta?: Record<string, unknown> };
+
+  /** Every row of a paged result, following its cursors through toonwire_more. */
+  function reassemble(session: ReturnType<ToolLevers['session']>, first: Shipped): JsonValue[] {
+    const rows: JsonValue[] = [];
+    let page = first;
+    for (;;) {
+      const value = parseCompact(
+        page.content[0]!.text,
+        page._meta?.['toonwire/encodingStrategy'] as string,
+      );
+      rows.push(...(Array.isArray(value) ? value : (value as { rows: JsonValue[] }).rows));
+      const cursor = (page._meta?.['toonwire/page'] as { nextCursor?: string }).nextCursor;
+      if (cursor === undefined) return rows;
+      const plan = session.call({ name: 'toonwire_more', arguments: { cursor } });
+      assert.equal(plan.kind, 'answer');
+      page = (plan as unknown as { result: Shipped }).result;
+    }
+  }
+
+  it('pages by the general way when the first page holds most rows, and keeps other texts', async () => {
+    const countTokens = await loadTokenizer('o200k_base');
+    const rows = orderRows(100) as unknown as JsonValue[];
+    const whole = JSON.stringify({ query: 'q', rows });
+    const fullTokens = countTokens(pick({ query: 'q', rows }).text);
+    const budget = Math.ceil(fullTokens * 0.8); // the first page holds about 80% of the rows
+    const levers = await createToolLevers({ maxTokens: budget });
+    const session = levers.session();
+    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
+    const outcome = session.result(
+      textResult(whole, 'Query took 3 ms.'),
+      { tool: 'q', fields: undefined, started: 0 },
+      'none',
+    );
+    const shipped = outcome.result as Shipped;
+    assert.equal(shipped.content[1]!.text, 'Query took 3 ms.');
+    assert.match(shipped.content[2]!.text, /^toonwire proxy: rows 1-\d+ of 100 of "rows"/);
+    const tokens = shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0);
+    assert.ok(tokens <= budget, `${tokens} tokens over ${budget}`);
+    assert.deepEqual(reassemble(session, shipped), rows);
+    // The quick first cut was dropped (it held most rows); only the general way's rest is kept.
+    assert.equal(levers.pager?.cache.size.entries, 1);
+  });
+
+  it('leaves results within budget, errors and excluded tools alone', async () => {
+    const session = (
+      await createToolLevers({
+        maxTokens: 50,
+        config: parseProxyConfig('{"tools":{"raw":{"compact":false}}}'),
+      })
+    ).session();
+    const call = (tool: string) => ({ tool, fields: undefined, started: 0 });
+    const big = JSON.stringify(orderRows(50), null, 2);
+    const raw = textResult(big);
+    assert.equal(session.result(raw, call('raw'), 'none').result, raw);
+    const error = { isError: true, ...textResult(big) };
+    assert.equal(session.result(error, call('q'), 'none').result, error);
+    const small = textResult('[{"a":1},{"a":2}]');
+    assert.equal(session.result(small, call('q'), 'none').changed, false);
   });
 });
