@@ -308,7 +308,8 @@ describe('the levers around the compactor', () => {
         page._meta?.['toonwire/encodingStrategy'] as string,
       );
       rows.push(...(Array.isArray(value) ? value : (value as { rows: JsonValue[] }).rows));
-      const cursor = (page._meta?.['toonwire/page'] as { nextCursor?: string }).nextCursor;
+      const cursor = (page._meta?.['toonwire/page'] as { nextCursor?: string } | undefined)
+        ?.nextCursor;
       if (cursor === undefined) return rows;
       const plan = session.call({ name: 'toonwire_more', arguments: { cursor } });
       assert.equal(plan.kind, 'answer');
