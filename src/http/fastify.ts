@@ -339,20 +339,30 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   });
 
   if (options.errorHandler !== false) {
+    // Fastify stores handlers bound to their instance: compare by name, the only thing kept.
     const own = app.errorHandler as ErrorHandler | undefined;
+    const userHandler = own !== undefined && own.name !== 'defaultErrorHandler' ? own : undefined;
     const installed =
-      own === undefined || own.name === 'defaultErrorHandler'
-        ? problemErrorHandler
-        : composeErrorHandler(own);
-    app.setErrorHandler(installed);
-    // A handler set after the plugin, in the same scope, replaces it: say how to compose.
-    app.addHook('onReady', function warnIfReplaced(this: FastifyInstance, ready) {
-      if (this.errorHandler !== installed)
-        this.log.warn(
-          'toonwire: an error handler set after the toonwire plugin replaced its problem documents. Register the plugin after setErrorHandler (it then wraps yours), or call problemErrorHandler from your handler.',
-        );
-      ready();
-    });
+      userHandler === undefined ? problemErrorHandler : composeErrorHandler(userHandler);
+    const overridable =
+      (app.initialConfig as { allowErrorHandlerOverride?: boolean }).allowErrorHandlerOverride !==
+      false;
+    if (userHandler !== undefined && !overridable) {
+      app.log.warn(
+        'toonwire: allowErrorHandlerOverride is false and an error handler is already set, so the plugin installed none. Call problemErrorHandler from your handler for problem documents.',
+      );
+    } else {
+      app.setErrorHandler(installed);
+      // A handler set after the plugin, in the same scope, replaces it: say how to compose.
+      app.addHook('onReady', function warnIfReplaced(this: FastifyInstance, ready) {
+        const current = this.errorHandler?.name;
+        if (current !== installed.name && current !== `bound ${installed.name}`)
+          this.log.warn(
+            'toonwire: an error handler set after the toonwire plugin replaced its problem documents. Register the plugin after setErrorHandler (it then wraps yours), or call problemErrorHandler from your handler.',
+          );
+        ready();
+      });
+    }
   }
 
   if (options.notFound) {

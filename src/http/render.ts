@@ -98,7 +98,8 @@ export function renderBody(
       format: 'json',
     };
   }
-  const picked = pick(value, { candidates: AUTO_CANDIDATES[delimiter] });
+  // Bytes, stated outright: what 'auto' promises on the wire, whatever the picker's default.
+  const picked = pick(value, { by: 'bytes', candidates: AUTO_CANDIDATES[delimiter] });
   const chosen: ResponseFormat = picked.strategy === 'json' ? 'json' : 'toon';
   return { body: picked.text, contentType: CONTENT_TYPES[kind][chosen], format: chosen };
 }

@@ -56,7 +56,8 @@ export interface HttpRequest {
   method?: string;
   path: string;
   headers?: Record<string, string>;
-  body?: string;
+  /** A string, or bytes (sent as they are, and without a Content-Type unless given one). */
+  body?: string | Uint8Array;
 }
 
 export interface HttpResponse {
@@ -70,7 +71,7 @@ export interface HttpResponse {
 }
 
 /** Sends one request; the body is decoded with the codec or JSON.parse as its Content-Type says. */
-export async function send(server: AppServer, request: HttpRequest): Promise<HttpResponse> {
+export async function send(server: { url: string }, request: HttpRequest): Promise<HttpResponse> {
   const response = await fetch(server.url + request.path, {
     method: request.method ?? 'GET',
     headers: request.headers ?? {},

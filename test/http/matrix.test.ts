@@ -4,8 +4,20 @@ import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
+import { mediaTypeOf, notFoundProblem } from '../../src/http/index.js';
+import {
+  BUFFER_JSON,
+  DATA,
+  FIELD_ADAPTERS,
+  type FieldOptions,
+  type FieldServer,
+  PRESERIALIZED,
+  STREAM_CHUNKS,
+  TEAPOT_TEXT,
+} from './field-apps.js';
 import {
   ADAPTERS,
+  type AdapterName,
   type AppServer,
   type HttpResponse,
   profileOf,
@@ -469,6 +481,271 @@ for (const adapter of ADAPTERS) {
     after(() => pool.closeAll());
     for (const testCase of CASES) {
       it(testCase.it, async () => testCase.run(await pool.get(testCase.options)));
+    }
+  });
+}
+
+// The field matrix: issue 15's defects, one table run against the same small app on every
+// adapter (test/http/field-apps.ts), over real HTTP.
+interface FieldCase {
+  it: string;
+  options?: FieldOptions;
+  run(server: FieldServer, adapter: AdapterName): Promise<void>;
+}
+
+const TOON_ACCEPT = { accept: 'text/toon' };
+const JSON_ACCEPT = { accept: 'application/json' };
+
+function timeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+  let timer: NodeJS.Timeout | undefined;
+  return Promise.race([
+    promise,
+    new Promise<never>((_resolve, reject) => {
+      timer = setTimeout(() => reject(new Error(`timed out after ${ms} ms: ${what}`)), ms);
+    }),
+  ]).finally(() => clearTimeout(timer));
+}
+
+function echo(server: FieldServer, contentType: string, body: string | Uint8Array) {
+  return send(server, {
+    method: 'POST',
+    path: '/echo',
+    headers: { 'content-type': contentType, accept: 'application/json' },
+    body,
+  });
+}
+
+const FIELD_CASES: FieldCase[] = [
+  {
+    it: 'negotiates an object the framework would serialize as JSON (the control case)',
+    async run(server) {
+      const toon = await send(server, { path: '/data', headers: TOON_ACCEPT });
+      assertFormat(toon, 'toon');
+      assertVaryAccept(toon);
+      assert.deepEqual(toon.data, DATA);
+    },
+  },
+  {
+    it: 'streams a JSON stream as it is produced, untouched (defect 3: buffered, or 500 for string chunks)',
+    async run(server) {
+      const decoder = new TextDecoder();
+      let text = '';
+      let reader: ReadableStreamDefaultReader<Uint8Array>;
+      try {
+        // The second chunk is held back until released: a buffering adapter shows nothing.
+        const response = await timeout(
+          fetch(`${server.url}/stream`, { headers: TOON_ACCEPT }),
+          3000,
+          'the response head',
+        );
+        assert.equal(response.status, 200);
+        assert.equal(mediaTypeOf(response.headers.get('content-type')), 'application/json');
+        reader = (response.body as ReadableStream<Uint8Array>).getReader();
+        while (text.length < STREAM_CHUNKS[0].length) {
+          const { value, done } = await timeout(reader.read(), 3000, 'the first chunk');
+          if (done) break;
+          text += decoder.decode(value, { stream: true });
+        }
+        assert.equal(text, STREAM_CHUNKS[0]);
+      } finally {
+        server.release();
+      }
+      for (;;) {
+        const { value, done } = await timeout(reader.read(), 3000, 'the rest');
+        if (done) break;
+        text += decoder.decode(value, { stream: true });
+      }
+      assert.equal(text, STREAM_CHUNKS.join(''));
+    },
+  },
+  {
+    it: 'sends a Buffer labelled application/json untouched',
+    async run(server) {
+      const response = await send(server, { path: '/buffer', headers: TOON_ACCEPT });
+      assert.equal(response.mediaType, 'application/json');
+      assert.equal(response.text, BUFFER_JSON);
+    },
+  },
+  {
+    it: 'sends a pre-serialized JSON string untouched, digits intact (defect 3: precision loss)',
+    async run(server) {
+      const response = await send(server, { path: '/preserialized', headers: TOON_ACCEPT });
+      assert.equal(response.mediaType, 'application/json');
+      assert.equal(response.text, PRESERIALIZED);
+    },
+  },
+  {
+    it: 'keeps a Content-Type the handler set explicitly (defect 3: re-encoded anyway)',
+    async run(server, adapter) {
+      const response = await send(server, { path: '/explicit', headers: TOON_ACCEPT });
+      assert.equal(
+        mediaTypeOf(response.headers.get('content-type')),
+        adapter === 'fastify' ? 'application/vnd.api+json' : 'application/json',
+      );
+      assert.deepEqual(JSON.parse(response.text), DATA);
+    },
+  },
+  {
+    it: 'lets a route opt out: JSON and JSON problems whatever Accept and the default say (defect 4)',
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      for (const headers of [TOON_ACCEPT, {}]) {
+        const response = await send(server, { path: '/opt-out', headers });
+        assertFormat(response, 'json');
+        assert.deepEqual(response.data, DATA);
+        const failed = await send(server, { path: '/opt-out?fail=1', headers });
+        assert.equal(failed.status, 400);
+        assert.equal(failed.mediaType, 'application/problem+json');
+      }
+      assertFormat(await send(server, { path: '/data' }), 'toon');
+    },
+  },
+  {
+    it: 'never sends the JSON ETag on the TOON representation (defect 3: wrong 304)',
+    async run(server) {
+      const json = await send(server, { path: '/etag', headers: JSON_ACCEPT });
+      assert.equal(json.headers.get('etag'), '"v1"');
+      const toon = await send(server, { path: '/etag', headers: TOON_ACCEPT });
+      assertFormat(toon, 'toon');
+      assertVaryAccept(toon);
+      assert.notEqual(toon.headers.get('etag'), '"v1"');
+      const conditional = await send(server, {
+        path: '/etag',
+        headers: { ...TOON_ACCEPT, 'if-none-match': '"v1"' },
+      });
+      assert.equal(conditional.status, 200);
+      assertFormat(conditional, 'toon');
+    },
+  },
+  {
+    it: "sends an HttpProblem's headers on the response, never in the document (defect 8)",
+    async run(server) {
+      for (const headers of [TOON_ACCEPT, JSON_ACCEPT]) {
+        const format = headers === TOON_ACCEPT ? 'toon' : 'json';
+        const allow = await send(server, { path: '/allow', headers });
+        const problem = assertProblem(allow, format, 405);
+        assert.equal(allow.headers.get('allow'), 'GET, HEAD');
+        assert.equal(problem.headers, undefined);
+        assert.doesNotMatch(allow.text, /GET, HEAD/);
+        const busy = await send(server, { path: '/busy', headers });
+        assertProblem(busy, format, 503);
+        assert.equal(busy.headers.get('retry-after'), '30');
+      }
+    },
+  },
+  {
+    it: "keeps the app's own error handler's answers and problem documents for the rest (defect 6)",
+    async run(server) {
+      const teapot = await send(server, { path: '/teapot', headers: TOON_ACCEPT });
+      assert.equal(teapot.status, 418);
+      assert.equal(teapot.text, TEAPOT_TEXT);
+      assertProblem(await send(server, { path: '/allow', headers: TOON_ACCEPT }), 'toon', 405);
+    },
+  },
+  {
+    it: "keeps an HttpProblem's status and headers without the adapter's error handling (defect 7)",
+    options: { errorWiring: false },
+    async run(server) {
+      const response = await send(server, { path: '/allow', headers: TOON_ACCEPT });
+      assert.equal(response.status, 405, response.text);
+      assert.equal(response.headers.get('allow'), 'GET, HEAD');
+    },
+  },
+  {
+    it: "leaves form posts, raw webhooks and bodies without a Content-Type to the app's parsers (defect 5)",
+    async run(server) {
+      const form = await send(server, {
+        method: 'POST',
+        path: '/form',
+        headers: { 'content-type': 'application/x-www-form-urlencoded', ...JSON_ACCEPT },
+        body: 'a=1&b=two',
+      });
+      assert.equal(form.status, 200, form.text);
+      assert.deepEqual(form.data, { form: { a: '1', b: 'two' } });
+      const webhook = await send(server, {
+        method: 'POST',
+        path: '/webhook',
+        headers: { 'content-type': 'application/octet-stream', ...JSON_ACCEPT },
+        body: new Uint8Array([1, 2, 3, 4, 5]),
+      });
+      assert.equal(webhook.status, 200, webhook.text);
+      assert.deepEqual(webhook.data, { bytes: 5 });
+      const untyped = await send(server, {
+        method: 'POST',
+        path: '/webhook',
+        headers: JSON_ACCEPT,
+        body: new Uint8Array([1, 2, 3]),
+      });
+      assert.equal(untyped.status, 200, untyped.text);
+    },
+  },
+  {
+    it: 'refuses ill-formed UTF-8 in a TOON body with a 400 naming the byte offset (defect 9)',
+    async run(server) {
+      const response = await echo(
+        server,
+        'text/toon',
+        new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0xfe]),
+      );
+      const problem = assertProblem(response, 'json', 400);
+      assert.equal(problem.offset, 3);
+      assert.match(String(problem.detail), /byte offset 3\b/);
+    },
+  },
+  {
+    it: 'treats a primitive root exactly as the framework treats one in JSON (defect 10)',
+    async run(server, adapter) {
+      const json = await echo(server, 'application/json', '42');
+      const toon = await echo(server, 'text/toon', '42');
+      // express.json() is strict: objects and arrays only.
+      assert.equal(json.status, adapter === 'express' ? 400 : 200, json.text);
+      assert.equal(toon.status, json.status, toon.text);
+      if (json.status === 200) assert.deepEqual(toon.data, json.data);
+    },
+  },
+  {
+    it: 'treats an empty body exactly as the framework treats an empty JSON body (defect 10)',
+    async run(server, adapter) {
+      const json = await echo(server, 'application/json', '');
+      const toon = await echo(server, 'text/toon', '');
+      // express.json() gives {}; Fastify (FST_ERR_CTP_EMPTY_JSON_BODY) and Hono's validator: 400.
+      assert.equal(json.status, adapter === 'express' ? 200 : 400, json.text);
+      assert.equal(toon.status, json.status, toon.text);
+      if (json.status === 200) assert.deepEqual(toon.data, json.data);
+      else assertProblem(toon, 'json', 400);
+    },
+  },
+  {
+    it: 'writes the same 404 problem in every adapter, from the shared kit (defect 11)',
+    async run(server) {
+      const problem = assertProblem(
+        await send(server, { path: '/no/such?x=1', headers: TOON_ACCEPT }),
+        'toon',
+        404,
+      );
+      assert.equal(problem.instance, '/no/such');
+      assert.equal(problem.detail, notFoundProblem('GET', '/no/such').problem.detail);
+    },
+  },
+];
+
+for (const adapter of FIELD_ADAPTERS) {
+  describe(`HTTP adapters in the field: ${adapter.name}`, () => {
+    const servers = new Map<string, Promise<FieldServer>>();
+    const get = (options: FieldOptions = {}): Promise<FieldServer> => {
+      const key = JSON.stringify(options);
+      let server = servers.get(key);
+      if (server === undefined) {
+        server = adapter.start(options);
+        servers.set(key, server);
+      }
+      return server;
+    };
+    after(async () => {
+      await Promise.all([...servers.values()].map(async (server) => (await server).close()));
+    });
+    for (const testCase of FIELD_CASES) {
+      it(testCase.it, async () => testCase.run(await get(testCase.options), adapter.name));
     }
   });
 }

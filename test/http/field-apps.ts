@@ -1,0 +1,330 @@
+// The same small app on Fastify, Express and Hono, with the routes issue 15 found broken "in
+// the field": streams, Buffers and pre-serialized JSON, explicit Content-Types, a per-route
+// opt-out, ETags set by the handler, problems carrying headers, a user's own error handler, the
+// app's own form/raw parsers, and a JSON echo for body parity. Each runs on 127.0.0.1 with an
+// ephemeral port and is closed by the test.
+import type { Server } from 'node:http';
+import { Readable } from 'node:stream';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
+import { stream } from 'hono/streaming';
+import { validator } from 'hono/validator';
+import { toon as toonExpress } from '../../src/http/express.js';
+import toonFastify from '../../src/http/fastify.js';
+import { toon as toonHono } from '../../src/http/hono.js';
+import { type DefaultFormat, HttpProblem, type ToonSettings } from '../../src/http/index.js';
+import type { AdapterName } from './harness.js';
+
+/** Options every field app takes. */
+export interface FieldOptions {
+  defaultFormat?: DefaultFormat;
+  /** `false`: leave the adapter's error handling out (Fastify `errorHandler: false`, no Express `errorHandler`, no Hono `onError`). */
+  errorWiring?: boolean;
+}
+
+export interface FieldServer {
+  url: string;
+  settings: ToonSettings;
+  /** Lets the second chunk of GET /stream go (the test calls it once it has read the first). */
+  release(): void;
+  close(): Promise<void>;
+}
+
+/** What GET /data answers with. */
+export const DATA = {
+  page: 1,
+  rows: [
+    { id: 1, name: 'Ada' },
+    { id: 2, name: 'Bob' },
+  ],
+};
+/** GET /preserialized: a number JSON.parse would round. */
+export const PRESERIALIZED = '{"id":12345678901234567890123}';
+/** GET /stream: the two chunks. */
+export const STREAM_CHUNKS = ['{"rows":[1,', '2]}'] as const;
+/** GET /buffer. */
+export const BUFFER_JSON = '{"bytes":true}';
+
+/** Thrown by GET /teapot; the app's own error handler answers it, not the adapter. */
+export class TeapotError extends Error {}
+export const TEAPOT_TEXT = 'short and stout';
+
+const ALLOW = new HttpProblem({
+  status: 405,
+  detail: 'Use GET or HEAD.',
+  headers: { Allow: 'GET, HEAD' },
+});
+const BUSY = new HttpProblem({
+  status: 503,
+  detail: 'Try again later.',
+  headers: { 'Retry-After': '30' },
+});
+
+function gate(): { wait: Promise<void>; release(): void } {
+  let release = (): void => {};
+  const wait = new Promise<void>((resolve) => {
+    release = resolve;
+  });
+  return { wait, release };
+}
+
+function listening(server: Server): Promise<string> {
+  return new Promise((resolve) => {
+    const done = (): void => {
+      const address = server.address();
+      resolve(
+        typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '',
+      );
+    };
+    if (server.listening) done();
+    else server.once('listening', done);
+  });
+}
+
+function closer(server: Server): () => Promise<void> {
+  return () =>
+    new Promise<void>((resolve) => {
+      server.close(() => resolve());
+      server.closeAllConnections();
+    });
+}
+
+async function startFastify(options: FieldOptions): Promise<FieldServer> {
+  const app = Fastify();
+  const streamGate = gate();
+  // The user's handler comes first: the plugin, registered after it, wraps it.
+  if (options.errorWiring !== false) {
+    app.setErrorHandler((error, _request, reply) => {
+      if (error instanceof TeapotError) return reply.code(418).type('text/plain').send(TEAPOT_TEXT);
+      throw error;
+    });
+  }
+  await app.register(toonFastify, {
+    defaultFormat: options.defaultFormat,
+    notFound: true,
+    errorHandler: options.errorWiring !== false,
+  });
+  // The app's own parsers, for types the plugin does not read.
+  app.addContentTypeParser(
+    'application/x-www-form-urlencoded',
+    { parseAs: 'string' },
+    (_request, body, done) => done(null, Object.fromEntries(new URLSearchParams(body as string))),
+  );
+  app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
+
+  app.get('/data', async () => DATA);
+  app.get('/stream', (_request, reply) => {
+    const chunks = async function* () {
+      yield STREAM_CHUNKS[0];
+      await streamGate.wait;
+      yield STREAM_CHUNKS[1];
+    };
+    reply.type('application/json').send(Readable.from(chunks()));
+  });
+  app.get('/buffer', (_request, reply) => {
+    reply.type('application/json').send(Buffer.from(BUFFER_JSON));
+  });
+  app.get('/preserialized', (_request, reply) => {
+    reply.type('application/json').send(PRESERIALIZED);
+  });
+  // Fastify writes `application/json; charset=utf-8` whether the handler sets it or not, so an
+  // explicit plain application/json cannot be told apart: the explicit type here is a JSON flavour.
+  app.get('/explicit', (_request, reply) => {
+    reply.type('application/vnd.api+json').send(DATA);
+  });
+  app.get<{ Querystring: { fail?: string } }>(
+    '/opt-out',
+    { config: { toon: false } },
+    async (request) => {
+      if (request.query.fail !== undefined)
+        throw new HttpProblem({ status: 400, detail: 'failed' });
+      return DATA;
+    },
+  );
+  app.get('/etag', async (_request, reply) => {
+    reply.header('etag', '"v1"');
+    return DATA;
+  });
+  app.get('/allow', async () => {
+    throw ALLOW;
+  });
+  app.get('/busy', async () => {
+    throw BUSY;
+  });
+  app.get('/teapot', async () => {
+    throw new TeapotError('teapot');
+  });
+  app.post('/echo', async (request) => ({ body: request.body ?? null }));
+  app.post('/form', async (request) => ({ form: request.body }));
+  app.post('/webhook', async (request) => ({
+    bytes: (request.body as Buffer | undefined)?.length ?? 0,
+  }));
+
+  await app.listen({ port: 0, host: '127.0.0.1' });
+  return {
+    url: await listening(app.server),
+    settings: app.toon,
+    release: streamGate.release,
+    close: () => app.close(),
+  };
+}
+
+async function startExpress(options: FieldOptions): Promise<FieldServer> {
+  const app = express();
+  const streamGate = gate();
+  const negotiation = toonExpress({ defaultFormat: options.defaultFormat });
+  app.use(
+    express.json(),
+    express.urlencoded({ extended: false }),
+    express.raw({ type: 'application/octet-stream' }),
+    negotiation,
+  );
+
+  app.get('/data', (_req, res) => {
+    res.json(DATA);
+  });
+  app.get('/stream', async (_req, res) => {
+    res.type('application/json');
+    res.write(STREAM_CHUNKS[0]);
+    await streamGate.wait;
+    res.end(STREAM_CHUNKS[1]);
+  });
+  app.get('/buffer', (_req, res) => {
+    res.type('application/json').send(Buffer.from(BUFFER_JSON));
+  });
+  app.get('/preserialized', (_req, res) => {
+    res.type('application/json').send(PRESERIALIZED);
+  });
+  app.get('/explicit', (_req, res) => {
+    res.type('application/json').json(DATA);
+  });
+  app.get('/opt-out', (req, res) => {
+    res.locals.toon = false;
+    if (req.query.fail !== undefined) throw new HttpProblem({ status: 400, detail: 'failed' });
+    res.json(DATA);
+  });
+  app.get('/etag', (_req, res) => {
+    res.set('ETag', '"v1"').json(DATA);
+  });
+  app.get('/allow', () => {
+    throw ALLOW;
+  });
+  app.get('/busy', () => {
+    throw BUSY;
+  });
+  app.get('/teapot', () => {
+    throw new TeapotError('teapot');
+  });
+  app.post('/echo', (req, res) => {
+    res.json({ body: req.body ?? null });
+  });
+  app.post('/form', (req, res) => {
+    res.json({ form: req.body });
+  });
+  app.post('/webhook', (req, res) => {
+    res.json({ bytes: Buffer.isBuffer(req.body) ? req.body.length : 0 });
+  });
+
+  if (options.errorWiring !== false) {
+    app.use(
+      negotiation.notFound,
+      (
+        error: unknown,
+        _req: express.Request,
+        res: express.Response,
+        next: express.NextFunction,
+      ) => {
+        if (error instanceof TeapotError) res.status(418).type('text/plain').send(TEAPOT_TEXT);
+        else next(error);
+      },
+      negotiation.errorHandler,
+    );
+  }
+  const server = app.listen(0, '127.0.0.1');
+  return {
+    url: await listening(server),
+    settings: negotiation.settings,
+    release: streamGate.release,
+    close: closer(server),
+  };
+}
+
+async function startHono(options: FieldOptions): Promise<FieldServer> {
+  const app = new Hono();
+  const streamGate = gate();
+  const negotiation = toonHono({
+    defaultFormat: options.defaultFormat,
+    skip: (c) => c.req.path === '/opt-out',
+  });
+  app.use(negotiation);
+  if (options.errorWiring !== false) {
+    app.onError((error, c) =>
+      error instanceof TeapotError
+        ? c.text(TEAPOT_TEXT, 418)
+        : (negotiation.onError(error, c) as Response),
+    );
+    app.notFound(negotiation.notFound);
+  }
+
+  app.get('/data', (c) => c.json(DATA));
+  app.get('/stream', (c) => {
+    c.header('Content-Type', 'application/json');
+    return stream(c, async (body) => {
+      await body.write(STREAM_CHUNKS[0]);
+      await streamGate.wait;
+      await body.write(STREAM_CHUNKS[1]);
+    });
+  });
+  app.get('/buffer', (c) =>
+    c.body(new TextEncoder().encode(BUFFER_JSON).buffer as ArrayBuffer, 200, {
+      'Content-Type': 'application/json',
+    }),
+  );
+  app.get('/preserialized', (c) =>
+    c.body(PRESERIALIZED, 200, { 'Content-Type': 'application/json' }),
+  );
+  app.get('/explicit', (c) => c.json(DATA, 200, { 'Content-Type': 'application/json' }));
+  app.get('/opt-out', (c) => {
+    if (c.req.query('fail') !== undefined) throw new HttpProblem({ status: 400, detail: 'failed' });
+    return c.json(DATA);
+  });
+  app.get('/etag', (c) => {
+    c.header('ETag', '"v1"');
+    return c.json(DATA);
+  });
+  app.get('/allow', () => {
+    throw ALLOW;
+  });
+  app.get('/busy', () => {
+    throw BUSY;
+  });
+  app.get('/teapot', () => {
+    throw new TeapotError('teapot');
+  });
+  app.post(
+    '/echo',
+    validator('json', (value) => value),
+    (c) => c.json({ body: c.req.valid('json') ?? null }),
+  );
+  app.post('/form', async (c) => c.json({ form: await c.req.parseBody() }));
+  app.post('/webhook', async (c) => c.json({ bytes: (await c.req.arrayBuffer()).byteLength }));
+
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  return {
+    url: await listening(server),
+    settings: negotiation.settings,
+    release: streamGate.release,
+    close: closer(server),
+  };
+}
+
+export const FIELD_ADAPTERS: ReadonlyArray<{
+  name: AdapterName;
+  start: (options: FieldOptions) => Promise<FieldServer>;
+}> = [
+  { name: 'fastify', start: startFastify },
+  { name: 'express', start: startExpress },
+  { name: 'hono', start: startHono },
+];
