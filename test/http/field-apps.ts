@@ -51,12 +51,19 @@ export const BUFFER_JSON = '{"bytes":true}';
 export class TeapotError extends Error {}
 export const TEAPOT_TEXT = 'short and stout';
 
-const ALLOW = new HttpProblem({
+/** Routes that throw, the same in every app. */
+const THROWING: ReadonlyArray<readonly [string, () => Error]> = [
+  ['/allow', () => ALLOW_PROBLEM],
+  ['/busy', () => BUSY_PROBLEM],
+  ['/teapot', () => new TeapotError('teapot')],
+];
+
+const ALLOW_PROBLEM = new HttpProblem({
   status: 405,
   detail: 'Use GET or HEAD.',
   headers: { Allow: 'GET, HEAD' },
 });
-const BUSY = new HttpProblem({
+const BUSY_PROBLEM = new HttpProblem({
   status: 503,
   detail: 'Try again later.',
   headers: { 'Retry-After': '30' },
@@ -147,15 +154,10 @@ async function startFastify(options: FieldOptions): Promise<FieldServer> {
     reply.header('etag', '"v1"');
     return DATA;
   });
-  app.get('/allow', async () => {
-    throw ALLOW;
-  });
-  app.get('/busy', async () => {
-    throw BUSY;
-  });
-  app.get('/teapot', async () => {
-    throw new TeapotError('teapot');
-  });
+  for (const [path, error] of THROWING)
+    app.get(path, async () => {
+      throw error();
+    });
   app.post('/echo', async (request) => ({ body: request.body ?? null }));
   app.post('/form', async (request) => ({ form: request.body }));
   app.post('/webhook', async (request) => ({
@@ -208,15 +210,10 @@ async function startExpress(options: FieldOptions): Promise<FieldServer> {
   app.get('/etag', (_req, res) => {
     res.set('ETag', '"v1"').json(DATA);
   });
-  app.get('/allow', () => {
-    throw ALLOW;
-  });
-  app.get('/busy', () => {
-    throw BUSY;
-  });
-  app.get('/teapot', () => {
-    throw new TeapotError('teapot');
-  });
+  for (const [path, error] of THROWING)
+    app.get(path, () => {
+      throw error();
+    });
   app.post('/echo', (req, res) => {
     res.json({ body: req.body ?? null });
   });
@@ -294,15 +291,10 @@ async function startHono(options: FieldOptions): Promise<FieldServer> {
     c.header('ETag', '"v1"');
     return c.json(DATA);
   });
-  app.get('/allow', () => {
-    throw ALLOW;
-  });
-  app.get('/busy', () => {
-    throw BUSY;
-  });
-  app.get('/teapot', () => {
-    throw new TeapotError('teapot');
-  });
+  for (const [path, error] of THROWING)
+    app.get(path, () => {
+      throw error();
+    });
   app.post(
     '/echo',
     validator('json', (value) => value),
