@@ -566,12 +566,15 @@ class LineWriter extends Writer {
     }
   }
 
-  /** The line written so far, if any; called just before the next line starts. */
-  private *flush(): Generator<string, void, undefined> {
-    if (this.out.length === 0) return;
+  /**
+   * Takes the line written so far (`out` holds one line, with its leading newline); called
+   * just before the next line starts, as `if (this.out.length > 0) yield this.take()` (a
+   * generator per line would cost more than writing the line).
+   */
+  private take(): string {
     const line = this.out.slice(1);
     this.out = '';
-    yield line;
+    return line;
   }
 
   private *fieldsLines(object: JsonObject, depth: number): Generator<string, void, undefined> {
@@ -579,7 +582,7 @@ class LineWriter extends Writer {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      yield* this.flush();
+      if (this.out.length > 0) yield this.take();
       this.startField(depth, key, false);
       yield* this.fieldValueLines(object[key]!, depth + 1);
     }
@@ -613,7 +616,7 @@ class LineWriter extends Writer {
   ): Generator<string, void, undefined> {
     const keys = this.keyedHeader(object, layout);
     for (let i = 0; i < keys.length; i++) {
-      yield* this.flush();
+      if (this.out.length > 0) yield this.take();
       this.entryRow(object, keys[i]!, layout, childDepth);
     }
     this.leave();
@@ -639,7 +642,7 @@ class LineWriter extends Writer {
       if (layout !== undefined) {
         this.write(`${bracket + this.tableHeader(layout)}:`);
         for (let i = 0; i < length; i++) {
-          yield* this.flush();
+          if (this.out.length > 0) yield this.take();
           this.startLine(childDepth);
           this.cells(array[i] as JsonObject, layout);
         }
@@ -652,7 +655,7 @@ class LineWriter extends Writer {
   }
 
   private *listItemLines(value: JsonValue, depth: number): Generator<string, void, undefined> {
-    yield* this.flush();
+    if (this.out.length > 0) yield this.take();
     if (isPrimitive(value)) {
       this.startItem(depth);
       this.write(encodePrimitive(value, this.delimiter));
@@ -670,7 +673,7 @@ class LineWriter extends Writer {
         yield* this.fieldValueLines(value[keys[0]!]!, depth + 2);
         for (let i = 1; i < keys.length; i++) {
           const key = keys[i]!;
-          yield* this.flush();
+          if (this.out.length > 0) yield this.take();
           this.startField(depth + 1, key, false);
           yield* this.fieldValueLines(value[key]!, depth + 2);
         }

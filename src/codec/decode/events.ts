@@ -14,7 +14,7 @@ import { reasons } from './messages.js';
 import { Reader } from './reader.js';
 import { isEmptyArrayToken, isListItem } from './tree.js';
 
-const { KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
+const { declaredLength, KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
 const { contentEndOf, DEPTH_TAB, LINE_BLANK, LINE_COMMENT, measureLine } = lines;
 
 /** Yielded when the parser needs a line that has not arrived yet. */
@@ -383,7 +383,11 @@ export class EventDecoder extends Reader {
         continue;
       }
       if (this.strict && count === declared) {
-        throw errorOn(line, line.start, reasons.count(head.lengthText, 'more', 'list item'));
+        throw errorOn(
+          line,
+          line.start,
+          reasons.count(declaredLength(headerLine.text, head), 'more', 'list item'),
+        );
       }
       this.consume(line);
       if (!opened) {
@@ -398,7 +402,7 @@ export class EventDecoder extends Reader {
       throw errorOn(
         headerLine,
         head.lengthOffset,
-        reasons.count(head.lengthText, String(count), 'list item'),
+        reasons.count(declaredLength(headerLine.text, head), String(count), 'list item'),
       );
     }
   }
@@ -483,7 +487,10 @@ export class EventDecoder extends Reader {
       }
       if (this.strict) {
         if (count === declared)
-          throw this.error(start, reasons.count(head.lengthText, 'more', noun));
+          throw this.error(
+            start,
+            reasons.count(declaredLength(headerLine.text, head), 'more', noun),
+          );
         if (seen !== null) {
           if (seen.has(key)) throw this.error(start, reasons.duplicateEntry(key));
           seen.add(key);
@@ -505,7 +512,7 @@ export class EventDecoder extends Reader {
       throw errorOn(
         headerLine,
         head.lengthOffset,
-        reasons.count(head.lengthText, String(count), noun),
+        reasons.count(declaredLength(headerLine.text, head), String(count), noun),
       );
     }
   }

@@ -42,10 +42,13 @@ export interface Header {
   readonly key: string | null;
   /** Offset of the key (or of the `[` when keyless). */
   readonly keyOffset: number;
-  /** The declared length N, and the digits as written (quoted as is in count messages). */
+  /**
+   * The declared length N, and where its digits are on the line: messages quote them as written
+   * (`[99999999999999999999]`, which N as a double would not), see {@link declaredLength}.
+   */
   readonly length: number;
-  readonly lengthText: string;
   readonly lengthOffset: number;
+  readonly lengthEnd: number;
   /** `[N:]`: a keyed tabular object (§9.5). */
   readonly keyed: boolean;
   /** The active delimiter's character code. */
@@ -68,6 +71,14 @@ export class HeaderSyntax {
     readonly offset: number,
     readonly reason: string,
   ) {}
+}
+
+/**
+ * The declared length of `head` as written; `text` is the text the header was parsed from (the
+ * document, or the header's line for the stream decoders).
+ */
+export function declaredLength(text: string, head: Header): string {
+  return text.slice(head.lengthOffset, head.lengthEnd);
 }
 
 function isDelimiterCode(code: number): boolean {
@@ -103,9 +114,9 @@ export function parseHeader(
       throw new HeaderSyntax(bracket, reasons.emptyBrackets());
     throw new HeaderSyntax(j, reasons.badLength());
   }
-  const lengthText = text.slice(digits, j);
+  const lengthEnd = j;
   if (j - digits > 1 && text.charCodeAt(digits) === ZERO) {
-    throw new HeaderSyntax(digits, reasons.leadingZeros(lengthText));
+    throw new HeaderSyntax(digits, reasons.leadingZeros(text.slice(digits, j)));
   }
   let keyed = false;
   if (text.charCodeAt(j) === COLON) {
@@ -159,7 +170,7 @@ export function parseHeader(
     key,
     keyOffset,
     length,
-    lengthText,
+    lengthEnd,
     lengthOffset: digits,
     keyed,
     delimiter,

@@ -378,8 +378,8 @@ export abstract class Reader {
   }
 
   /** The count mismatch error of a header (`found` is a count or "more"). */
-  countError(offset: number, header: Header, found: string, noun: string): ToonDecodeError {
-    return this.error(offset, reasons.count(header.lengthText, found, noun));
+  countError(offset: number, head: Header, found: string, noun: string): ToonDecodeError {
+    return this.error(offset, reasons.count(header.declaredLength(this.text, head), found, noun));
   }
 }
 

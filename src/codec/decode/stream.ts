@@ -176,34 +176,80 @@ function* drain(out: JsonStreamEvent[]): Generator<JsonStreamEvent, void, undefi
   out.length = 0;
 }
 
-async function* asyncEvents(
+/**
+ * The async iterator behind {@link decodeStream}. Written by hand rather than as an async
+ * generator: most `next()` calls find an event already decoded and answer with a resolved
+ * promise, while an async generator pays for a full suspension and resumption per event.
+ */
+class EventPump implements AsyncIterator<JsonStreamEvent> {
+  private readonly out: JsonStreamEvent[];
+  private index = 0;
+  private finished = false;
+  private failure: unknown = undefined;
+  private failed = false;
+
+  constructor(
+    private readonly steps: Generator<Step, void, undefined>,
+    private readonly feeder: LineFeeder,
+    private readonly input: AsyncIterator<StreamInput> | Iterator<StreamInput>,
+    decoder: EventDecoder,
+  ) {
+    this.out = decoder.out;
+  }
+
+  next(): Promise<IteratorResult<JsonStreamEvent, undefined>> {
+    if (this.index < this.out.length) {
+      return Promise.resolve({ value: this.out[this.index++]!, done: false });
+    }
+    return this.refill();
+  }
+
+  private async refill(): Promise<IteratorResult<JsonStreamEvent, undefined>> {
+    const out = this.out;
+    for (;;) {
+      out.length = 0;
+      this.index = 0;
+      if (this.failed) {
+        this.failed = false;
+        this.finished = true;
+        throw this.failure;
+      }
+      if (this.finished) return { value: undefined, done: true };
+      try {
+        const step = this.steps.next();
+        if (step.done) this.finished = true;
+        else if (step.value === NEED_INPUT) {
+          const next = await this.input.next();
+          if (next.done) this.feeder.end();
+          else this.feeder.add(next.value);
+        }
+      } catch (error) {
+        // The events of everything before the problem still go out first.
+        this.failure = limitError(error);
+        this.failed = true;
+      }
+      if (out.length > 0) return { value: out[this.index++]!, done: false };
+    }
+  }
+
+  async return(): Promise<IteratorResult<JsonStreamEvent, undefined>> {
+    this.finished = true;
+    this.out.length = 0;
+    await this.input.return?.();
+    return { value: undefined, done: true };
+  }
+}
+
+function asyncEvents(
   source: AsyncIterable<StreamInput> | Iterable<StreamInput>,
   settings: DecodeSettings,
-): AsyncGenerator<JsonStreamEvent, void, undefined> {
+): AsyncIterator<JsonStreamEvent> {
   const decoder = startDecoder(settings);
-  const feeder = new LineFeeder(decoder, settings.strict);
   const input =
     Symbol.asyncIterator in source
       ? (source as AsyncIterable<StreamInput>)[Symbol.asyncIterator]()
       : (source as Iterable<StreamInput>)[Symbol.iterator]();
-  const steps: Generator<Step, void, undefined> = decoder.run();
-  const out = decoder.out;
-  for (;;) {
-    let step: IteratorResult<Step, void>;
-    try {
-      step = steps.next();
-    } catch (error) {
-      yield* drain(out);
-      throw limitError(error);
-    }
-    yield* drain(out);
-    if (step.done) return;
-    if (step.value === NEED_INPUT) {
-      const next = await input.next();
-      if (next.done) feeder.end();
-      else feeder.add(next.value);
-    }
-  }
+  return new EventPump(decoder.run(), new LineFeeder(decoder, settings.strict), input, decoder);
 }
 
 /**
