@@ -1,15 +1,16 @@
-// The orders API on Hono 4 (served by @hono/node-server), validated with zod through Hono's
-// own validator. Run: node --import tsx examples/http/hono.ts (PORT, default 3000). Handlers are
-// plain Hono: c.json(obj) and c.req.valid('json').
+// The orders API on Hono 4 (served by @hono/node-server), validated with zod through
+// @hono/zod-validator, whose failures become problem documents (zodProblemHook). Run:
+// node --import tsx examples/http/hono.ts (PORT, default 3000). Handlers are plain Hono:
+// c.json(obj) and c.req.valid('json').
 import type { Server } from 'node:http';
 import { pathToFileURL } from 'node:url';
 import { serve } from '@hono/node-server';
+import { zValidator } from '@hono/zod-validator';
 import { Hono } from 'hono';
-import { validator } from 'hono/validator';
 import { toon } from '../../src/http/hono.js'; // in your app: from 'toonwire/hono'
 import { addToonToOpenApi } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
 import { OrderStore, type OrdersAppOptions, runningServer } from './orders.js';
-import { listQuerySchema, newOrderSchema, ordersOpenApi, parseOrProblem } from './zod-schemas.js';
+import { listQuerySchema, newOrderSchema, ordersOpenApi, zodProblemHook } from './zod-schemas.js';
 
 /** Builds the app; `settings` is the live negotiation settings, `store` the order store. */
 export function buildApp(options: OrdersAppOptions = {}) {
@@ -28,25 +29,17 @@ export function buildApp(options: OrdersAppOptions = {}) {
   app.onError(negotiation.onError);
   app.notFound(negotiation.notFound);
 
-  app.get(
-    '/orders',
-    validator('query', (query) => parseOrProblem(listQuerySchema, query, 'querystring')),
-    (c) => {
-      const { limit, cursor } = c.req.valid('query');
-      return c.json(store.list(limit, cursor));
-    },
-  );
+  app.get('/orders', zValidator('query', listQuerySchema, zodProblemHook), (c) => {
+    const { limit, cursor } = c.req.valid('query');
+    return c.json(store.list(limit, cursor));
+  });
 
   app.get('/orders/:id', (c) => c.json(store.get(c.req.param('id'))));
 
-  app.post(
-    '/orders',
-    validator('json', (body) => parseOrProblem(newOrderSchema, body)),
-    (c) => {
-      const order = store.create(c.req.valid('json'));
-      return c.json(order, 201, { Location: `/orders/${order.id}` });
-    },
-  );
+  app.post('/orders', zValidator('json', newOrderSchema, zodProblemHook), (c) => {
+    const order = store.create(c.req.valid('json'));
+    return c.json(order, 201, { Location: `/orders/${order.id}` });
+  });
 
   app.get('/openapi.json', (c) => c.json(openapi));
 

@@ -41,6 +41,20 @@ function pointer(path: readonly PropertyKey[]): string {
   return path.map((key) => `/${String(key).replaceAll('~', '~0').replaceAll('/', '~1')}`).join('');
 }
 
+/** What zod 3 and 4 errors (`ZodError`, `$ZodError`) have in common. */
+interface ZodIssues {
+  issues: ReadonlyArray<{ path: readonly PropertyKey[]; message: string }>;
+}
+
+/** The 400 problem for a failed zod parse: an `errors` list of `{ pointer, message }`. */
+export function zodProblem(error: ZodIssues, part = 'body') {
+  const issues: ValidationIssue[] = error.issues.map((issue) => ({
+    pointer: pointer(issue.path),
+    message: issue.message,
+  }));
+  return validationProblem(issues, { part });
+}
+
 /**
  * Validates `value` against `schema`, or throws the same 400 problem shape the Fastify
  * example produces (an `errors` list of `{ pointer, message }`).
@@ -48,11 +62,23 @@ function pointer(path: readonly PropertyKey[]): string {
 export function parseOrProblem<T>(schema: z.ZodType<T>, value: unknown, part = 'body'): T {
   const result = schema.safeParse(value);
   if (result.success) return result.data;
-  const issues: ValidationIssue[] = result.error.issues.map((issue) => ({
-    pointer: pointer(issue.path),
-    message: issue.message,
-  }));
-  throw validationProblem(issues, { part });
+  throw zodProblem(result.error, part);
+}
+
+const PARTS: Readonly<Record<string, string>> = { json: 'body', query: 'querystring' };
+
+/**
+ * The hook for @hono/zod-validator's `zValidator(target, schema, hook)`: a failed check throws
+ * the 400 problem, which `app.onError(negotiation.onError)` sends in JSON or TOON as the client
+ * negotiated (and Hono's default handler as JSON, through `HttpProblem.getResponse()`).
+ */
+export function zodProblemHook(result: {
+  success: boolean;
+  error?: ZodIssues;
+  target: string;
+}): void {
+  if (!result.success && result.error !== undefined)
+    throw zodProblem(result.error, PARTS[result.target] ?? result.target);
 }
 
 function jsonSchema(schema: z.ZodType, io: 'input' | 'output'): Record<string, unknown> {
