@@ -181,12 +181,12 @@ const fallbackSettings = new ToonSettings();
  * });
  */
 export function problemErrorHandler(
-  error: FastifyError | Error,
+  error: unknown,
   request: FastifyRequest,
   reply: FastifyReply,
 ): void {
   const settings = (request.server as FastifyInstance & { toon?: ToonSettings }).toon;
-  const fastifyError = error as FastifyError;
+  const fastifyError = (error ?? {}) as FastifyError;
   const source = fastifyError.validation
     ? validationProblem(validationIssues(fastifyError), {
         part: fastifyError.validationContext ?? 'body',
@@ -200,8 +200,9 @@ export function problemErrorHandler(
     instance: requestPath(request.url),
     ...(optedOut(request) ? { format: 'json' as const } : {}),
   });
-  if (rendered.status >= 500) request.log.error({ err: error }, error.message);
-  else request.log.info({ err: error }, error.message);
+  const message = error instanceof Error ? error.message : String(error);
+  if (rendered.status >= 500) request.log.error({ err: error }, message);
+  else request.log.info({ err: error }, message);
   reply.headers(rendered.headers);
   // The error path keeps a serializer set earlier for this reply; reset it so the finished
   // problem text is sent as it is.
@@ -228,12 +229,12 @@ function composeErrorHandler(own: ErrorHandler): ErrorHandler {
     try {
       result = own.call(this, error, request, reply);
     } catch (thrown) {
-      problemErrorHandler(thrown as Error, request, reply);
+      problemErrorHandler(thrown, request, reply);
       return undefined;
     }
     if (result !== null && typeof (result as PromiseLike<unknown>)?.then === 'function') {
       return (result as Promise<unknown>).then(undefined, (thrown: unknown) => {
-        problemErrorHandler(thrown as Error, request, reply);
+        problemErrorHandler(thrown, request, reply);
       });
     }
     return result;

@@ -13,9 +13,9 @@ import { HTTPException } from 'hono/http-exception';
 import { OrderStore } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
 import { toon as toonExpress } from '../../src/http/express.js';
-import toonFastify, { withToonOpenApi } from '../../src/http/fastify.js';
+import toonFastify, { problemErrorHandler, withToonOpenApi } from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
-import { ToonSettings } from '../../src/http/index.js';
+import { HttpProblem, ToonSettings } from '../../src/http/index.js';
 import { type AppServer, send } from './harness.js';
 
 function listen(server: Server): Promise<AppServer> {
@@ -180,6 +180,85 @@ describe('Fastify adapter', () => {
     });
     assert.equal(fromJson.status, 400);
     assert.equal(fromToon.status, 400);
+  });
+});
+
+describe('Fastify error handler composition', () => {
+  class Teapot extends Error {}
+  const servers: AppServer[] = [];
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  async function teapotApp(build: (app: FastifyInstance) => Promise<void>): Promise<AppServer> {
+    const app = Fastify();
+    await build(app);
+    app.get('/teapot', async () => {
+      throw new Teapot('teapot');
+    });
+    app.get('/gone', async () => {
+      throw new HttpProblem({ status: 410, detail: 'Gone for good.' });
+    });
+    const server = await listenFastify(app);
+    servers.push(server);
+    return server;
+  }
+
+  async function assertComposed(server: AppServer): Promise<void> {
+    const teapot = await send(server, { path: '/teapot', headers: TOON });
+    assert.equal(teapot.status, 418);
+    assert.equal(teapot.text, 'short and stout');
+    const gone = await send(server, { path: '/gone', headers: TOON });
+    assert.equal(gone.status, 410);
+    assert.equal(gone.headers.get('content-type'), 'text/toon; charset=utf-8; profile=problem');
+  }
+
+  it('with errorHandler: false, leaves error handling to yours, which can call problemErrorHandler', async () => {
+    const server = await teapotApp(async (app) => {
+      await app.register(toonFastify, { errorHandler: false });
+      app.setErrorHandler((error, request, reply) => {
+        if (error instanceof Teapot)
+          return reply.code(418).type('text/plain').send('short and stout');
+        return problemErrorHandler(error, request, reply);
+      });
+    });
+    await assertComposed(server);
+  });
+
+  it('wraps a handler set before it: yours answers first, what it rethrows becomes a problem', async () => {
+    const server = await teapotApp(async (app) => {
+      app.setErrorHandler(async (error, _request, reply) => {
+        if (error instanceof Teapot)
+          return reply.code(418).type('text/plain').send('short and stout');
+        throw error;
+      });
+      await app.register(toonFastify);
+    });
+    await assertComposed(server);
+  });
+
+  it('warns, naming the fix, when a handler set after it replaces its problem documents', async () => {
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    await app.register(toonFastify);
+    app.setErrorHandler((_error, _request, reply) => reply.code(500).send('mine'));
+    await app.ready();
+    await app.close();
+    assert.ok(
+      lines.some((line) => /problemErrorHandler/.test(line)),
+      `expected a warning, got ${lines.join('')}`,
+    );
+  });
+
+  it('does not warn when nothing replaced it', async () => {
+    const lines: string[] = [];
+    const app = Fastify({
+      logger: { level: 'warn', stream: { write: (line: string) => void lines.push(line) } },
+    });
+    await app.register(toonFastify);
+    await app.ready();
+    await app.close();
+    assert.deepEqual(lines, []);
   });
 });
 

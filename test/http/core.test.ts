@@ -8,15 +8,20 @@ import {
   assertToonCharset,
   clientPreference,
   decodeToonBody,
+  emptyToonBody,
   HttpProblem,
   matchesMediaType,
   mediaTypeOf,
   negotiateFormat,
+  notFoundProblem,
   problemFromError,
+  problemHeaders,
   renderBody,
   renderProblem,
   requestHasBody,
+  requestPath,
   ToonSettings,
+  toonEtag,
   unsupportedMediaType,
   validationProblem,
 } from '../../src/http/index.js';
@@ -416,5 +421,61 @@ describe('addToonToOpenApi', () => {
       /OpenAPI 3\.x .*got Swagger 2\.0/,
     );
     assert.throws(() => addToonToOpenApi({}), /OpenAPI 3\.x/);
+  });
+});
+
+describe('the adapter kit and problem headers', () => {
+  it('keeps headers off the problem document and puts them on getResponse()', async () => {
+    const problem = new HttpProblem({ status: 405, detail: 'Use GET.', headers: { Allow: 'GET' } });
+    assert.equal('headers' in problem.problem, false);
+    assert.deepEqual(problemHeaders(problem), { Allow: 'GET' });
+    const response = problem.getResponse();
+    assert.equal(response.status, 405);
+    assert.equal(response.headers.get('allow'), 'GET');
+    assert.equal(response.headers.get('content-type'), 'application/problem+json');
+    assert.deepEqual(await response.json(), problem.problem);
+  });
+
+  it('reads http-errors style headers, and renderProblem returns them', () => {
+    const error = Object.assign(new Error('slow down'), {
+      status: 429,
+      headers: { 'Retry-After': 5, bogus: {} },
+    });
+    assert.deepEqual(problemHeaders(error), { 'Retry-After': '5' });
+    const rendered = renderProblem(error, { accept: undefined, settings: new ToonSettings() });
+    assert.deepEqual(rendered.headers, { 'Retry-After': '5' });
+    assert.deepEqual(problemHeaders(null), {});
+  });
+
+  it('drops a strong ETag and makes a weak one TOON-specific', () => {
+    assert.equal(toonEtag('"abc"'), undefined);
+    assert.equal(toonEtag('W/"abc"'), 'W/"abc-toon"');
+    assert.equal(toonEtag(undefined), undefined);
+  });
+
+  it('strips the query from request paths and writes one 404 detail', () => {
+    assert.equal(requestPath('/orders?limit=2'), '/orders');
+    assert.match(String(notFoundProblem('GET', '/x').problem.detail), /no route for GET \/x/);
+  });
+});
+
+describe('decodeToonBody with bytes', () => {
+  it('decodes UTF-8 bytes and refuses ill-formed UTF-8 with the byte offset', () => {
+    assert.deepEqual(decodeToonBody(Buffer.from('note: café')), { note: 'café' });
+    assert.throws(
+      () => decodeToonBody(new Uint8Array([0x61, 0x3a, 0x20, 0xff, 0xfe])),
+      (error: unknown) =>
+        error instanceof HttpProblem &&
+        error.problem.status === 400 &&
+        error.problem.offset === 3 &&
+        /byte offset 3\b/.test(String(error.problem.detail)),
+    );
+  });
+
+  it('refuses primitive roots only when asked (express.json strict parity)', () => {
+    assert.equal(decodeToonBody('42'), 42);
+    assert.throws(() => decodeToonBody('42', { containerRoot: true }), HttpProblem);
+    assert.deepEqual(decodeToonBody('a: 1', { containerRoot: true }), { a: 1 });
+    assert.equal(emptyToonBody().status, 400);
   });
 });
