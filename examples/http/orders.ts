@@ -1,6 +1,7 @@
-// The orders domain shared by the three example apps: the seed's two orders followed by
-// generated ones, cursor pagination, and order creation. Framework-free on purpose, so the
-// apps differ only in how each framework wires negotiation, validation and errors.
+// The orders domain shared by the three example apps: the two orders of the framework's TOON
+// HTTP support page followed by generated ones, cursor pagination, and order creation.
+// Framework-free on purpose, so the apps differ only in how each framework wires negotiation,
+// validation and errors.
 import type { Server } from 'node:http';
 import type { DefaultFormat } from '../../src/http/index.js';
 import { HttpProblem } from '../../src/http/index.js'; // in your app: from 'toonwire/http'
@@ -55,7 +56,7 @@ function total(items: readonly OrderItem[]): number {
   return items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0);
 }
 
-// Ids read like the seed's (01a1, 01a0, ...): newest first, four hex digits.
+// Ids read like the support page's (01a1, 01a0, ...): newest first, four hex digits.
 function orderId(sequence: number): string {
   return sequence.toString(16).padStart(4, '0');
 }
@@ -63,7 +64,7 @@ function orderId(sequence: number): string {
 const NEWEST_SAMPLE = 0x01a1;
 
 /**
- * The sample orders, newest first: the seed's two (`01a1` placed with TEA and "CAKE, LEMON",
+ * The sample orders, newest first: the support page's two (`01a1` placed with TEA and "CAKE, LEMON",
  * `01a0` paid with SCONE), then `count - 2` generated ones.
  */
 export function sampleOrders(count = 250): Order[] {
