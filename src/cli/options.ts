@@ -32,10 +32,15 @@ export function parsePositiveInteger(value: string): number {
   return number;
 }
 
-/** `bytes` or `tokens`. */
-export function parseMeasure(value: string): 'bytes' | 'tokens' {
-  if (value !== 'bytes' && value !== 'tokens')
-    throw new InvalidArgumentError("Use 'bytes' or 'tokens'.");
+/** The picker's measures on the command line. */
+export type CliMeasure = 'auto' | 'bytes' | 'tokens';
+
+/** `auto`, `bytes` or `tokens`. */
+export function parseMeasure(value: string): CliMeasure {
+  if (value !== 'auto' && value !== 'bytes' && value !== 'tokens')
+    throw new InvalidArgumentError(
+      "Use 'auto' (bytes, never more tokens than JSON), 'bytes' or 'tokens'.",
+    );
   return value;
 }
 
@@ -89,15 +94,17 @@ export function parseFields(value: string): string[] {
 // The picker's options, spelled the same in every command that picks (pick, report, proxy).
 
 /**
- * `-b, --by <measure>`: what "smallest" means to the picker, `bytes` (default) or `tokens`.
+ * `-b, --by <measure>`: what "smallest" means to the picker. Unset means the picker's default,
+ * `auto`: UTF-8 bytes, and TOON only when it also costs no more tokens than JSON (estimated).
  *
  * @example
  * command.addOption(measureOption());
  */
 export function measureOption(): Option {
-  return new Option('-b, --by <measure>', "what 'smallest' means: bytes (UTF-8) or tokens")
-    .argParser(parseMeasure)
-    .default('bytes');
+  return new Option(
+    '-b, --by <measure>',
+    "what 'smallest' means: auto (bytes, and never more tokens than JSON; the default), bytes (UTF-8 alone) or tokens (exact count)",
+  ).argParser(parseMeasure);
 }
 
 /**

@@ -15,6 +15,7 @@ export {
   type PickOptions,
   type PickResult,
   parseCompact,
+  passesTokenGuard,
   pick,
   stringifyCompact,
   TOKEN_GUARD_CLEAR_BYTES,

@@ -182,9 +182,28 @@ export const TOKEN_GUARD_SLACK = 3;
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
+  return passesTokenGuard(bytes, jsonBytes, () => [estimateTokens(text), estimateTokens(json)]);
+}
+
+/**
+ * The default measure's rule for a text smaller than JSON in bytes: it ships when it saves at
+ * least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
+ * tokens and JSON's, asked for only then) shows a saving of {@link TOKEN_GUARD_MARGIN} and
+ * {@link TOKEN_GUARD_SLACK} tokens. For callers that size a text in pieces (the CLI on files
+ * too large for one string).
+ *
+ * @example
+ * passesTokenGuard(400, 1000, () => [0, 0]); // true: 60% of the bytes saved
+ * passesTokenGuard(900, 1000, () => [95, 100]); // false: 5% is too close to call
+ */
+export function passesTokenGuard(
+  bytes: number,
+  jsonBytes: number,
+  estimates: () => readonly [number, number],
+): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
-  const jsonTokens = estimateTokens(json);
-  return estimateTokens(text) <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
+  const [tokens, jsonTokens] = estimates();
+  return tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
 }
 
 /**

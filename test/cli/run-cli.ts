@@ -25,13 +25,13 @@ export function assertBuilt(): void {
  */
 export function runCli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; timeoutMs?: number } = {},
+  options: { input?: string; cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
       stdio: ['pipe', 'pipe', 'pipe'],
-      env: { ...process.env, NO_COLOR: '1' },
+      env: { ...process.env, NO_COLOR: '1', ...options.env },
     });
     let stdout = '';
     let stderr = '';

@@ -4,25 +4,38 @@ import type { Command } from 'commander';
 import {
   byteLength,
   type CandidateName,
+  DEFAULT_CANDIDATES,
   loadTokenizer,
   measureCandidates,
   pick,
   type TokenizerName,
 } from '../../compact/index.js';
-import { CliError, EXIT_DATA, messageOf } from '../errors.js';
+import { CliError, EXIT_DATA, formatError, messageOf } from '../errors.js';
+import { fieldsWarning, missingFields } from '../fields.js';
 import { formatInt } from '../format.js';
-import { readInput, writeOutput } from '../input.js';
-import { formatOfPath, parseInput } from '../json-input.js';
-import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
+import { readInput, writeChunks, writeOutput } from '../input.js';
+import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
+import {
+  type CliMeasure,
+  candidatesOption,
+  measureOption,
+  parseFields,
+  tokenizerOption,
+} from '../options.js';
+import type { PayloadResult } from '../report/measure.js';
 import { renderTextTable } from '../report/table.js';
+import { measureRows, type StreamSettings, writeRows } from '../stream/measure.js';
+import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
+import { fileSize, STREAM_BYTES, startsWithArray } from '../stream/read.js';
 
 interface PickCommandOptions {
-  by: 'bytes' | 'tokens';
+  by?: CliMeasure;
   tokenizer: TokenizerName;
   fields?: string[];
   candidates?: CandidateName[];
   explain?: boolean;
   jsonl?: boolean;
+  stream?: boolean;
 }
 
 /**
@@ -52,27 +65,45 @@ export function registerPickCommand(program: Command): void {
       '--jsonl',
       'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)',
     )
+    .option(
+      '--stream',
+      'read a JSON Lines file or JSON array file a row at a time, whatever its size (the default above 64 MB): three passes, bounded memory',
+    )
     .addHelpText(
       'after',
       '\nThe chosen text goes to stdout. To read it back, use `toonwire decode` (add --unflatten when\n--explain reports toon-flatten), or parseCompact(text, strategy) from the library.\n\nExamples:\n  toonwire pick runs.json --explain\n  toonwire pick places.json --fields title,url,totalScore --by tokens',
     )
     .action(async (file: string | undefined, options: PickCommandOptions) => {
+      const by = options.by ?? 'auto';
+      const size = await fileSize(file);
+      const format: InputFormat = options.jsonl ? 'jsonl' : formatOfPath(file ?? '');
+      if (
+        file !== undefined &&
+        size !== undefined &&
+        (options.stream || size > STREAM_BYTES) &&
+        (format === 'jsonl' || (await startsWithArray(file)))
+      ) {
+        await pickStreamed(file, format, size, by, options);
+        return;
+      }
       const input = await readInput(file);
-      const value = parseInput(
-        input.text,
-        input.source,
-        options.jsonl ? 'jsonl' : formatOfPath(input.source),
-      );
+      const value = parseInput(input.text, input.source, format);
       const countTokens =
-        options.by === 'tokens' || options.explain
-          ? await loadTokenizer(options.tokenizer)
-          : undefined;
+        by === 'tokens' || options.explain ? await loadTokenizer(options.tokenizer) : undefined;
       const pickOptions = {
-        by: options.by,
+        by,
         tokenizer: options.tokenizer,
         ...(options.fields ? { fields: options.fields } : {}),
         ...(options.candidates ? { candidates: options.candidates } : {}),
       };
+      if (options.fields) {
+        const warning = fieldsWarning(
+          input.source,
+          missingFields(value, options.fields),
+          options.fields,
+        );
+        if (warning !== undefined) process.stderr.write(formatError(`warning: ${warning}`));
+      }
       let result: ReturnType<typeof pick>;
       try {
         result = pick(value, pickOptions);
@@ -81,12 +112,17 @@ export function registerPickCommand(program: Command): void {
       }
       if (options.explain && countTokens) {
         // Sizes in both measures are computed below, so measuring by bytes here avoids tokenizing twice.
+        const measured = measureCandidates(value, { ...pickOptions, by: 'bytes' });
         process.stderr.write(
           explain(
-            measureCandidates(value, { ...pickOptions, by: 'bytes' }),
+            measured.map((m) =>
+              m.text === undefined
+                ? { name: m.name, error: messageOf(m.error) }
+                : { name: m.name, bytes: byteLength(m.text), tokens: countTokens(m.text) },
+            ),
             result.strategy,
-            options.by,
-            countTokens,
+            by,
+            false,
           ),
         );
       }
@@ -94,29 +130,74 @@ export function registerPickCommand(program: Command): void {
     });
 }
 
-function explain(
-  measurements: ReturnType<typeof measureCandidates>,
-  chosen: string,
-  by: 'bytes' | 'tokens',
-  countTokens: (text: string) => number,
-): string {
-  const rows = measurements.map((m) =>
-    m.text === undefined
-      ? [m.name, '-', '-', `dropped: ${messageOf(m.error)}`]
-      : [
-          m.name,
-          formatInt(byteLength(m.text)),
-          formatInt(countTokens(m.text)),
-          m.name === chosen ? `picked (smallest by ${by})` : '',
-        ],
+/** The picker on a file too large for memory: size every candidate, then stream the winner. */
+async function pickStreamed(
+  file: string,
+  format: InputFormat,
+  size: number,
+  by: CliMeasure,
+  options: PickCommandOptions,
+): Promise<void> {
+  const settings: StreamSettings = {
+    candidates: options.candidates ?? DEFAULT_CANDIDATES,
+    by,
+    ...(options.fields ? { fields: options.fields } : {}),
+    ...(by === 'tokens' ? { countTokens: await loadTokenizer(options.tokenizer) } : {}),
+  };
+  const progress = byteProgress(
+    file,
+    size,
+    process.stderr.isTTY === true && size >= PROGRESS_BYTES,
   );
+  try {
+    const result = await measureRows(file, format, settings, progress);
+    progress.done();
+    if (options.explain)
+      process.stderr.write(explainStreamed(result, by, settings.countTokens !== undefined));
+    await writeChunks(writeRows(file, format, result.picked.strategy, settings, progress));
+  } finally {
+    progress.done();
+  }
+}
+
+function explainStreamed(result: PayloadResult, by: CliMeasure, exact: boolean): string {
+  return explain(
+    result.candidates.map((c) =>
+      c.size === undefined
+        ? { name: c.name, error: c.error ?? 'failed' }
+        : { name: c.name, bytes: c.size.bytes, tokens: c.size.tokens },
+    ),
+    result.picked.strategy,
+    by,
+    !exact,
+  );
+}
+
+interface ExplainRow {
+  name: string;
+  bytes?: number;
+  tokens?: number;
+  error?: string;
+}
+
+function explain(rows: ExplainRow[], chosen: string, by: CliMeasure, estimated: boolean): string {
+  const measure = by === 'auto' ? 'bytes, token-safe' : by;
   return renderTextTable({
     columns: [
       { header: 'candidate' },
       { header: 'bytes', align: 'right' },
-      { header: 'tokens', align: 'right' },
+      { header: estimated ? 'tokens (est.)' : 'tokens', align: 'right' },
       { header: 'note' },
     ],
-    rows,
+    rows: rows.map((row) =>
+      row.bytes === undefined || row.tokens === undefined
+        ? [row.name, '-', '-', `dropped: ${row.error ?? 'failed'}`]
+        : [
+            row.name,
+            formatInt(row.bytes),
+            formatInt(row.tokens),
+            row.name === chosen ? `picked (smallest by ${measure})` : '',
+          ],
+    ),
   });
 }

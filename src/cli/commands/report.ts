@@ -2,17 +2,23 @@
 // tokens, with every encoding decoded back and checked. No arguments: the bundled corpus.
 import { writeFile } from 'node:fs/promises';
 import type { Command } from 'commander';
-import type { JsonValue } from '../../codec/types.js';
 import {
   type CandidateName,
   DEFAULT_CANDIDATES,
   loadTokenizer,
   type TokenizerName,
 } from '../../compact/index.js';
-import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
+import { CliError, EXIT_DATA, EXIT_USAGE, formatError, messageOf } from '../errors.js';
+import { fieldsWarning, missingFields } from '../fields.js';
 import { readTextFile, writeOutput } from '../input.js';
-import { parseInput } from '../json-input.js';
-import { candidatesOption, measureOption, parseFields, tokenizerOption } from '../options.js';
+import { type InputFormat, parseInput } from '../json-input.js';
+import {
+  type CliMeasure,
+  candidatesOption,
+  measureOption,
+  parseFields,
+  tokenizerOption,
+} from '../options.js';
 import { renderHtml } from '../report/html.js';
 import { bundledInputs, fileInputs, type ReportInputs } from '../report/inputs.js';
 import {
@@ -32,9 +38,12 @@ import {
 } from '../report/model.js';
 import { createProgress, progressMode } from '../report/progress.js';
 import { renderMarkdown, renderText } from '../report/tables.js';
+import { measureRows } from '../stream/measure.js';
+import { byteProgress } from '../stream/progress.js';
+import { fileSize, STREAM_BYTES, startsWithArray } from '../stream/read.js';
 
 interface ReportCommandOptions {
-  by: 'bytes' | 'tokens';
+  by?: CliMeasure;
   tokenizer: TokenizerName;
   candidates?: CandidateName[];
   fields?: string[];
@@ -53,9 +62,9 @@ interface ReportCommandOptions {
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .summary('measure what the picker saves, in bytes and tokens (default: the bundled corpus)')
+    .summary('measure what the picker saves, in bytes and tokens (default: the sample corpus)')
     .description(
-      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the bundled corpus of Apify API responses.',
+      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the sample corpus of Apify API responses. Files are measured one at a time; JSON Lines files and JSON arrays over 64 MB a batch of rows at a time.',
     )
     .argument(
       '[files...]',
@@ -78,11 +87,12 @@ export function registerReportCommand(program: Command): void {
       'after',
       `
 Every encoding is decoded back and compared with its input; any difference, or a file that
-cannot be read or parsed, is reported on stderr naming the file, and the exit code is 1.
-A file's group (the "tool" column) is the name of its directory.
+cannot be read or parsed, is reported on stderr naming the file (the other files are still
+measured), and the exit code is 1. A file's group (the "tool" column) is its directory's name.
+Tables fit the terminal's width (COLUMNS, or the terminal's own).
 
 Examples:
-  toonwire report                                  the bundled Apify corpus
+  toonwire report                                  the sample Apify corpus
   toonwire report my-api-responses/                every .json/.jsonl file below the directory
   toonwire report 'exports/**/*.json' --by tokens
   toonwire report places.json --fields title,url,totalScore --html report.html`,
@@ -96,11 +106,12 @@ Examples:
         for (const projection of inputs.projections) projection.fields = options.fields;
       }
       const data = await buildReport(inputs, options);
+      for (const warning of data.warnings) process.stderr.write(formatError(`warning: ${warning}`));
       const rendered = options.json
         ? `${JSON.stringify(data, null, 2)}\n`
         : options.markdown
           ? renderMarkdown(data)
-          : renderText(data);
+          : renderText(data, outputWidth());
       await writeOutput(rendered);
       if (options.html) {
         try {
@@ -112,115 +123,160 @@ Examples:
           );
         }
       }
-      if (data.errors.length > 0) {
-        throw new CliError(data.errors.join('\n'), EXIT_DATA);
-      }
+      if (data.errors.length > 0) throw new CliError(data.errors.join('\n'), EXIT_DATA);
     });
+}
+
+/** The width tables must fit: `COLUMNS`, else the terminal's, else unlimited. */
+function outputWidth(): number {
+  const fromEnv = Number(process.env['COLUMNS']);
+  if (Number.isInteger(fromEnv) && fromEnv >= 40) return fromEnv;
+  return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : Infinity;
 }
 
 async function buildReport(
   inputs: ReportInputs,
   options: ReportCommandOptions,
 ): Promise<ReportData> {
+  const by = options.by ?? 'auto';
   const candidates = options.candidates ?? [...DEFAULT_CANDIDATES];
   const settings: MeasureSettings = {
     candidates: candidates.filter((name) => name !== 'json'),
-    by: options.by,
+    by,
     tokenizer: options.tokenizer,
     countTokens: await loadTokenizer(options.tokenizer),
   };
   const errors: string[] = [];
-  const texts = new Map<string, string>();
-  // Read everything first: the total size decides whether progress is worth showing.
-  for (const input of [...inputs.fixtures, ...inputs.projections]) {
-    try {
-      texts.set(input.file, await readTextFile(input.file));
-    } catch (error) {
-      errors.push(messageOf(error));
-    }
-  }
-  const totalBytes = [...texts.values()].reduce((sum, text) => sum + text.length, 0);
-  const work = inputs.fixtures.length + inputs.projections.length;
-  const progress = createProgress(
-    work,
-    progressMode(options.progress, process.stderr.isTTY === true, totalBytes),
-    (text) => {
-      process.stderr.write(text);
-    },
-  );
-  const parse = (file: string, path: string, format: 'json' | 'jsonl'): JsonValue | undefined => {
-    const text = texts.get(file);
-    if (text === undefined) return undefined;
-    try {
-      return parseInput(text, path, format);
-    } catch (error) {
-      errors.push(messageOf(error));
-      return undefined;
-    }
-  };
+  const warnings: string[] = [];
+  const all = [...inputs.fixtures, ...inputs.projections];
+  const sizes = new Map<string, number | undefined>();
+  for (const input of all) sizes.set(input.file, await fileSize(input.file).catch(() => undefined));
+  const totalBytes = [...sizes.values()].reduce<number>((sum, size) => sum + (size ?? 0), 0);
+  const mode = progressMode(options.progress, process.stderr.isTTY === true, totalBytes);
+  const progress = createProgress(all.length, mode, (text) => {
+    process.stderr.write(text);
+  });
   let checked = 0;
   let failed = 0;
-  const measured = (path: string, value: JsonValue, fields?: readonly string[]): PayloadResult => {
-    const result = measurePayload(value, settings, fields);
+  const record = (path: string, result: PayloadResult, fields?: readonly string[]) => {
     checked += result.candidates.filter((candidate) => candidate.size !== undefined).length;
     failed += result.failures.length;
     for (const failure of result.failures)
       errors.push(
-        `round trip failed for ${path}${fields ? ` (fields=${fields.join(',')})` : ''}: ${failure}`,
+        `${path}: round trip failed${fields ? ` (fields=${fields.join(',')})` : ''}: ${failure}`,
       );
     return result;
+  };
+  /** One file, read, parsed and measured on its own: nothing of it is kept but the figures. */
+  const measureFile = async (
+    input: { file: string; path: string; format: InputFormat },
+    fields: readonly string[] | undefined,
+    withFull: boolean,
+  ): Promise<{
+    full: PayloadResult | undefined;
+    projected: PayloadResult | undefined;
+    items: number | null;
+  }> => {
+    const size = sizes.get(input.file);
+    if (
+      size !== undefined &&
+      size > STREAM_BYTES &&
+      (input.format === 'jsonl' || (await startsWithArray(input.file)))
+    ) {
+      const bytes = byteProgress(input.path, size, mode !== 'off');
+      const stream = {
+        candidates: settings.candidates,
+        by,
+        countTokens: settings.countTokens,
+        roundTrip: true,
+      };
+      try {
+        const full = withFull
+          ? await measureRows(input.file, input.format, stream, bytes)
+          : undefined;
+        const projected = fields
+          ? await measureRows(input.file, input.format, { ...stream, fields }, bytes)
+          : undefined;
+        return {
+          full: full && record(input.path, full),
+          projected: projected && record(input.path, projected, fields),
+          items: full?.rows ?? projected?.rows ?? null,
+        };
+      } finally {
+        bytes.done();
+      }
+    }
+    const value = parseInput(await readTextFile(input.file), input.path, input.format);
+    let projectFields = fields;
+    if (fields) {
+      const missing = missingFields(value, fields);
+      const warning = fieldsWarning(input.path, missing, fields);
+      if (warning !== undefined) warnings.push(warning);
+      if (missing.length === fields.length) projectFields = undefined;
+    }
+    return {
+      full: withFull ? record(input.path, measurePayload(value, settings)) : undefined,
+      projected: projectFields
+        ? record(input.path, measurePayload(value, settings, projectFields), projectFields)
+        : undefined,
+      items: itemCount(value),
+    };
+  };
+  const failedFile = (path: string, error: unknown) => {
+    const message = messageOf(error);
+    errors.push(message.startsWith(path) ? message : `${path}: ${message}`);
   };
 
   const fixtures: FixtureReport[] = [];
   const projections: ProjectionReport[] = [];
   for (const input of inputs.fixtures) {
     progress.step(input.path);
-    const value = parse(input.file, input.path, input.format);
-    if (value === undefined) continue;
-    const items = itemCount(value);
-    const result = measured(input.path, value);
-    fixtures.push(
-      fixtureReport({ name: input.name, group: input.group, path: input.path, items }, result),
-    );
-    if (inputs.projectFixtures) {
-      const projected = measured(input.path, value, inputs.projectFixtures);
-      projections.push({
-        name: input.name,
-        path: input.path,
-        fields: inputs.projectFixtures,
-        items,
-        rows: projectionRows(result, projected),
-      });
+    try {
+      const { full, projected, items } = await measureFile(input, inputs.projectFixtures, true);
+      fixtures.push(
+        fixtureReport({ name: input.name, group: input.group, path: input.path, items }, full!),
+      );
+      if (projected && inputs.projectFixtures) {
+        projections.push({
+          name: input.name,
+          path: input.path,
+          fields: inputs.projectFixtures,
+          items,
+          rows: projectionRows(full!, projected),
+        });
+      }
+    } catch (error) {
+      failedFile(input.path, error);
     }
   }
   for (const input of inputs.projections) {
     progress.step(input.path);
-    const value = parse(input.file, input.path, input.format);
-    if (value === undefined) continue;
-    const full = measured(input.path, value);
-    const projected = measured(input.path, value, input.fields);
-    projections.push({
-      name: input.name,
-      path: input.path,
-      fields: input.fields,
-      items: itemCount(value),
-      rows: projectionRows(full, projected),
-    });
+    try {
+      const { full, projected, items } = await measureFile(input, input.fields, true);
+      if (projected) {
+        projections.push({
+          name: input.name,
+          path: input.path,
+          fields: input.fields,
+          items,
+          rows: projectionRows(full!, projected),
+        });
+      }
+    } catch (error) {
+      failedFile(input.path, error);
+    }
   }
   progress.done();
 
   return {
     source: inputs.source,
-    settings: {
-      by: options.by,
-      tokenizer: options.tokenizer,
-      candidates: ['json', ...settings.candidates],
-    },
+    settings: { by, tokenizer: options.tokenizer, candidates: ['json', ...settings.candidates] },
     fixtures,
     groups: summarizeGroups(fixtures),
     combined: summarize('combined', fixtures),
     projections,
     roundTrips: { checked, failed },
     errors,
+    warnings,
   };
 }

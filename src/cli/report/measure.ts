@@ -2,6 +2,7 @@
 // bytes and tokens, decoded back and compared with the input; then the real picker run on the
 // same value, checked to ship exactly one of those texts.
 import type { JsonValue } from '../../codec/types.js';
+import { stringifyDeep } from '../../compact/deep-json.js';
 import {
   byteLength,
   type CandidateName,
@@ -19,7 +20,7 @@ export interface MeasureSettings {
   /** Candidates besides JSON, in the picker's order. */
   candidates: readonly CandidateName[];
   /** The picker's measure. */
-  by: 'bytes' | 'tokens';
+  by: 'auto' | 'bytes' | 'tokens';
   tokenizer: TokenizerName;
   /** Token counter of the loaded tokenizer. */
   countTokens: (text: string) => number;
@@ -114,7 +115,14 @@ function roundTripProblem(text: string, strategy: string, expected: JsonValue): 
   } catch (error) {
     return `its output does not decode: ${messageOf(error)}`;
   }
-  const difference = firstDifference(expected, decoded);
+  // Same text, same data: the common case, checked without recursion (values may be deep).
+  if (stringifyDeep(decoded) === stringifyDeep(expected)) return undefined;
+  let difference: string | undefined;
+  try {
+    difference = firstDifference(expected, decoded);
+  } catch {
+    return 'decodes to different data (too deep to name where)';
+  }
   return difference === undefined ? undefined : `decodes to different data at ${difference}`;
 }
 

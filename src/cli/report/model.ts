@@ -59,7 +59,7 @@ export interface ProjectionReport {
 export interface ReportData {
   /** What was measured: the bundled corpus or the user's files. */
   source: 'bundled-corpus' | 'files';
-  settings: { by: 'bytes' | 'tokens'; tokenizer: string; candidates: string[] };
+  settings: { by: 'auto' | 'bytes' | 'tokens'; tokenizer: string; candidates: string[] };
   fixtures: FixtureReport[];
   groups: GroupSummary[];
   combined: GroupSummary;
@@ -68,6 +68,8 @@ export interface ReportData {
   roundTrips: { checked: number; failed: number };
   /** Every problem, each naming its file: unreadable input and failed round trips. */
   errors: string[];
+  /** Things to check that are not errors, each naming its file (a `--fields` typo). */
+  warnings: string[];
 }
 
 /** A fixture's report entry from its measurement. */

@@ -4,10 +4,12 @@ import { formatDelta, formatInt } from '../format.js';
 import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
 import {
   type Column,
+  escapeMarkdown,
   type Row,
   renderMarkdownTable,
   renderTextTable,
   type Table,
+  wrapText,
 } from './table.js';
 
 /** The headline sentence above the tables. */
@@ -18,6 +20,64 @@ export function reportHeadline(data: ReportData): string {
       : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
   const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
   return `toonwire report on ${what}: ${data.fixtures.length} payloads in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
+}
+
+const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFixed(1)}%`;
+
+/**
+ * The plain-language summary printed before the tables: what TOON is, the bottom line in bytes
+ * and tokens, a hint when picking by bytes cost tokens, and which aggregate to quote. One
+ * paragraph per element.
+ *
+ * @example
+ * reportSummary(data)[1];
+ * // "Shipping the picker's choice instead of JSON saves 3.7% of bytes and 1.6% of tokens on these 18 payloads; TOON won 12 of 18."
+ */
+export function reportSummary(data: ReportData): string[] {
+  const out = [
+    'TOON (Token-Oriented Object Notation) writes the same data as JSON with less punctuation: a list of similar objects becomes one header line that names the fields, then one line of values per item. The picker ships whichever of JSON and TOON is smaller, so it is never larger than JSON.',
+  ];
+  const n = data.fixtures.length;
+  if (n > 0) {
+    const { delta } = data.combined;
+    const verb = (ratio: number, what: string) =>
+      ratio <= 0 ? `saves ${share(ratio)} of ${what}` : `costs ${share(ratio)} more ${what}`;
+    const tokens =
+      delta.bytes <= 0 && delta.tokens <= 0
+        ? `${share(delta.tokens)} of tokens`
+        : verb(delta.tokens, 'tokens');
+    const won = data.fixtures.filter((fixture) => fixture.picked.strategy !== 'json').length;
+    out.push(
+      `Shipping the picker's choice instead of JSON ${verb(delta.bytes, 'bytes')} and ${tokens} on ${n === 1 ? 'this payload' : `these ${n} payloads`}; TOON won ${won} of ${n}.`,
+    );
+    const costly = data.fixtures.filter((fixture) => fixture.delta.tokens > 0);
+    if (costly.length > 0) {
+      const worst = Math.max(...costly.map((fixture) => fixture.delta.tokens));
+      out.push(
+        `Picking by ${data.settings.by} cost tokens on ${costly.length} of ${n} payloads (up to +${share(worst)}): TOON can be smaller in bytes yet longer in tokens. The default, --by auto, ships TOON only when it also costs no more tokens than JSON; --by tokens counts them exactly.`,
+      );
+    } else if (data.settings.by === 'auto') {
+      out.push(
+        'The picker compared UTF-8 bytes and shipped TOON only where it also costs no more tokens than JSON (--by auto, the default; --by tokens counts exactly, --by bytes ignores tokens).',
+      );
+    }
+    if (n > 1) {
+      out.push(
+        "Quote Δ total: the picked sizes summed against the JSON sizes summed, what these payloads cost together. Δ mean averages each payload's own change, so a 2 KB response weighs as much as a 300 KB one: it says how a typical response fares, not what the whole costs.",
+      );
+    }
+  }
+  if (data.projections.length > 0) {
+    out.push(
+      'The projection tables measure dropping fields (--fields): their large factors come from sending fewer fields, not from the encoding; the encoding adds the picker row against the projected json row.',
+    );
+  }
+  if (data.errors.length > 0) {
+    out.push(
+      `${data.errors.length === 1 ? '1 problem' : `${data.errors.length} problems`} (unreadable files, failed round trips) are listed on stderr; the files concerned are left out of these figures.`,
+    );
+  }
+  return out;
 }
 
 /** The per-payload table: every candidate's size in bytes and tokens, the pick and its change. */
@@ -139,6 +199,10 @@ export function projectionTable(projection: ProjectionReport): Table {
       { header: 'smaller', align: 'right' },
     ],
     rows,
+    notes: [
+      '',
+      'vs full json and smaller: against the whole payload as JSON. Most of a projection gain comes from dropping fields, not from the encoding.',
+    ],
   };
 }
 
@@ -157,20 +221,33 @@ export function roundTripLine(data: ReportData): string {
     : `Round trip: ${formatInt(data.roundTrips.failed)} of ${formatInt(data.roundTrips.checked)} encodings do NOT decode back to their input (see errors).`;
 }
 
-/** The report for a terminal. */
-export function renderText(data: ReportData): string {
-  const parts = [reportHeadline(data), ''];
+/**
+ * The report for a terminal: summary, then the tables, no line longer than `width`.
+ *
+ * @example
+ * process.stdout.write(renderText(data, process.stdout.columns));
+ */
+export function renderText(data: ReportData, width = Infinity): string {
+  const paragraphs = [reportHeadline(data), ...reportSummary(data)];
+  const parts = [paragraphs.map((text) => wrapText(text, width).join('\n')).join('\n\n'), ''];
   if (data.fixtures.length > 0)
-    parts.push(renderTextTable(fixtureTable(data)), renderTextTable(groupTable(data)));
+    parts.push(
+      renderTextTable(fixtureTable(data), width),
+      renderTextTable(groupTable(data), width),
+    );
   for (const projection of data.projections)
-    parts.push(renderTextTable(projectionTable(projection)));
-  parts.push(roundTripLine(data));
+    parts.push(renderTextTable(projectionTable(projection), width));
+  parts.push(wrapText(roundTripLine(data), width).join('\n'));
   return `${parts.join('\n')}\n`;
 }
 
 /** The report as Markdown, for READMEs and pull requests. */
 export function renderMarkdown(data: ReportData): string {
-  const parts = [`## ${reportHeadline(data)}`, ''];
+  const parts = [
+    `## ${escapeMarkdown(reportHeadline(data))}`,
+    '',
+    ...reportSummary(data).flatMap((text) => [escapeMarkdown(text), '']),
+  ];
   if (data.fixtures.length > 0)
     parts.push(renderMarkdownTable(fixtureTable(data)), renderMarkdownTable(groupTable(data)));
   for (const projection of data.projections)

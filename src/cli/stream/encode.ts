@@ -85,6 +85,20 @@ export class ArrayShape {
     return afterLines(text, 2);
   }
 
+  /** The element a batch document starts with (see {@link document}). */
+  lead(): JsonValue {
+    return this.form === 'table' ? this.first! : [];
+  }
+
+  /**
+   * A whole TOON document whose elements are {@link lead} and then `values` (for inline
+   * arrays, `values` alone, with lead dropped by the caller's comparison): what a batch's lines
+   * were cut from, so decoding it checks them.
+   */
+  document(values: readonly JsonValue[]): string {
+    return encode([this.lead(), ...values], this.options);
+  }
+
   private get delimiter(): string {
     return this.options.delimiter ?? ',';
   }

@@ -1,0 +1,223 @@
+// The picker on a file too large for one string: JSON and the TOON candidates sized a batch of
+// rows at a time (pass 1 finds each candidate's array form, pass 2 sizes it), then the winner
+// written the same way (pass 3). Sizes are sums over pieces: exact in bytes; in tokens each
+// piece is counted on its own, which can differ from counting the whole text by a token where
+// pieces meet.
+import { decode } from '../../codec/decode.js';
+import type { EncodeOptions, JsonValue } from '../../codec/types.js';
+import {
+  byteLength,
+  type CandidateName,
+  estimateTokens,
+  flatten,
+  passesTokenGuard,
+  project,
+  unflatten,
+} from '../../compact/index.js';
+import { messageOf } from '../errors.js';
+import type { InputFormat } from '../json-input.js';
+import { firstDifference } from '../report/deep-equal.js';
+import type { CandidateResult, PayloadResult } from '../report/measure.js';
+import { ArrayShape, BATCH_ROWS } from './encode.js';
+import type { ByteProgress } from './progress.js';
+import { readRows } from './read.js';
+
+/** How a streamed file is measured and picked. */
+export interface StreamSettings {
+  /** Candidates besides JSON (json, toon, toon-flatten, toon-tab). */
+  candidates: readonly CandidateName[];
+  by: 'auto' | 'bytes' | 'tokens';
+  fields?: readonly string[];
+  /** Exact token counter; without it tokens are estimated (estimateTokens). */
+  countTokens?: (text: string) => number;
+  /** Decode each batch back and compare (the report's round-trip check). */
+  roundTrip?: boolean;
+}
+
+interface Track {
+  name: string;
+  options: EncodeOptions | undefined;
+  flat: boolean;
+  shape: ArrayShape | undefined;
+  bytes: number;
+  tokens: number;
+  estimate: number;
+  error: string | undefined;
+  failures: string[];
+}
+
+/** One row as the candidate sees it: projected, then flattened for toon-flatten. */
+function rowFor(value: JsonValue, settings: StreamSettings): JsonValue {
+  return settings.fields ? (project([value], settings.fields) as JsonValue[])[0]! : value;
+}
+
+function makeTrack(name: string): Track {
+  const options: EncodeOptions | undefined = name === 'toon-tab' ? { delimiter: '\t' } : undefined;
+  return {
+    name,
+    options,
+    flat: name === 'toon-flatten',
+    shape: name === 'json' ? undefined : new ArrayShape(options),
+    bytes: 0,
+    tokens: 0,
+    estimate: 0,
+    error: undefined,
+    failures: [],
+  };
+}
+
+function tracks(settings: StreamSettings): Track[] {
+  return ['json', ...settings.candidates.filter((name) => name !== 'json')].map(makeTrack);
+}
+
+function valueFor(track: Track, row: JsonValue): JsonValue {
+  return track.flat ? (flatten([row], { dottedKeys: 'throw' }) as JsonValue[])[0]! : row;
+}
+
+/**
+ * Measures every candidate on the rows of `file` (JSON Lines, or a JSON file whose root is an
+ * array) and picks one by the same rule as `pick`, in two passes and bounded memory.
+ *
+ * @example
+ * const result = await measureRows('big.jsonl', 'jsonl', { candidates: ['toon'], by: 'auto' }, progress);
+ * result.picked.strategy; // 'toon'
+ */
+export async function measureRows(
+  file: string,
+  format: InputFormat,
+  settings: StreamSettings,
+  progress: ByteProgress,
+): Promise<PayloadResult & { rows: number }> {
+  const all = tracks(settings);
+  let rows = 0;
+  for await (const { value } of readRows(file, format, progress.pass('sizing, pass 1 of 2'))) {
+    rows++;
+    const row = rowFor(value, settings);
+    for (const track of all) {
+      if (track.shape === undefined || track.error !== undefined) continue;
+      try {
+        track.shape.observe(valueFor(track, row));
+      } catch (error) {
+        track.error = messageOf(error);
+      }
+    }
+  }
+  const count = (track: Track, text: string) => {
+    track.bytes += byteLength(text);
+    track.estimate += estimateTokens(text);
+    if (settings.countTokens) track.tokens += settings.countTokens(text);
+  };
+  let first = true;
+  for (const track of all)
+    if (track.shape !== undefined && track.error === undefined) count(track, track.shape.header());
+  count(all[0]!, '[]');
+  let batch: JsonValue[] = [];
+  const flush = () => {
+    for (const track of all) {
+      if (track.error !== undefined) continue;
+      try {
+        const values = batch.map((row) => valueFor(track, row));
+        if (track.shape === undefined) {
+          const text = values.map((value) => JSON.stringify(value)).join(',');
+          count(track, first ? text : `,${text}`);
+          if (settings.roundTrip) check(track, JSON.parse(`[${text}]`) as JsonValue, batch);
+        } else {
+          count(track, track.shape.batch(values));
+          if (settings.roundTrip) {
+            const decoded = decode(track.shape.document(values));
+            const lead = track.shape.lead();
+            check(track, track.flat ? unflatten(decoded) : decoded, [
+              track.flat ? unflatten(lead) : lead,
+              ...batch,
+            ]);
+          }
+        }
+      } catch (error) {
+        track.error = messageOf(error);
+      }
+    }
+    first = false;
+    batch = [];
+  };
+  for await (const { value } of readRows(file, format, progress.pass('sizing, pass 2 of 2'))) {
+    batch.push(rowFor(value, settings));
+    if (batch.length === BATCH_ROWS) flush();
+  }
+  if (batch.length > 0) flush();
+
+  const json = all[0]!;
+  let winner = json;
+  for (const track of all.slice(1)) {
+    if (track.error !== undefined) continue;
+    const size = (t: Track) => (settings.by === 'tokens' ? t.tokens : t.bytes);
+    if (size(track) < size(winner)) winner = track;
+  }
+  if (
+    settings.by === 'auto' &&
+    winner !== json &&
+    !passesTokenGuard(winner.bytes, json.bytes, () => [winner.estimate, json.estimate])
+  ) {
+    winner = json;
+  }
+  const tokensOf = (t: Track) => (settings.countTokens ? t.tokens : Math.round(t.estimate));
+  const candidates: CandidateResult[] = all.map((track) =>
+    track.error === undefined
+      ? { name: track.name, size: { bytes: track.bytes, tokens: tokensOf(track) } }
+      : { name: track.name, error: track.error },
+  );
+  return {
+    candidates,
+    picked: { strategy: winner.name, bytes: winner.bytes, tokens: tokensOf(winner) },
+    failures: all.flatMap((track) => track.failures),
+    rows,
+  };
+}
+
+function check(track: Track, decoded: JsonValue, expected: JsonValue[]): void {
+  if (track.failures.length > 0) return;
+  const difference = firstDifference(expected, decoded);
+  if (difference !== undefined)
+    track.failures.push(`${track.name}: decodes to different data at ${difference}`);
+}
+
+/**
+ * The text of candidate `strategy` for the rows of `file`, a batch at a time (pass 3 of a
+ * streamed pick, or passes 1 and 2 of `encode`).
+ */
+export async function* writeRows(
+  file: string,
+  format: InputFormat,
+  strategy: string,
+  settings: StreamSettings,
+  progress: ByteProgress,
+): AsyncGenerator<string> {
+  const track = makeTrack(strategy);
+  if (track.shape !== undefined) {
+    for await (const { value } of readRows(file, format, progress.pass('writing, pass 1 of 2')))
+      track.shape.observe(valueFor(track, rowFor(value, settings)));
+    yield track.shape.header();
+  } else {
+    yield '[';
+  }
+  let batch: JsonValue[] = [];
+  let first = true;
+  const flush = (): string => {
+    const values = batch.map((row) => valueFor(track, row));
+    batch = [];
+    if (track.shape !== undefined) return track.shape.batch(values);
+    const text = values.map((value) => JSON.stringify(value)).join(',');
+    const out = first ? text : `,${text}`;
+    first = false;
+    return out;
+  };
+  for await (const { value } of readRows(
+    file,
+    format,
+    progress.pass(`writing, pass ${track.shape ? 2 : 1} of ${track.shape ? 2 : 1}`),
+  )) {
+    batch.push(rowFor(value, settings));
+    if (batch.length === BATCH_ROWS) yield flush();
+  }
+  if (batch.length > 0) yield flush();
+  if (track.shape === undefined) yield ']';
+}
