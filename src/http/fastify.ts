@@ -160,7 +160,17 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
 
 const passThrough = (payload: unknown): string => payload as string;
 
-const optedOut = (request: FastifyRequest): boolean => request.routeOptions.config?.toon === false;
+// Routes with `config: { toon: false }` mark their requests in a route-level onRequest hook
+// (added by onRoute below), so other routes pay nothing to find out.
+const OPTED_OUT = Symbol('toonwire.optedOut');
+
+const optedOut = (request: FastifyRequest): boolean =>
+  (request as FastifyRequest & { [OPTED_OUT]?: boolean })[OPTED_OUT] === true;
+
+function markOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  (request as FastifyRequest & { [OPTED_OUT]?: boolean })[OPTED_OUT] = true;
+  done();
+}
 
 const fallbackSettings = new ToonSettings();
 
@@ -277,6 +287,13 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   // Fastify picks a `schema.body.content` entry by exact media type and skips validation for
   // types it does not list: give text/toon the JSON entry so TOON bodies are validated alike.
   app.addHook('onRoute', (route: RouteOptions) => {
+    if ((route.config as { toon?: boolean } | undefined)?.toon === false) {
+      const own = route.onRequest;
+      route.onRequest = [
+        ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
+        markOptedOut,
+      ] as RouteOptions['onRequest'];
+    }
     const body = route.schema?.body as { content?: Record<string, unknown> } | undefined;
     const content = body?.content;
     if (typeof content !== 'object' || content === null) return;
