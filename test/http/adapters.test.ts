@@ -262,6 +262,43 @@ describe('Fastify error handler composition', () => {
   });
 });
 
+describe('Express options', () => {
+  it('skip(req) keeps JSON for the requests it selects; strict: false accepts primitive roots', async () => {
+    const app = express();
+    const negotiation = toonExpress({
+      strict: false,
+      skip: (req) => req.path.startsWith('/internal'),
+    });
+    app.use(negotiation);
+    app.get('/internal/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.get('/health', (_req, res) => {
+      res.json({ ok: true });
+    });
+    app.post('/echo', (req, res) => {
+      res.json({ body: req.body });
+    });
+    app.use(negotiation.errorHandler);
+    const server = await listen(createServer(app));
+    try {
+      const skipped = await send(server, { path: '/internal/health', headers: TOON });
+      assert.equal(skipped.mediaType, 'application/json');
+      assert.equal(skipped.headers.get('vary'), null);
+      assert.equal((await send(server, { path: '/health', headers: TOON })).mediaType, 'text/toon');
+      const primitive = await send(server, {
+        method: 'POST',
+        path: '/echo',
+        headers: { 'content-type': 'text/toon', accept: 'application/json' },
+        body: '42',
+      });
+      assert.deepEqual(primitive.data, { body: 42 });
+    } finally {
+      await server.close();
+    }
+  });
+});
+
 describe('Express adapter', () => {
   let server: AppServer;
 
