@@ -2,8 +2,8 @@
 // format hint, and never larger than JSON with the label counted.
 
 import {
-  byteLength,
-  measureCandidates,
+  checkPickOptions,
+  measureText,
   type PickOptions,
   type PickResult,
   pick,
@@ -72,18 +72,22 @@ export function modelText(value: unknown, options: ModelTextOptions = {}): PickR
   return pick(value, { ...pickOptions, candidates: ['json'] });
 }
 
-/** `text`'s size under the picker's measure (bytes, a loaded tokenizer, or the caller's own). */
-function measureText(text: string, options: PickOptions): number {
-  if (options.by === undefined || options.by === 'bytes') return byteLength(text);
-  if (typeof options.by === 'function') return options.by(text);
-  // Tokens: the compact engine keeps the loaded tokenizers to itself, and its public way to
-  // measure an arbitrary text in them is a candidate that returns exactly that text.
-  const [, labelled] = measureCandidates(null, {
-    by: options.by,
-    tokenizer: options.tokenizer,
-    candidates: [{ name: 'labelled', encode: () => text }],
-  });
-  if (labelled?.size === undefined)
-    throw labelled?.error ?? new Error('could not measure the labelled text');
-  return labelled.size;
+/**
+ * Checks {@link modelText}'s options once, up front: the picker's (see `checkPickOptions`) and
+ * the hint's type (a string hint must be one line), so that a later `modelText` cannot fail
+ * because of them. A function hint is checked each time it is called.
+ *
+ * @throws {TypeError} naming the bad option, prefixed with `caller`.
+ * @example
+ * checkModelTextOptions({ by: 'tokens', hint: true }, 'proxy'); // passes once the tokenizer is loaded
+ */
+export function checkModelTextOptions(options: ModelTextOptions, caller: string): void {
+  const { hint, ...pickOptions } = options;
+  checkPickOptions(pickOptions, caller);
+  if (hint === undefined || typeof hint === 'boolean' || typeof hint === 'function') return;
+  if (typeof hint !== 'string' || /[\r\n]/.test(hint)) {
+    throw new TypeError(
+      `${caller}: hint must be true, a one-line label or a function returning one, got ${JSON.stringify(hint)}`,
+    );
+  }
 }

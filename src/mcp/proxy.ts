@@ -2,26 +2,41 @@
 // every message unchanged, and compacts the JSON text of tool results.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { DEFAULT_TOKENIZER } from '../compact/index.js';
 import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 import { JsonLineTransport } from './proxy/json-lines.js';
-import { type ListenAddress, listenHttp, type ProxyHttpServer } from './proxy/listen.js';
+import {
+  type ListenAddress,
+  listenHttp,
+  type ProxyHttpServer,
+  type SessionLimits,
+} from './proxy/listen.js';
 import { createToolResultCompactor, type ToolResultCompactionOptions } from './proxy/rewrite.js';
 import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
 import type { ProxyStats } from './proxy/stats.js';
 import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
+export {
+  CONTENT_TOOL_NAMES,
+  contentToolReason,
+  type ToolDescription,
+} from './proxy/content-policy.js';
 export { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 export {
   type JsonLineStreams,
   JsonLineTransport,
   JsonRpcProtocolError,
+  SkippedLineNotice,
 } from './proxy/json-lines.js';
 export { ProxyErrorCode } from './proxy/json-rpc.js';
-export type { ListenAddress, ProxyHttpServer } from './proxy/listen.js';
+export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/listen.js';
 export {
   type CompactionOutcome,
   createToolResultCompactor,
   type OutputSchemaKnowledge,
+  type PassThroughReason,
+  STRUCTURED_CONTENT_MODES,
+  type StructuredContentMode,
   type TextBlockOutcome,
   type ToolResultCompactionOptions,
   ToolResultCompactor,
@@ -32,7 +47,7 @@ export {
   type ProxySessionEnd,
   type ProxySessionOptions,
 } from './proxy/session.js';
-export { ProxyStats, type ToolStats } from './proxy/stats.js';
+export { ProxyStats, type StatsMeasure, type ToolStats } from './proxy/stats.js';
 export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
 /** The upstream MCP server: a command to run (stdio) or a Streamable HTTP endpoint. */
@@ -132,7 +147,8 @@ export interface StdioProxyOptions extends ProxyOptions {
 
 /**
  * Runs the proxy as a Streamable HTTP server: every MCP session a client opens gets its own
- * upstream connection (for a command, its own process). A failing upstream ends only its session.
+ * upstream connection (for a command, its own process). A failing upstream ends only its session;
+ * an idle one (`idleTimeoutMs`) is ended and its upstream stopped; at most `maxSessions` are open.
  *
  * @throws {TypeError} for invalid options; an Error when the address is taken or the SDK is missing.
  * @example
@@ -140,14 +156,23 @@ export interface StdioProxyOptions extends ProxyOptions {
  * console.error(`MCP endpoint: ${server.url}`);
  */
 export async function listenProxy(
-  options: ProxyOptions & { listen: ListenAddress },
+  options: ProxyOptions & { listen: ListenAddress } & Omit<SessionLimits, 'log'>,
 ): Promise<ProxyHttpServer> {
   await createToolResultCompactor(options); // invalid options fail now, not on the first connection
-  return listenHttp(options.listen, (downstream) => createSession(downstream, options));
+  return listenHttp(options.listen, (downstream) => createSession(downstream, options), {
+    idleTimeoutMs: options.idleTimeoutMs,
+    maxSessions: options.maxSessions,
+    log: options.log,
+  });
 }
 
 async function createSession(downstream: Transport, options: ProxyOptions): Promise<ProxySession> {
   const compactor = await createToolResultCompactor(options);
+  options.stats?.useMeasure({
+    unit: compactor.unit,
+    measure: compactor.measure,
+    tokenizer: compactor.unit === 'tokens' ? (options.tokenizer ?? DEFAULT_TOKENIZER) : undefined,
+  });
   return new ProxySession(downstream, createUpstreamTransport(options.upstream), {
     compactor,
     timeoutMs: options.timeoutMs,

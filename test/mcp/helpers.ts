@@ -2,11 +2,16 @@
 // clients that talk to them over real stdio processes.
 
 import { type ChildProcess, spawn } from 'node:child_process';
+import { randomUUID } from 'node:crypto';
 import { existsSync } from 'node:fs';
+import { createServer, type Server } from 'node:http';
+import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
@@ -125,4 +130,33 @@ export async function connectStdio(
   child.once('exit', (code) => resolveExit(code));
   await connecting;
   return { client, transport, stderr: () => stderr, exited };
+}
+
+/**
+ * MCP servers made by `factory` (one per session) served over Streamable HTTP on 127.0.0.1,
+ * with the Authorization header of every request kept.
+ */
+export async function serveOverHttp(factory: () => McpServer): Promise<{
+  url: string;
+  server: Server;
+  authorizations: string[];
+}> {
+  const transports = new Map<string, StreamableHTTPServerTransport>();
+  const authorizations: string[] = [];
+  const server = createServer(async (request, response) => {
+    authorizations.push(request.headers.authorization ?? '');
+    const sessionId = request.headers['mcp-session-id'];
+    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
+    if (transport === undefined) {
+      transport = new StreamableHTTPServerTransport({
+        sessionIdGenerator: () => randomUUID(),
+        onsessioninitialized: (id) => void transports.set(id, transport!),
+      });
+      await factory().connect(transport);
+    }
+    await transport.handleRequest(request, response);
+  });
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  const { port } = server.address() as AddressInfo;
+  return { url: `http://127.0.0.1:${port}/mcp`, server, authorizations };
 }

@@ -47,15 +47,37 @@ describe('toonwire proxy when the upstream fails', () => {
     assert.equal(exitCode, 1);
   });
 
-  it('answers with an error when the upstream writes something that is not JSON-RPC, and exits 1', async () => {
-    const { error, exitCode, stderr } = await callAndFail([], 'garbage');
+  it('answers with an error when the upstream writes a JSON line that is not JSON-RPC, and exits 1', async () => {
+    const { error, exitCode, stderr } = await callAndFail([], 'bad_rpc');
     assert.equal(error.code, -32000);
     assert.match(
       error.message,
-      /broke the MCP protocol: it sent a line that is not JSON: "Debug: this line is not JSON"/,
+      /broke the MCP protocol: it sent a line that is not a JSON-RPC 2\.0 message: "\{\\"debug\\"/,
     );
     assert.match(stderr, /broke the MCP protocol/);
     assert.equal(exitCode, 1);
+  });
+
+  it('skips a stdout line that is not JSON (a banner, a stray log), logs it and counts it in --stats', async () => {
+    const connection = await connectStdio(process.execPath, proxyArgs(['--stats']));
+    try {
+      const result = (await connection.client.callTool({ name: 'garbage' })) as {
+        content: Array<{ text: string }>;
+      };
+      assert.equal(result.content[0]!.text, 'answered after the stray line');
+      await connection.client.close();
+      assert.equal(await connection.exited, 0);
+      assert.match(
+        connection.stderr(),
+        /toonwire proxy: skipped a line that is not JSON: "Debug: this line is not JSON" from the upstream/,
+      );
+      assert.match(
+        connection.stderr(),
+        /skipped 1 line of the upstream's stdout that was not JSON/,
+      );
+    } finally {
+      await connection.client.close();
+    }
   });
 
   it('answers initialize with an error when the upstream command cannot start, and exits 1', async () => {

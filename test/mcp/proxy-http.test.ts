@@ -2,16 +2,21 @@
 // (--listen), each with the SDK's real client and server transports.
 
 import assert from 'node:assert/strict';
-import { randomUUID } from 'node:crypto';
-import { createServer, request as httpRequest, type Server } from 'node:http';
+import { createServer, request as httpRequest } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
-import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { byteLength, parseCompact } from '../../src/index.js';
 import { createUpstreamServer } from './fixtures/upstream-tools.mjs';
-import { connectStdio, LineProcess, proxyArgs, proxyCli, UPSTREAM } from './helpers.js';
+import {
+  connectStdio,
+  LineProcess,
+  proxyArgs,
+  proxyCli,
+  serveOverHttp,
+  UPSTREAM,
+} from './helpers.js';
 
 type Result = {
   content: Array<{ type: string; text: string }>;
@@ -20,30 +25,7 @@ type Result = {
 };
 
 /** The test upstream served over Streamable HTTP on 127.0.0.1, one McpServer per session. */
-async function serveUpstreamOverHttp(): Promise<{
-  url: string;
-  server: Server;
-  authorizations: string[];
-}> {
-  const transports = new Map<string, StreamableHTTPServerTransport>();
-  const authorizations: string[] = [];
-  const server = createServer(async (request, response) => {
-    authorizations.push(request.headers.authorization ?? '');
-    const sessionId = request.headers['mcp-session-id'];
-    let transport = typeof sessionId === 'string' ? transports.get(sessionId) : undefined;
-    if (transport === undefined) {
-      transport = new StreamableHTTPServerTransport({
-        sessionIdGenerator: () => randomUUID(),
-        onsessioninitialized: (id) => void transports.set(id, transport!),
-      });
-      await createUpstreamServer().connect(transport);
-    }
-    await transport.handleRequest(request, response);
-  });
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  return { url: `http://127.0.0.1:${port}/mcp`, server, authorizations };
-}
+const serveUpstreamOverHttp = () => serveOverHttp(createUpstreamServer);
 
 /** POSTs a ping with extra headers (node:http, which lets a test set Host) and returns the status. */
 function postStatus(url: string, headers: Record<string, string>): Promise<number> {

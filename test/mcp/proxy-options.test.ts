@@ -107,15 +107,39 @@ describe('toonwire proxy options', () => {
     );
   });
 
-  it('--no-structured-content keeps structuredContent out of results that had none', async () => {
-    const { value } = await withProxy(['--no-structured-content'], async (call) => [
-      await call('list_rows', 10),
-      await call('typed_rows', 10),
-    ]);
-    const [listed, typed] = value as Array<Result & { structuredContent?: unknown }>;
-    assert.equal(typeof listed!._meta?.['toonwire/encodingStrategy'], 'string');
-    assert.equal(listed!.structuredContent, undefined);
-    assert.deepEqual(typed!.structuredContent, JSON.parse(await upstreamText('typed_rows', 10)));
+  it('--structured-content: keep (the default) adds none, add adds it, strip removes it and outputSchema', async () => {
+    const typedOriginal = JSON.parse(await upstreamText('typed_rows', 10));
+    const calls = async (call: (name: string, count?: number) => Promise<Result>) =>
+      [await call('list_rows', 10), await call('typed_rows', 10)] as Array<
+        Result & { structuredContent?: unknown }
+      >;
+    const kept = (await withProxy([], calls)).value;
+    assert.equal(typeof kept[0]!._meta?.['toonwire/encodingStrategy'], 'string');
+    assert.equal(kept[0]!.structuredContent, undefined);
+    assert.deepEqual(kept[1]!.structuredContent, typedOriginal);
+
+    const added = (await withProxy(['--structured-content', 'add'], calls)).value;
+    assert.deepEqual(added[0]!.structuredContent, JSON.parse(await upstreamText('list_rows', 10)));
+    assert.deepEqual(added[1]!.structuredContent, typedOriginal);
+
+    const connection = await connectStdio(
+      process.execPath,
+      proxyArgs(['--structured-content', 'strip']),
+    );
+    try {
+      const { tools } = await connection.client.listTools();
+      assert.ok(tools.length > 0);
+      assert.ok(tools.every((tool) => tool.outputSchema === undefined));
+      const stripped = (await connection.client.callTool({
+        name: 'typed_rows',
+        arguments: { count: 10 },
+      })) as Result & { structuredContent?: unknown };
+      assert.equal('structuredContent' in stripped, false);
+      const strategy = stripped._meta?.['toonwire/encodingStrategy'] as string;
+      assert.deepEqual(parseCompact(stripped.content[0]!.text, strategy), typedOriginal);
+    } finally {
+      await connection.client.close();
+    }
   });
 
   it('--stats logs per-tool bytes and strategy wins to stderr on exit', async () => {
@@ -138,5 +162,34 @@ describe('toonwire proxy options', () => {
       'toon 2',
     ]);
     assert.match(stderr, /^prose\s+1\s+0\s+36\s+36\s+0\.0%\s+-$/m);
+  });
+
+  it('--stats counts in tokens under --by tokens, and shows passed-through calls with their sizes', async () => {
+    const { value, stderr } = await withProxy(
+      ['--stats', '--by', 'tokens', '--exclude-tools', 'list_rows'],
+      async (call) => [await call('array_rows', 10), await call('list_rows', 10)],
+    );
+    const count = await loadTokenizer('o200k_base');
+    assert.match(stderr, /toonwire proxy stats \(o200k_base tokens of tool-result text\):/);
+    assert.match(stderr, /tokens before\s+tokens after/);
+    const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
+    const before = count(await upstreamText('array_rows', 10));
+    const after = count(value[0]!.content[0]!.text);
+    assert.deepEqual(arrayLine?.split(/\s{2,}/).slice(0, 5), [
+      'array_rows',
+      '1',
+      '1',
+      String(before),
+      String(after),
+    ]);
+    const listed = count(await upstreamText('list_rows', 10));
+    assert.equal(value[1]!.content[0]!.text, await upstreamText('list_rows', 10));
+    assert.match(
+      stderr,
+      new RegExp(
+        `^list_rows\\s+1\\s+0\\s+${listed}\\s+${listed}\\s+0\\.0%\\s+passed through 1 \\(excluded\\)$`,
+        'm',
+      ),
+    );
   });
 });

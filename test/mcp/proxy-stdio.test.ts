@@ -59,12 +59,13 @@ describe('toonwire proxy over stdio, with the SDK client', () => {
     assert.deepEqual(parseCompact(textOf(result), strategy as string), original);
   });
 
-  it('adds the parsed JSON as structuredContent when the tool declares no outputSchema', async () => {
+  it('adds no structuredContent by default (--structured-content keep)', async () => {
     await proxied.client.listTools();
     const upstream = await direct.client.callTool({ name: 'list_rows', arguments: { count: 5 } });
     const result = await proxied.client.callTool({ name: 'list_rows', arguments: { count: 5 } });
     assert.equal(upstream.structuredContent, undefined);
-    assert.deepEqual(result.structuredContent, JSON.parse(textOf(upstream)));
+    assert.equal('structuredContent' in result, false);
+    assert.notEqual(textOf(result), textOf(upstream));
   });
 
   it('keeps structuredContent exactly as the upstream sent it, and it validates against the outputSchema', async () => {
@@ -243,7 +244,7 @@ describe('toonwire proxy on the wire', () => {
         parseCompact(textOf(rewritten.result), strategyOf(rewritten.result) as string),
         original,
       );
-      assert.deepEqual(rewritten.result.structuredContent, original);
+      assert.equal(rewritten.result.structuredContent, undefined); // keep: none added
     });
     assert.equal(compactedSeen, 2);
   });

@@ -5,7 +5,7 @@ import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { parseCompact } from '../../src/index.js';
 import { losesPrecision } from '../../src/mcp/proxy/json-numbers.js';
-import { createToolResultCompactor } from '../../src/mcp/proxy.js';
+import { contentToolReason, createToolResultCompactor } from '../../src/mcp/proxy.js';
 
 const rows = Array.from({ length: 12 }, (_, i) => ({ id: i, name: `row ${i}`, ok: i % 2 === 0 }));
 const jsonResult = (value: unknown, extra: Record<string, unknown> = {}) => ({
@@ -15,7 +15,7 @@ const jsonResult = (value: unknown, extra: Record<string, unknown> = {}) => ({
 
 describe('ToolResultCompactor', () => {
   it('rewrites JSON text to the smaller encoding and names the strategy in _meta', async () => {
-    const compactor = await createToolResultCompactor();
+    const compactor = await createToolResultCompactor({ structuredContent: 'add' });
     const outcome = compactor.compact(
       jsonResult({ items: rows }, { _meta: { kept: 1 } }),
       'list',
@@ -36,7 +36,7 @@ describe('ToolResultCompactor', () => {
   });
 
   it('adds structuredContent only when the tool is known to declare no outputSchema', async () => {
-    const compactor = await createToolResultCompactor();
+    const compactor = await createToolResultCompactor({ structuredContent: 'add' });
     for (const knowledge of ['declared', 'unknown'] as const) {
       const result = compactor.compact(jsonResult({ items: rows }), 'list', knowledge)
         .result as Record<string, unknown>;
@@ -56,7 +56,7 @@ describe('ToolResultCompactor', () => {
   });
 
   it('adds no structuredContent when two text contents hold JSON', async () => {
-    const compactor = await createToolResultCompactor();
+    const compactor = await createToolResultCompactor({ structuredContent: 'add' });
     const input = {
       content: [jsonResult({ items: rows }).content[0], jsonResult({ items: rows }).content[0]],
     };
@@ -122,8 +122,116 @@ describe('ToolResultCompactor', () => {
     const shipped = (result as { content: Array<{ text: string }> }).content[1]!.text;
     assert.deepEqual(blocks, [
       { before: 'note', after: 'note', strategy: undefined },
-      { before: input.content[1]!.text, after: shipped, strategy: 'toon' },
+      {
+        before: input.content[1]!.text,
+        after: shipped,
+        strategy: 'toon',
+        beforeSize: undefined,
+        afterSize: Buffer.byteLength(shipped),
+      },
     ]);
+  });
+
+  it('adds no structuredContent by default (keep)', async () => {
+    const compactor = await createToolResultCompactor();
+    const outcome = compactor.compact(jsonResult({ items: rows }), 'list', 'none');
+    assert.equal(outcome.changed, true);
+    assert.equal('structuredContent' in (outcome.result as object), false);
+  });
+
+  it('strip removes structuredContent from results and outputSchema from tools/list', async () => {
+    const compactor = await createToolResultCompactor({ structuredContent: 'strip' });
+    const structuredContent = { items: rows };
+    const outcome = compactor.compact(
+      jsonResult({ items: rows }, { structuredContent }),
+      'list',
+      'declared',
+    );
+    assert.equal('structuredContent' in (outcome.result as object), false);
+    const error = compactor.compact(
+      { content: [{ type: 'text', text: 'no' }], isError: true, structuredContent },
+      'list',
+      'declared',
+    );
+    assert.equal('structuredContent' in (error.result as object), false);
+    const listed = compactor.toolsList({
+      tools: [
+        { name: 'list', inputSchema: { type: 'object' }, outputSchema: { type: 'object' } },
+        { name: 'other', inputSchema: { type: 'object' } },
+      ],
+      nextCursor: 'c',
+    });
+    assert.deepEqual(listed, {
+      tools: [
+        { name: 'list', inputSchema: { type: 'object' } },
+        { name: 'other', inputSchema: { type: 'object' } },
+      ],
+      nextCursor: 'c',
+    });
+    const kept = await createToolResultCompactor();
+    assert.equal(kept.toolsList({ tools: [{ name: 'list', outputSchema: {} }] }), undefined);
+  });
+
+  it('passes file and document contents through: the content policy', async () => {
+    const compactor = await createToolResultCompactor();
+    const file = JSON.stringify(
+      { name: 'pkg', version: '1.0.0', dependencies: { a: '^1' } },
+      null,
+      2,
+    );
+    const fileResult = { content: [{ type: 'text', text: file }] };
+    for (const name of ['read_text_file', 'read_file', 'get_file_contents', 'fetch']) {
+      const outcome = compactor.compact(fileResult, name, 'none');
+      assert.equal(outcome.changed, false, name);
+      assert.equal(outcome.result, fileResult, name);
+      assert.equal(outcome.passedThrough, 'content', name);
+      assert.deepEqual(outcome.blocks, [{ before: file, after: file, strategy: undefined }]);
+    }
+    // A read verb and a path argument, found in the tools/list input schema.
+    const schema = { type: 'object', properties: { path: { type: 'string' } } };
+    assert.equal(compactor.compact(fileResult, 'open_note', 'none', schema).changed, false);
+    // A path argument alone does not make contents: directory_tree lists a directory as JSON.
+    const tree = jsonResult([
+      { name: 'a', type: 'file' },
+      { name: 'b', type: 'directory', children: [] },
+    ]);
+    assert.equal(compactor.compact(tree, 'directory_tree', 'none', schema).changed, true);
+    // The user's word wins either way.
+    const included = await createToolResultCompactor({ includeTools: ['read_text_file'] });
+    assert.equal(included.compact(fileResult, 'read_text_file', 'none').changed, true);
+    const listed = await createToolResultCompactor({ tools: ['read_text_file'] });
+    assert.equal(listed.compact(fileResult, 'read_text_file', 'none').changed, true);
+    const excluded = await createToolResultCompactor({ excludeTools: ['directory_tree'] });
+    assert.equal(excluded.compact(tree, 'directory_tree', 'none').passedThrough, 'excluded');
+    const off = await createToolResultCompactor({ contentPolicy: false });
+    assert.equal(off.compact(fileResult, 'read_text_file', 'none').changed, true);
+  });
+
+  it('recognises content tools by name, name words and location arguments', () => {
+    const withArgument = (name: string) => ({
+      name,
+      inputSchema: { properties: { uri: { type: 'string' } } },
+    });
+    assert.equal(contentToolReason({ name: 'read_multiple_files' }), 'name');
+    assert.equal(contentToolReason({ name: 'getDocumentBody' }), 'name-words');
+    assert.equal(contentToolReason({ name: 'download-blob' }), 'name-words');
+    assert.equal(contentToolReason(withArgument('view')), 'location-argument');
+    for (const name of ['read_graph', 'search_nodes', 'open_nodes', 'query', 'list_directory'])
+      assert.equal(contentToolReason({ name }), undefined, name);
+    assert.equal(contentToolReason(withArgument('search')), undefined);
+  });
+
+  it('reports passed-through text with its reason: errors and excluded tools', async () => {
+    const compactor = await createToolResultCompactor({ excludeTools: ['list'] });
+    const text = JSON.stringify(rows, null, 2);
+    const error = compactor.compact(
+      { content: [{ type: 'text', text }], isError: true },
+      'other',
+      'none',
+    );
+    assert.equal(error.passedThrough, 'error');
+    assert.deepEqual(error.blocks, [{ before: text, after: text, strategy: undefined }]);
+    assert.equal(compactor.compact(jsonResult(rows), 'list', 'none').passedThrough, 'excluded');
   });
 
   it('refuses invalid options up front', async () => {
@@ -135,6 +243,11 @@ describe('ToolResultCompactor', () => {
       createToolResultCompactor({ metaKey: '' }),
       /metaKey must be a non-empty string/,
     );
+    await assert.rejects(
+      createToolResultCompactor({ structuredContent: 'drop' as never }),
+      /structuredContent must be 'keep', 'add' or 'strip'/,
+    );
+    await assert.rejects(createToolResultCompactor({ hint: 'two\nlines' }), /hint must be/);
   });
 });
 

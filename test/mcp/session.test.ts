@@ -40,12 +40,9 @@ function slowServer(): McpServer {
         content: [
           {
             type: 'text',
+            // Enough rows for TOON to win: the picker keeps JSON for the smallest lists.
             text: JSON.stringify({
-              items: [
-                { a: 1, b: 2 },
-                { a: 3, b: 4 },
-                { a: 5, b: 6 },
-              ],
+              items: Array.from({ length: 8 }, (_, i) => ({ a: 2 * i + 1, b: 2 * i + 2 })),
             }),
           },
         ],

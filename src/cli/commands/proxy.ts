@@ -3,7 +3,13 @@
 
 import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CandidateName, TokenizerName } from '../../compact/index.js';
-import { DEFAULT_META_KEY, DEFAULT_TIMEOUT_MS } from '../../mcp/defaults.js';
+import {
+  DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_MAX_SESSIONS,
+  DEFAULT_META_KEY,
+  DEFAULT_TIMEOUT_MS,
+} from '../../mcp/defaults.js';
+import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, tokenizerOption } from '../options.js';
 
 /** Exit codes of `toonwire proxy`. */
@@ -19,7 +25,7 @@ export const ProxyExitCode = {
 const EXAMPLES = `
 Examples:
   # In an MCP client's config, instead of running the server directly:
-  toonwire proxy -- npx -y @modelcontextprotocol/server-everything
+  toonwire proxy -- npx -y @modelcontextprotocol/server-memory
 
   # Only some tools, sizes in tokens, savings printed to stderr on exit:
   toonwire proxy --by tokens --tools search,list_items --stats -- node server.js
@@ -31,7 +37,11 @@ Examples:
   toonwire proxy --listen 127.0.0.1:8931 -- node server.js
 
 Everything passes through unchanged except tools/call results: a text content holding a JSON
-object or array becomes the smaller of JSON and TOON; structuredContent is never changed.
+object or array becomes the smaller of JSON and TOON. Never rewritten: the results of tools that
+return file, resource or document contents (read_text_file, get_file_contents, fetch, names with
+a read verb and a content noun, or a read verb and a path/uri/url argument; --include-tools
+overrides), --exclude-tools, errors, and everything that is not JSON text. structuredContent is
+passed through as it came (--structured-content keep).
 Exit codes: 0 client disconnected or stopped by a signal, 1 the upstream failed (could not
 start, exited, hung past --timeout, or sent something that is not JSON-RPC), 2 bad usage.`;
 
@@ -43,11 +53,15 @@ interface ProxyCliOptions {
   tokenizer: TokenizerName;
   candidates?: CandidateName[];
   tools?: string[];
+  excludeTools?: string[];
+  includeTools?: string[];
   stats?: boolean;
   timeout: number;
+  idleTimeout: number;
+  maxSessions: number;
   metaKey: string;
   hint?: boolean;
-  structuredContent: boolean;
+  structuredContent: 'keep' | 'add' | 'strip';
 }
 
 interface ListenTarget {
@@ -97,7 +111,20 @@ export function registerProxyCommand(program: Command): void {
       'compact only these tools (comma-separated names); default all',
       parseList,
     )
-    .option('--stats', 'log per-tool bytes saved and strategy win counts to stderr on exit')
+    .option(
+      '--exclude-tools <list>',
+      "never rewrite these tools' results (comma-separated names)",
+      parseList,
+    )
+    .option(
+      '--include-tools <list>',
+      'compact these tools even if the content policy takes them for file/document readers',
+      parseList,
+    )
+    .option(
+      '--stats',
+      'log per-tool sizes saved (in the --by unit) and strategy win counts to stderr on exit',
+    )
     .option(
       '--timeout <ms>',
       'end with an error when the upstream leaves a request unanswered this long; 0 disables',
@@ -105,14 +132,30 @@ export function registerProxyCommand(program: Command): void {
       DEFAULT_TIMEOUT_MS,
     )
     .option(
+      '--idle-timeout <seconds>',
+      'with --listen: end a session (and stop its upstream) after this long without a request or open stream; 0 never',
+      parseSeconds,
+      DEFAULT_IDLE_TIMEOUT_MS / 1000,
+    )
+    .option(
+      '--max-sessions <n>',
+      'with --listen: at most this many sessions at once (the longest idle is ended for a new one)',
+      parseCount,
+      DEFAULT_MAX_SESSIONS,
+    )
+    .option(
       '--meta-key <key>',
       "the _meta key naming each compacted result's strategy",
       DEFAULT_META_KEY,
     )
     .option('--hint', 'start compacted text with a one-line label naming its format')
-    .option(
-      '--no-structured-content',
-      'do not add the parsed JSON as structuredContent to compacted results that lack it',
+    .addOption(
+      new Option(
+        '--structured-content <mode>',
+        'keep: pass structuredContent through as sent; add: also give compacted results without it the parsed JSON; strip: remove it from results and outputSchema from tools/list (for clients that show the model structuredContent)',
+      )
+        .choices(['keep', 'add', 'strip'])
+        .default('keep'),
     )
     .addHelpText('after', EXAMPLES)
     .action(async (upstreamCommand: string[], options: ProxyCliOptions, command: Command) => {
@@ -140,7 +183,9 @@ export function registerProxyCommand(program: Command): void {
       const exitCode = await runProxyCommand(upstreamCommand, options);
       await flush(process.stdout);
       await flush(process.stderr);
-      process.exit(exitCode);
+      // Nothing may keep the process alive once the proxy is done (runCli sets the exit code).
+      process.stdin.destroy();
+      if (exitCode !== ProxyExitCode.Ok) throw new CliExit(exitCode);
     });
 }
 
@@ -160,9 +205,11 @@ async function runProxyCommand(
     tokenizer: options.tokenizer,
     candidates: options.candidates,
     tools: options.tools,
+    excludeTools: options.excludeTools,
+    includeTools: options.includeTools,
     metaKey: options.metaKey,
     hint: options.hint === true,
-    addStructuredContent: options.structuredContent,
+    structuredContent: options.structuredContent,
     timeoutMs: options.timeout,
     stats,
   };
@@ -172,7 +219,12 @@ async function runProxyCommand(
   process.once('SIGTERM', stop);
   try {
     if (options.listen !== undefined) {
-      const server = await proxy.listenProxy({ ...settings, listen: options.listen });
+      const server = await proxy.listenProxy({
+        ...settings,
+        listen: options.listen,
+        idleTimeoutMs: options.idleTimeout * 1000,
+        maxSessions: options.maxSessions,
+      });
       process.stderr.write(
         `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}\n`,
       );
@@ -253,4 +305,22 @@ function parseTimeout(value: string): number {
     );
   }
   return ms;
+}
+
+function parseSeconds(value: string): number {
+  const seconds = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds)) {
+    throw new InvalidArgumentError(
+      'expected a number of seconds, e.g. 900 (0 never ends idle sessions)',
+    );
+  }
+  return seconds;
+}
+
+function parseCount(value: string): number {
+  const count = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
+    throw new InvalidArgumentError('expected a whole number of sessions >= 1, e.g. 32');
+  }
+  return count;
 }

@@ -12,9 +12,18 @@ export interface HttpUpstream {
   headers?: Record<string, string>;
 }
 
+/** The SDK client transport's way to open the standalone GET stream (not public API). */
+type StartStandaloneStream = (options: { resumptionToken: undefined }) => Promise<void>;
+
 /**
  * An SDK `Transport` to an HTTP upstream that ends its MCP session (HTTP DELETE) when closed.
  * The SDK's client transport does the protocol work: sessions, SSE streams, protocol headers.
+ *
+ * One thing it does differently: the SDK opens the standalone GET stream (where a server sends
+ * requests and notifications of its own) only after the server has accepted
+ * `notifications/initialized`, so a server that speaks right after that loses its message. This
+ * transport opens the stream first, then forwards `notifications/initialized`, and holds every
+ * later message until that is done, so the client's order is kept.
  *
  * @example
  * const upstream = new HttpUpstreamTransport({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
@@ -25,6 +34,8 @@ export class HttpUpstreamTransport implements Transport {
   onclose?: () => void;
 
   private inner: (Transport & { terminateSession(): Promise<void> }) | undefined;
+  /** Settles once `notifications/initialized` has been forwarded; later sends wait for it. */
+  private initializing: Promise<void> | undefined;
   private readonly upstream: HttpUpstream;
 
   constructor(upstream: HttpUpstream) {
@@ -48,8 +59,53 @@ export class HttpUpstreamTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
-    if (this.inner === undefined) throw new Error('the HTTP upstream is not connected');
-    await this.inner.send(message);
+    if (this.initializing !== undefined) await this.initializing.catch(() => {});
+    const inner = this.inner;
+    if (inner === undefined) throw new Error('the HTTP upstream is not connected');
+    if ((message as { method?: unknown }).method !== 'notifications/initialized') {
+      await inner.send(message);
+      return;
+    }
+    const initializing = this.sendInitialized(inner, message);
+    this.initializing = initializing;
+    try {
+      await initializing;
+    } finally {
+      if (this.initializing === initializing) this.initializing = undefined;
+    }
+  }
+
+  /** Opens the standalone stream (when the server offers one), then sends `initialized`. */
+  private async sendInitialized(
+    inner: Transport & { terminateSession(): Promise<void> },
+    message: JSONRPCMessage,
+  ): Promise<void> {
+    const sdk = inner as unknown as { _startOrAuthSse?: StartStandaloneStream };
+    const open = sdk._startOrAuthSse;
+    if (typeof open !== 'function') {
+      await inner.send(message); // an SDK without it: its own (later) stream opening
+      return;
+    }
+    // Resolves once the server has answered the GET: the stream is open, or it offers none (405).
+    let opened = false;
+    try {
+      await open.call(inner, { resumptionToken: undefined });
+      opened = true;
+    } catch {
+      // Reported through onerror by the SDK; the session goes on without the stream.
+    }
+    if (!opened) {
+      await inner.send(message);
+      return;
+    }
+    // The SDK would open a second stream once `initialized` is accepted: the server refuses it
+    // (409), so that one call is skipped.
+    sdk._startOrAuthSse = async () => {};
+    try {
+      await inner.send(message);
+    } finally {
+      sdk._startOrAuthSse = open;
+    }
   }
 
   setProtocolVersion(version: string): void {

@@ -25,6 +25,18 @@ export class JsonRpcProtocolError extends Error {
   }
 }
 
+/**
+ * Not an error: a line that is not JSON at all (a banner, a stray `console.log`), skipped as the
+ * SDK's own stdio client skips it. Reported through `onerror` so that it is logged and counted.
+ */
+export class SkippedLineNotice extends Error {
+  override readonly name = 'SkippedLineNotice';
+
+  constructor(readonly line: string) {
+    super(`a line that is not JSON: ${quote(line)}`);
+  }
+}
+
 function quote(line: string): string {
   const short = line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}…` : line;
   return JSON.stringify(short);
@@ -36,12 +48,19 @@ export interface JsonLineStreams {
   output: NodeJS.WritableStream;
   /** End `output` when the transport closes (a child's stdin: the child sees end of input). */
   endOutputOnClose?: boolean;
+  /**
+   * Skip lines that are not JSON, reporting each as a {@link SkippedLineNotice} (an upstream's
+   * stdout, where servers print banners), instead of as a {@link JsonRpcProtocolError}. A JSON
+   * line that is not JSON-RPC stays a protocol error either way.
+   */
+  skipNonJson?: boolean;
 }
 
 /**
  * An SDK `Transport` speaking newline-delimited JSON-RPC over two streams: the proxy's own
  * stdin/stdout, or a child process's stdout/stdin. Lines that are not JSON-RPC messages are
- * reported through `onerror` as {@link JsonRpcProtocolError}, never dropped silently. Blank lines
+ * reported through `onerror` as {@link JsonRpcProtocolError} (or, with `skipNonJson`, lines that
+ * are not JSON as {@link SkippedLineNotice}), never dropped silently. Blank lines
  * are skipped. A JSON array (a JSON-RPC batch, which MCP dropped in 2025-06-18) is delivered as
  * its separate messages.
  *
@@ -148,7 +167,11 @@ export class JsonLineTransport implements Transport {
     try {
       value = JSON.parse(line);
     } catch {
-      this.onerror?.(new JsonRpcProtocolError('a line that is not JSON', line));
+      this.onerror?.(
+        this.streams.skipNonJson
+          ? new SkippedLineNotice(line)
+          : new JsonRpcProtocolError('a line that is not JSON', line),
+      );
       return;
     }
     const messages = Array.isArray(value) ? value : [value];

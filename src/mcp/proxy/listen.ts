@@ -4,6 +4,7 @@
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../defaults.js';
 import { loadSdkModule } from './sdk.js';
 import type { ProxySession } from './session.js';
 
@@ -15,6 +16,23 @@ export interface ListenAddress {
   port: number;
   /** The MCP endpoint's path (default `'/mcp'`). */
   path?: string;
+}
+
+/** Limits on the sessions of the HTTP proxy. */
+export interface SessionLimits {
+  /**
+   * A session with no open HTTP request (no open stream either) for this long is ended and its
+   * upstream stopped (default {@link DEFAULT_IDLE_TIMEOUT_MS}; `0`: never). Clients that go away
+   * without an HTTP DELETE (the SDK's `Client.close()` sends none) leave such sessions behind.
+   */
+  idleTimeoutMs?: number;
+  /**
+   * How many sessions may be open at once (default {@link DEFAULT_MAX_SESSIONS}). A new session
+   * beyond it ends the session idle the longest, or, when none is idle, is refused with HTTP 503.
+   */
+  maxSessions?: number;
+  /** Where messages about ended sessions go (default: stderr). */
+  log?: (message: string) => void;
 }
 
 /** A running HTTP proxy. */
@@ -38,7 +56,17 @@ const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 export async function listenHttp(
   address: ListenAddress,
   createSession: SessionFactory,
+  limits: SessionLimits = {},
 ): Promise<ProxyHttpServer> {
+  const idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
+  const maxSessions = limits.maxSessions ?? DEFAULT_MAX_SESSIONS;
+  const log = limits.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  if (!Number.isFinite(idleTimeoutMs) || idleTimeoutMs < 0)
+    throw new TypeError(
+      `proxy: idleTimeoutMs must be a number of milliseconds >= 0 (0: never), got ${idleTimeoutMs}`,
+    );
+  if (!Number.isSafeInteger(maxSessions) || maxSessions < 1)
+    throw new TypeError(`proxy: maxSessions must be a whole number >= 1, got ${maxSessions}`);
   const { StreamableHTTPServerTransport } = await loadSdkModule(
     () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     'Serving the proxy over HTTP (--listen)',
@@ -52,6 +80,56 @@ export async function listenHttp(
     { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }
   >();
   const live = new Set<ProxySession>();
+  /** Per session: open HTTP requests (streams included) and when the last one began or ended. */
+  const activity = new Map<ProxySession, { open: number; since: number }>();
+
+  /** Counts `response` as activity of `session` until it is finished. */
+  const touch = (session: ProxySession, response: ServerResponse): void => {
+    const entry = activity.get(session);
+    if (entry === undefined) return;
+    entry.open += 1;
+    entry.since = Date.now();
+    response.once('close', () => {
+      entry.open -= 1;
+      entry.since = Date.now();
+    });
+  };
+  const idleFor = (session: ProxySession, now: number): number => {
+    const entry = activity.get(session);
+    return entry === undefined || entry.open > 0 ? -1 : now - entry.since;
+  };
+  const endIdle = (session: ProxySession, why: string): void => {
+    activity.delete(session);
+    log(`toonwire proxy: ${why}; its upstream is stopped`);
+    void session.close();
+  };
+  const sweep = (): void => {
+    const now = Date.now();
+    for (const session of [...activity.keys()]) {
+      const idle = idleFor(session, now);
+      if (idle >= idleTimeoutMs)
+        endIdle(session, `ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
+    }
+  };
+  const sweeper =
+    idleTimeoutMs > 0
+      ? setInterval(sweep, Math.max(50, Math.min(idleTimeoutMs / 4, 30_000)))
+      : undefined;
+  sweeper?.unref();
+  /** Makes room for one more session: false when every open session is busy. */
+  const makeRoom = (): boolean => {
+    if (activity.size < maxSessions) return true;
+    const now = Date.now();
+    let oldest: ProxySession | undefined;
+    let oldestIdle = -1;
+    for (const session of activity.keys()) {
+      const idle = idleFor(session, now);
+      if (idle > oldestIdle) [oldest, oldestIdle] = [session, idle];
+    }
+    if (oldest === undefined) return false;
+    endIdle(oldest, `ended the session idle the longest, to stay within ${maxSessions} sessions`);
+    return true;
+  };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
@@ -69,6 +147,7 @@ export async function listenHttp(
       const existing = sessions.get(sessionId);
       if (existing === undefined)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
+      touch(existing.session, response);
       return existing.transport.handleRequest(request, response);
     }
     if (request.method !== 'POST')
@@ -78,6 +157,13 @@ export async function listenHttp(
         'Bad request: no Mcp-Session-Id header; start a session with initialize',
       );
 
+    if (!makeRoom()) {
+      return reply(
+        response,
+        503,
+        `Too many sessions: all ${maxSessions} are busy; retry later, or start the proxy with a larger --max-sessions`,
+      );
+    }
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -86,8 +172,11 @@ export async function listenHttp(
     });
     const session = await createSession(transport);
     live.add(session);
+    activity.set(session, { open: 0, since: Date.now() });
+    touch(session, response);
     void session.ended.then(() => {
       live.delete(session);
+      activity.delete(session);
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     });
     await session.start();
@@ -132,6 +221,7 @@ export async function listenHttp(
   return {
     url: `http://${urlHost}:${port}${path}`,
     close: async () => {
+      clearInterval(sweeper);
       await Promise.allSettled([...live].map((session) => session.close()));
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));

@@ -4,8 +4,15 @@
 import { isPlainObject } from '../../codec/objects.js';
 import { byteLength, loadTokenizer, type PickOptions } from '../../compact/index.js';
 import { checkMetaKey, DEFAULT_META_KEY } from '../compact-result.js';
-import { type FormatHint, modelText } from '../model-text.js';
+import { checkModelTextOptions, type FormatHint, modelText } from '../model-text.js';
+import { contentToolReason, type ToolDescription } from './content-policy.js';
 import { losesPrecision } from './json-numbers.js';
+
+/** What the proxy does with `structuredContent` (`--structured-content`). */
+export type StructuredContentMode = 'keep' | 'add' | 'strip';
+
+/** The modes of {@link StructuredContentMode}, for option parsers. */
+export const STRUCTURED_CONTENT_MODES: readonly StructuredContentMode[] = ['keep', 'add', 'strip'];
 
 /** How the proxy compacts tool results. */
 export interface ToolResultCompactionOptions {
@@ -15,22 +22,44 @@ export interface ToolResultCompactionOptions {
   tokenizer?: PickOptions['tokenizer'];
   /** Candidates the picker tries (default `['json', 'toon', 'toon-flatten']`). */
   candidates?: PickOptions['candidates'];
-  /** Only these tools' results are compacted (default: every tool's). */
+  /**
+   * Only these tools' results are compacted (default: every tool's). Naming a tool here also
+   * overrides the content policy for it: the user has said its results are data.
+   */
   tools?: readonly string[];
+  /** These tools' results are never rewritten (wins over `tools` and `includeTools`). */
+  excludeTools?: readonly string[];
+  /** These tools' results are compacted even when the content policy would pass them through. */
+  includeTools?: readonly string[];
+  /**
+   * Leave alone the results of tools that return file, resource or document contents (default
+   * `true`; see {@link contentToolReason} for how they are recognised).
+   */
+  contentPolicy?: boolean;
   /** `_meta` key naming the strategy (default `'toonwire/encodingStrategy'`). */
   metaKey?: string;
   /** Label compacted text with its format (see {@link FormatHint}). */
   hint?: FormatHint;
   /**
-   * Give a compacted result that has no `structuredContent` the parsed JSON as
-   * `structuredContent`, when its tool declares no `outputSchema` (default `true`), so programs
-   * keep a JSON view. Turn it off for clients that show `structuredContent` to the model too.
+   * What happens to `structuredContent` (default `'keep'`):
+   * - `'keep'`: results keep exactly the `structuredContent` the upstream sent, and none is added;
+   * - `'add'`: a compacted result without `structuredContent`, of a tool that declares no
+   *   `outputSchema`, gets the parsed JSON as `structuredContent` (a JSON view for programs);
+   * - `'strip'`: `structuredContent` is removed from every result and `outputSchema` from every
+   *   tool in tools/list, for clients that show the model `structuredContent` instead of the text.
    */
-  addStructuredContent?: boolean;
+  structuredContent?: StructuredContentMode;
 }
 
 /** What the proxy knows of a tool's declared `outputSchema`, from the tools/list it forwarded. */
 export type OutputSchemaKnowledge = 'declared' | 'none' | 'unknown';
+
+/**
+ * Why a result's text was forwarded as it came without being looked at: `'excluded'` (by
+ * `excludeTools` or not in `tools`), `'content'` (the content policy: file or document
+ * contents), `'error'` (an `isError` result), `'no-content'` (no `content` array, e.g. a task).
+ */
+export type PassThroughReason = 'excluded' | 'content' | 'error' | 'no-content';
 
 /** One text content of a tool result, before and after (the same text when it was kept). */
 export interface TextBlockOutcome {
@@ -38,6 +67,10 @@ export interface TextBlockOutcome {
   after: string;
   /** The strategy of the text now shipped; undefined when the text was not JSON or was kept. */
   strategy: string | undefined;
+  /** `before`'s size in the compactor's unit, when it was measured. */
+  beforeSize?: number;
+  /** `after`'s size in the compactor's unit, when it was measured. */
+  afterSize?: number;
 }
 
 /** What {@link ToolResultCompactor.compact} did to one result. */
@@ -45,8 +78,10 @@ export interface CompactionOutcome {
   /** The result to forward: the same object when nothing changed. */
   result: unknown;
   changed: boolean;
-  /** Every text content of the result, in order (empty for results that were not looked at). */
+  /** Every text content of the result, in order. */
   blocks: TextBlockOutcome[];
+  /** Set when the result's text was passed through without being looked at, and why. */
+  passedThrough?: PassThroughReason;
 }
 
 /**
@@ -55,15 +90,25 @@ export interface CompactionOutcome {
  * that compacting a result never throws.
  */
 export class ToolResultCompactor {
+  /** The unit sizes are measured in. */
+  readonly unit: 'bytes' | 'tokens';
+  /** Measures a text in {@link unit}. */
+  readonly measure: (text: string) => number;
+  /** What happens to `structuredContent`. */
+  readonly structuredContent: StructuredContentMode;
   private readonly tools: ReadonlySet<string> | undefined;
+  private readonly excludeTools: ReadonlySet<string>;
+  private readonly includeTools: ReadonlySet<string>;
+  private readonly contentPolicy: boolean;
   private readonly metaKey: string;
   private readonly pickOptions: PickOptions & { hint?: FormatHint };
-  private readonly measure: (text: string) => number;
-  private readonly addStructuredContent: boolean;
 
   /** Use {@link createToolResultCompactor}. */
   constructor(options: ToolResultCompactionOptions, measure: (text: string) => number) {
     this.tools = options.tools === undefined ? undefined : new Set(options.tools);
+    this.excludeTools = new Set(options.excludeTools ?? []);
+    this.includeTools = new Set(options.includeTools ?? []);
+    this.contentPolicy = options.contentPolicy ?? true;
     this.metaKey = options.metaKey ?? DEFAULT_META_KEY;
     this.pickOptions = {
       by: options.by,
@@ -71,34 +116,89 @@ export class ToolResultCompactor {
       candidates: options.candidates,
       hint: options.hint,
     };
+    this.unit = options.by === 'tokens' ? 'tokens' : 'bytes';
     this.measure = measure;
-    this.addStructuredContent = options.addStructuredContent ?? true;
-  }
-
-  /** Whether results of `toolName` are compacted at all (`--tools`). */
-  covers(toolName: string | undefined): boolean {
-    return this.tools === undefined || (toolName !== undefined && this.tools.has(toolName));
+    this.structuredContent = options.structuredContent ?? 'keep';
   }
 
   /**
-   * Compacts one tools/call result. `isError` results, results without a `content` array (a
-   * task handle), and contents that are not text holding a JSON object or array pass through
-   * untouched, as does JSON whose numbers would lose digits in a JavaScript number. A result
-   * without `structuredContent` gets the parsed JSON as `structuredContent` when the tool
-   * declares no `outputSchema` and exactly one text content held a JSON object, so no consumer
-   * loses the JSON view (unless `addStructuredContent` is `false`).
+   * Why results of `tool` are passed through without a look, or `undefined` when they are
+   * compacted: `excludeTools` first, then `tools` (naming a tool there, or in `includeTools`,
+   * overrides the content policy), then the content policy.
+   *
+   * @example
+   * compactor.passThroughReason({ name: 'read_text_file' }); // 'content'
+   */
+  passThroughReason(tool: ToolDescription | undefined): 'excluded' | 'content' | undefined {
+    const name = tool?.name;
+    if (name !== undefined && this.excludeTools.has(name)) return 'excluded';
+    if (this.tools !== undefined && (name === undefined || !this.tools.has(name)))
+      return 'excluded';
+    if (name !== undefined && (this.includeTools.has(name) || this.tools?.has(name)))
+      return undefined;
+    if (this.contentPolicy && tool !== undefined && contentToolReason(tool) !== undefined)
+      return 'content';
+    return undefined;
+  }
+
+  /**
+   * Compacts one tools/call result. Passed through untouched: results of excluded tools and of
+   * tools that return file or document contents (see {@link passThroughReason}), `isError`
+   * results, results without a `content` array (a task handle), text that is not a JSON object
+   * or array, and JSON whose numbers would lose digits in a JavaScript number. `structuredContent` follows {@link structuredContent}.
+   * `inputSchema` is the tool's, from tools/list, when known.
    */
   compact(
     result: unknown,
     toolName: string | undefined,
     outputSchema: OutputSchemaKnowledge,
+    inputSchema?: unknown,
   ): CompactionOutcome {
-    const unchanged: CompactionOutcome = { result, changed: false, blocks: [] };
-    if (!this.covers(toolName) || !isPlainObject(result) || result.isError === true)
-      return unchanged;
-    const content = result.content;
-    if (!Array.isArray(content)) return unchanged;
+    if (!isPlainObject(result)) return { result, changed: false, blocks: [] };
+    const tool = toolName === undefined ? undefined : { name: toolName, inputSchema };
+    const reason: PassThroughReason | undefined =
+      result.isError === true
+        ? 'error'
+        : (this.passThroughReason(tool) ??
+          (Array.isArray(result.content) ? undefined : 'no-content'));
+    const outcome: CompactionOutcome =
+      reason === undefined
+        ? this.rewrite(result, outputSchema)
+        : { result, changed: false, blocks: textBlocks(result.content), passedThrough: reason };
+    if (this.structuredContent !== 'strip') return outcome;
+    const shipped = outcome.result as Record<string, unknown>;
+    if (!Object.hasOwn(shipped, 'structuredContent')) return outcome;
+    const { structuredContent: _, ...stripped } = shipped;
+    return { ...outcome, result: stripped, changed: true };
+  }
 
+  /**
+   * A tools/list result as the client should see it: in `'strip'` mode without any tool's
+   * `outputSchema` (a client that validates `structuredContent` against it would reject the
+   * stripped results), otherwise `undefined` (forward it as it came).
+   *
+   * @example
+   * compactor.toolsList({ tools: [{ name: 'q', inputSchema: {}, outputSchema: {} }] });
+   */
+  toolsList(result: unknown): Record<string, unknown> | undefined {
+    if (this.structuredContent !== 'strip' || !isPlainObject(result)) return undefined;
+    const tools = result.tools;
+    if (!Array.isArray(tools)) return undefined;
+    let changed = false;
+    const stripped = tools.map((tool: unknown) => {
+      if (!isPlainObject(tool) || !Object.hasOwn(tool, 'outputSchema')) return tool;
+      changed = true;
+      const { outputSchema: _, ...rest } = tool;
+      return rest;
+    });
+    return changed ? { ...result, tools: stripped } : undefined;
+  }
+
+  private rewrite(
+    result: Record<string, unknown>,
+    outputSchema: OutputSchemaKnowledge,
+  ): CompactionOutcome {
+    const content = result.content as unknown[];
     const blocks: TextBlockOutcome[] = [];
     const strategies: string[] = [];
     const parsedObjects: Record<string, unknown>[] = [];
@@ -116,12 +216,19 @@ export class ToolResultCompactor {
       parsedCount += 1;
       if (isPlainObject(value)) parsedObjects.push(value);
       const picked = this.pick(value);
-      if (picked === undefined || !this.smaller(picked.size, text)) {
+      const beforeSize = picked === undefined ? undefined : this.sizeIfLarger(picked.size, text);
+      if (picked === undefined || beforeSize === undefined) {
         blocks.push(kept);
         return block;
       }
       strategies.push(picked.strategy);
-      blocks.push({ before: text, after: picked.text, strategy: picked.strategy });
+      blocks.push({
+        before: text,
+        after: picked.text,
+        strategy: picked.strategy,
+        beforeSize: beforeSize >= 0 ? beforeSize : undefined,
+        afterSize: picked.size,
+      });
       return { ...block, text: picked.text };
     });
     if (strategies.length === 0) return { result, changed: false, blocks };
@@ -130,19 +237,25 @@ export class ToolResultCompactor {
     const meta = isPlainObject(result._meta) ? result._meta : {};
     rewritten._meta = { ...meta, [this.metaKey]: strategies.join(',') };
     const canAdd =
-      this.addStructuredContent && outputSchema === 'none' && !('structuredContent' in result);
+      this.structuredContent === 'add' &&
+      outputSchema === 'none' &&
+      !Object.hasOwn(result, 'structuredContent');
     if (canAdd && parsedCount === 1 && parsedObjects.length === 1) {
       rewritten.structuredContent = parsedObjects[0];
     }
     return { result: rewritten, changed: true, blocks };
   }
 
-  /** Whether a picked size beats `original`'s size under the measure. */
-  private smaller(size: number, original: string): boolean {
+  /**
+   * `original`'s size when `size` beats it under the measure (`-1` when that is plain without
+   * measuring it), `undefined` when it does not.
+   */
+  private sizeIfLarger(size: number, original: string): number | undefined {
     // UTF-8 takes at least one byte per UTF-16 code unit: under bytes, a size below the string's
     // length needs no count.
-    if (this.measure === byteLength && size < original.length) return true;
-    return size < this.measure(original);
+    if (this.measure === byteLength && size < original.length) return -1;
+    const originalSize = this.measure(original);
+    return size < originalSize ? originalSize : undefined;
   }
 
   private pick(value: unknown): { text: string; strategy: string; size: number } | undefined {
@@ -154,6 +267,17 @@ export class ToolResultCompactor {
       return undefined;
     }
   }
+}
+
+/** The text contents of a result's `content`, each kept as it is. */
+function textBlocks(content: unknown): TextBlockOutcome[] {
+  if (!Array.isArray(content)) return [];
+  const blocks: TextBlockOutcome[] = [];
+  for (const block of content as unknown[]) {
+    if (isPlainObject(block) && block.type === 'text' && typeof block.text === 'string')
+      blocks.push({ before: block.text, after: block.text, strategy: undefined });
+  }
+  return blocks;
 }
 
 /**
@@ -184,8 +308,8 @@ function firstNonSpace(text: string): string | undefined {
 /**
  * A {@link ToolResultCompactor} for `options`, with its tokenizer loaded when `by: 'tokens'`.
  *
- * @throws {TypeError} for invalid options (an unknown candidate, an empty `metaKey`), found by a
- *   trial pick now rather than on the first tool call.
+ * @throws {TypeError} for invalid options (an unknown candidate, an empty `metaKey`, a bad
+ *   `structuredContent` mode), found now rather than on the first tool call.
  * @example
  * const compactor = await createToolResultCompactor({ by: 'tokens', tools: ['search'] });
  * compactor.compact(result, 'search', 'none').result;
@@ -197,13 +321,22 @@ export async function createToolResultCompactor(
   if (options.by !== undefined && options.by !== 'bytes' && options.by !== 'tokens') {
     throw new TypeError(`proxy: by must be 'bytes' or 'tokens', got ${JSON.stringify(options.by)}`);
   }
+  const mode = options.structuredContent;
+  if (mode !== undefined && !STRUCTURED_CONTENT_MODES.includes(mode)) {
+    throw new TypeError(
+      `proxy: structuredContent must be 'keep', 'add' or 'strip', got ${JSON.stringify(mode)}`,
+    );
+  }
   const measure = options.by === 'tokens' ? await loadTokenizer(options.tokenizer) : byteLength;
   const compactor = new ToolResultCompactor(options, measure);
-  modelText([{ a: 1 }], {
-    by: options.by,
-    tokenizer: options.tokenizer,
-    candidates: options.candidates,
-    hint: options.hint,
-  });
+  checkModelTextOptions(
+    {
+      by: options.by,
+      tokenizer: options.tokenizer,
+      candidates: options.candidates,
+      hint: options.hint,
+    },
+    'proxy',
+  );
   return compactor;
 }

@@ -10,9 +10,9 @@ import type {
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 /** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { JsonRpcProtocolError } from './json-lines.js';
+import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
-import type { OutputSchemaKnowledge, ToolResultCompactor } from './rewrite.js';
+import type { ToolResultCompactor } from './rewrite.js';
 import type { ProxyStats } from './stats.js';
 
 export { DEFAULT_TIMEOUT_MS };
@@ -50,6 +50,16 @@ interface PendingRequest {
   toolName: string | undefined;
   progressToken: unknown;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** How much of its timeout is left when its clock (re)starts. */
+  remainingMs: number;
+  /** When its clock runs out, while it runs. */
+  deadline: number;
+}
+
+/** What the session learned of a tool from the tools/list results it forwarded. */
+interface KnownTool {
+  hasOutputSchema: boolean;
+  inputSchema: unknown;
 }
 
 /**
@@ -69,7 +79,12 @@ export class ProxySession {
   readonly ended: Promise<ProxySessionEnd>;
 
   private readonly pending = new Map<RequestId, PendingRequest>();
-  private readonly outputSchemas = new Map<string, boolean>();
+  private readonly knownTools = new Map<string, KnownTool>();
+  /**
+   * Requests the upstream sent the client (sampling, elicitation, roots) not yet answered: while
+   * there is one, the upstream waits on the client (often on a person), so no clock runs.
+   */
+  private readonly serverRequests = new Set<RequestId>();
   private readonly log: (message: string) => void;
   private readonly timeoutMs: number;
   private readonly upstreamName: string;
@@ -141,6 +156,8 @@ export class ProxySession {
           params?: Record<string, unknown>;
         },
       );
+    } else if (kind === 'response') {
+      this.serverRequestDone((message as { id: RequestId }).id);
     } else if (
       kind === 'notification' &&
       (message as { method: string }).method === 'notifications/cancelled'
@@ -170,18 +187,43 @@ export class ProxySession {
       toolName,
       progressToken: meta?.progressToken,
       timer: undefined,
+      remainingMs: this.timeoutMs,
+      deadline: 0,
     };
-    if (this.timeoutMs > 0) {
-      entry.timer = setTimeout(() => {
-        const what = describeRequest(entry.method, request.id, entry.toolName);
-        this.fail(
-          `${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`,
-          ProxyErrorCode.UpstreamTimeout,
-          request.id,
-        );
-      }, this.timeoutMs);
-    }
     this.pending.set(request.id, entry);
+    if (this.serverRequests.size === 0) this.startClock(request.id, entry);
+  }
+
+  /** Starts `entry`'s clock with the time it has left; no-op without a timeout. */
+  private startClock(id: RequestId, entry: PendingRequest): void {
+    if (this.timeoutMs <= 0) return;
+    clearTimeout(entry.timer);
+    entry.deadline = Date.now() + entry.remainingMs;
+    entry.timer = setTimeout(() => {
+      const what = describeRequest(entry.method, id, entry.toolName);
+      this.fail(
+        `${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`,
+        ProxyErrorCode.UpstreamTimeout,
+        id,
+      );
+    }, entry.remainingMs);
+  }
+
+  /** Stops every clock, keeping what each has left (the upstream now waits on the client). */
+  private pauseClocks(): void {
+    const now = Date.now();
+    for (const entry of this.pending.values()) {
+      if (entry.timer === undefined) continue;
+      clearTimeout(entry.timer);
+      entry.timer = undefined;
+      entry.remainingMs = Math.max(0, entry.deadline - now);
+    }
+  }
+
+  /** The client answered (or the upstream withdrew) server request `id`. */
+  private serverRequestDone(id: RequestId): void {
+    if (!this.serverRequests.delete(id) || this.serverRequests.size > 0) return;
+    for (const [pendingId, entry] of this.pending) this.startClock(pendingId, entry);
   }
 
   private untrack(id: RequestId): PendingRequest | undefined {
@@ -203,6 +245,13 @@ export class ProxySession {
       this.toClient(forwarded, { relatedRequestId: id });
       return;
     }
+    if (kind === 'request') {
+      if (this.serverRequests.size === 0) this.pauseClocks();
+      this.serverRequests.add((message as { id: RequestId }).id);
+    } else if ((message as { method?: string }).method === 'notifications/cancelled') {
+      const requestId = (message as { params?: { requestId?: RequestId } }).params?.requestId;
+      if (requestId !== undefined) this.serverRequestDone(requestId);
+    }
     // An HTTP downstream delivers a message on the stream of the request it is related to.
     this.toClient(message, { relatedRequestId: this.progressFor(message) ?? this.latestPending() });
   }
@@ -216,36 +265,40 @@ export class ProxySession {
       // An HTTP upstream must be told the version for its headers, as the SDK's Client does.
       if (typeof version === 'string') this.upstream.setProtocolVersion?.(version);
     } else if (request.method === 'tools/list') {
-      this.learnOutputSchemas(result);
+      this.learnTools(result);
+      const shown = this.options.compactor.toolsList(result);
+      if (shown !== undefined) return { ...message, result: shown } as JSONRPCMessage;
     } else if (request.method === 'tools/call') {
       const toolName = request.toolName;
+      const known = toolName === undefined ? undefined : this.knownTools.get(toolName);
       const outcome = this.options.compactor.compact(
         result,
         toolName,
-        this.outputSchemaOf(toolName),
+        known === undefined ? 'unknown' : known.hasOutputSchema ? 'declared' : 'none',
+        known?.inputSchema,
       );
-      if (toolName !== undefined)
-        this.options.stats?.record(toolName, outcome.changed, outcome.blocks);
+      if (toolName !== undefined) this.options.stats?.record(toolName, outcome);
       if (outcome.changed) return { ...message, result: outcome.result } as JSONRPCMessage;
     }
     return message;
   }
 
-  private learnOutputSchemas(result: object): void {
+  private learnTools(result: object): void {
     const tools = (result as { tools?: unknown }).tools;
     if (!Array.isArray(tools)) return;
     for (const tool of tools as unknown[]) {
       if (typeof tool !== 'object' || tool === null) continue;
-      const { name, outputSchema } = tool as { name?: unknown; outputSchema?: unknown };
+      const { name, outputSchema, inputSchema } = tool as {
+        name?: unknown;
+        outputSchema?: unknown;
+        inputSchema?: unknown;
+      };
       if (typeof name === 'string')
-        this.outputSchemas.set(name, outputSchema !== undefined && outputSchema !== null);
+        this.knownTools.set(name, {
+          hasOutputSchema: outputSchema !== undefined && outputSchema !== null,
+          inputSchema,
+        });
     }
-  }
-
-  private outputSchemaOf(toolName: string | undefined): OutputSchemaKnowledge {
-    const declared = toolName === undefined ? undefined : this.outputSchemas.get(toolName);
-    if (declared === undefined) return 'unknown';
-    return declared ? 'declared' : 'none';
   }
 
   /**
@@ -258,7 +311,8 @@ export class ProxySession {
       return undefined;
     for (const [id, entry] of this.pending) {
       if (entry.progressToken !== params.progressToken) continue;
-      entry.timer?.refresh();
+      entry.remainingMs = this.timeoutMs;
+      if (entry.timer !== undefined) this.startClock(id, entry);
       return id;
     }
     return undefined;
@@ -282,6 +336,12 @@ export class ProxySession {
   }
 
   private onUpstreamError(error: Error): void {
+    if (error instanceof SkippedLineNotice) {
+      // A banner or a stray console.log: the SDK's own client skips those too.
+      this.options.stats?.recordSkippedLine();
+      this.log(`toonwire proxy: skipped ${error.message} from ${this.upstreamName}`);
+      return;
+    }
     if (error instanceof JsonRpcProtocolError) {
       this.fail(`${this.upstreamName} broke the MCP protocol: it sent ${error.message}`);
       return;

@@ -1,5 +1,7 @@
 // The upstream MCP server as a child process speaking MCP over its stdin/stdout. Its stderr is
-// passed straight through to ours, where MCP clients show server logs.
+// passed straight through to ours, where MCP clients show server logs. On POSIX the child leads
+// its own process group, and stopping it ends the whole group: with `npx <server>` the server is
+// a grandchild (npm exec, sh, node), which signalling only the direct child would leave running.
 
 import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -18,8 +20,39 @@ export interface StdioUpstream {
   cwd?: string;
 }
 
-/** How long a closing child gets after end of input, then after SIGTERM, before the next step. */
-const EXIT_GRACE_MS = 2000;
+/**
+ * How long a closing child gets after end of input, then after SIGTERM, before the next step:
+ * less than the 2 s an MCP client gives the proxy itself (the SDK's), so the proxy is done first.
+ */
+const EXIT_GRACE_MS = 1000;
+/** How long what is left of a group gets after SIGTERM before SIGKILL. */
+const GROUP_GRACE_MS = 500;
+
+/** Process groups of running upstreams, killed if the proxy exits without stopping them. */
+const liveGroups = new Set<number>();
+let exitHookInstalled = false;
+
+/** Whether upstreams get their own process group (POSIX only: Windows has no process groups). */
+const USE_GROUPS = process.platform !== 'win32';
+
+/** Sends `signal` to process group `pid`; false when no process of it is left. */
+function signalGroup(pid: number, signal: NodeJS.Signals | 0): boolean {
+  try {
+    process.kill(-pid, signal);
+    return true;
+  } catch {
+    return false;
+  }
+}
+
+function installExitHook(): void {
+  if (exitHookInstalled) return;
+  exitHookInstalled = true;
+  // The last word: whatever way the proxy exits, no upstream process outlives it.
+  process.once('exit', () => {
+    for (const pid of liveGroups) signalGroup(pid, 'SIGKILL');
+  });
+}
 
 /**
  * An SDK `Transport` to a child process. `start()` rejects when the command cannot be started;
@@ -65,8 +98,13 @@ export class ChildProcessTransport implements Transport {
       cwd: this.upstream.cwd,
       stdio: ['pipe', 'pipe', 'inherit'],
       windowsHide: true,
+      detached: USE_GROUPS,
     });
     this.child = child;
+    if (USE_GROUPS && child.pid !== undefined) {
+      installExitHook();
+      liveGroups.add(child.pid);
+    }
     let spawned = false;
     this.exited = new Promise((resolve) => {
       child.once('close', (code, signal) => {
@@ -100,6 +138,7 @@ export class ChildProcessTransport implements Transport {
       input: child.stdout!,
       output: child.stdin!,
       endOutputOnClose: true,
+      skipNonJson: true,
     });
     lines.onmessage = (message) => this.onmessage?.(message);
     lines.onerror = (error) => {
@@ -117,8 +156,10 @@ export class ChildProcessTransport implements Transport {
   }
 
   /**
-   * Ends the child's input, then escalates to SIGTERM and SIGKILL if it does not exit. Every
-   * call returns the same promise, which settles once the child is gone.
+   * Ends the child's input, then escalates to SIGTERM and SIGKILL if it does not exit; on POSIX
+   * the signals go to its whole process group, and whatever of the group is left once the child
+   * has exited is ended too. Every call returns the same promise, which settles once the child
+   * and its group are gone.
    */
   close(): Promise<void> {
     this.closing ??= this.stop();
@@ -131,15 +172,43 @@ export class ChildProcessTransport implements Transport {
     // End of input first, reading on: a server finishes what it was doing and its last answers
     // still arrive (MCP's stdio shutdown).
     child.stdin?.end();
+    const pid = child.pid;
+    const grouped = USE_GROUPS && pid !== undefined;
     for (const signal of [undefined, 'SIGTERM', 'SIGKILL'] as const) {
       if (child.exitCode !== null || child.signalCode !== null) break;
-      if (signal !== undefined) child.kill(signal);
+      if (signal !== undefined) {
+        if (!grouped || !signalGroup(pid, signal)) child.kill(signal);
+      }
       const exited = await Promise.race([
         this.exited.then(() => true),
-        new Promise<false>((resolve) => setTimeout(() => resolve(false), EXIT_GRACE_MS).unref()),
+        delay(EXIT_GRACE_MS).then(() => false),
       ]);
       if (exited) break;
     }
+    if (grouped) {
+      await this.endGroup(pid);
+      liveGroups.delete(pid);
+    }
     await this.lines?.close();
   }
+
+  /**
+   * Ends what is left of the child's process group: SIGTERM, then SIGKILL after a short grace
+   * period. (A process that died but is not yet reaped still counts as in the group; SIGKILL is
+   * the last word either way.)
+   */
+  private async endGroup(pid: number): Promise<void> {
+    if (!signalGroup(pid, 'SIGTERM')) return;
+    const deadline = Date.now() + GROUP_GRACE_MS;
+    while (Date.now() < deadline) {
+      await delay(25);
+      if (!signalGroup(pid, 0)) return;
+    }
+    signalGroup(pid, 'SIGKILL');
+  }
+}
+
+/** A wait that keeps the process alive: stopping an upstream is bounded, and must finish. */
+function delay(ms: number): Promise<void> {
+  return new Promise((resolve) => setTimeout(resolve, ms));
 }

@@ -1,0 +1,352 @@
+// The proxy in front of real MCP servers (server-filesystem, server-memory, server-everything)
+// and in the situations issue 13 found in the field: file contents that must stay verbatim,
+// early server messages over HTTP, wrapped upstreams that must not outlive the proxy, a person
+// answering an elicitation slowly, a banner on stdout, and abandoned --listen sessions.
+
+import assert from 'node:assert/strict';
+import { type ChildProcess, spawn } from 'node:child_process';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, before, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import {
+  ElicitRequestSchema,
+  LoggingMessageNotificationSchema,
+  McpError,
+} from '@modelcontextprotocol/sdk/types.js';
+import { parseCompact } from '../../src/index.js';
+import { proxyCli, ROOT, serveOverHttp, UPSTREAM, UPSTREAM_SCRIPT } from './helpers.js';
+
+type Result = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
+
+const serverBin = (name: string) =>
+  join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');
+
+interface Connection {
+  client: Client;
+  stderr: () => string;
+  exited: Promise<number | null>;
+  close: () => Promise<void>;
+}
+
+/** The SDK's Client, over stdio, to `args` run with node (the proxy, or a server directly). */
+async function connect(
+  args: readonly string[],
+  options: {
+    env?: Record<string, string>;
+    setup?: (client: Client) => void;
+    elicitation?: boolean;
+  } = {},
+): Promise<Connection> {
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args: [...args],
+    stderr: 'pipe',
+    env: { ...(process.env as Record<string, string>), ...options.env },
+  });
+  let stderr = '';
+  transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+  const client = new Client(
+    { name: 'toonwire-field-test', version: '1.0.0' },
+    { capabilities: options.elicitation ? { elicitation: {} } : {} },
+  );
+  options.setup?.(client);
+  const connecting = client.connect(transport);
+  const child = (transport as unknown as { _process?: ChildProcess })._process!;
+  const exited = new Promise<number | null>((resolve) => child.once('exit', resolve));
+  await connecting;
+  return { client, stderr: () => stderr, exited, close: () => client.close() };
+}
+
+const proxy = (options: readonly string[], upstream: readonly string[]) => [
+  proxyCli(),
+  'proxy',
+  ...options,
+  '--',
+  ...upstream,
+];
+
+/** Whether `pid` runs: a zombie (dead, not yet reaped by an init that is slow to) does not. */
+function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + ms;
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await delay(50);
+  }
+  return condition();
+}
+
+describe('toonwire proxy in front of server-filesystem: file contents stay verbatim', () => {
+  let folder: string;
+  const file = `${JSON.stringify(
+    {
+      name: 'demo',
+      version: '1.0.0',
+      scripts: { test: 'node --test' },
+      files: ['dist', 'README.md'],
+      contributors: [
+        { name: 'Ada', email: 'ada@example.com' },
+        { name: 'Grace', email: 'grace@example.com' },
+        { name: 'Linus', email: 'linus@example.com' },
+      ],
+    },
+    null,
+    2,
+  )}\n`;
+  before(() => {
+    folder = mkdtempSync(join(tmpdir(), 'toonwire-fs-'));
+    writeFileSync(join(folder, 'package.json'), file);
+    writeFileSync(join(folder, 'notes.txt'), 'hello\n');
+  });
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  it('reads a JSON file byte for byte, edits it with a line it read, and still compacts directory_tree', {
+    timeout: 20_000,
+  }, async () => {
+    const connection = await connect(
+      proxy([], [process.execPath, serverBin('server-filesystem'), folder]),
+    );
+    try {
+      await connection.client.listTools();
+      const path = join(folder, 'package.json');
+      const read = (await connection.client.callTool({
+        name: 'read_text_file',
+        arguments: { path },
+      })) as Result;
+      assert.equal(read.content[0]!.text, file);
+      assert.equal(read._meta?.['toonwire/encodingStrategy'], undefined);
+      // The edit flow: the model quotes a line it saw as oldText.
+      const line = read.content[0]!.text.split('\n').find((text) => text.includes('"Grace"'))!;
+      const edited = (await connection.client.callTool({
+        name: 'edit_file',
+        arguments: { path, edits: [{ oldText: line, newText: line.replace('Grace', 'Grace H.') }] },
+      })) as Result;
+      assert.notEqual(edited.isError, true, edited.content[0]?.text);
+      assert.equal(readFileSync(path, 'utf8'), file.replace('"Grace"', '"Grace H."'));
+      const multiple = (await connection.client.callTool({
+        name: 'read_multiple_files',
+        arguments: { paths: [path, join(folder, 'notes.txt')] },
+      })) as Result;
+      assert.equal(multiple._meta?.['toonwire/encodingStrategy'], undefined);
+
+      const tree = (await connection.client.callTool({
+        name: 'directory_tree',
+        arguments: { path: folder },
+      })) as Result;
+      const strategy = tree._meta?.['toonwire/encodingStrategy'];
+      assert.equal(typeof strategy, 'string');
+      assert.deepEqual(
+        parseCompact(tree.content[0]!.text, strategy as string),
+        [
+          { name: 'notes.txt', type: 'file' },
+          { name: 'package.json', type: 'file' },
+        ].sort((a, b) => a.name.localeCompare(b.name)),
+      );
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('toonwire proxy in front of server-memory', () => {
+  it('compacts read_graph, and skips a banner line the upstream prints on stdout', {
+    timeout: 20_000,
+  }, async () => {
+    const folder = mkdtempSync(join(tmpdir(), 'toonwire-memory-'));
+    const memory = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(serverBin('server-memory'))}`;
+    const connection = await connect(
+      proxy(['--stats'], ['sh', '-c', `echo 'Memory server v1 ready'; ${memory}`]),
+      { env: { MEMORY_FILE_PATH: join(folder, 'memory.jsonl') } },
+    );
+    try {
+      const entities = Array.from({ length: 8 }, (_, i) => ({
+        name: `person-${i}`,
+        entityType: 'person',
+        observations: [`likes ${i % 2 === 0 ? 'tea' : 'coffee'}`],
+      }));
+      await connection.client.callTool({ name: 'create_entities', arguments: { entities } });
+      const graph = (await connection.client.callTool({ name: 'read_graph' })) as Result;
+      const strategy = graph._meta?.['toonwire/encodingStrategy'] as string;
+      assert.equal(typeof strategy, 'string');
+      const decoded = parseCompact(graph.content[0]!.text, strategy) as { entities: unknown[] };
+      assert.equal(decoded.entities.length, 8);
+      await connection.close();
+      assert.equal(await connection.exited, 0);
+      assert.match(
+        connection.stderr(),
+        /skipped a line that is not JSON: "Memory server v1 ready"/,
+      );
+      assert.match(connection.stderr(), /skipped 1 line of the upstream's stdout/);
+    } finally {
+      await connection.close();
+      rmSync(folder, { recursive: true, force: true });
+    }
+  });
+});
+
+describe('toonwire proxy process hygiene', () => {
+  const wrapped = [
+    'sh',
+    '-c',
+    `${JSON.stringify(process.execPath)} ${JSON.stringify(UPSTREAM_SCRIPT)}; exit 0`,
+  ];
+
+  async function grandchildPid(connection: Connection): Promise<number> {
+    const result = (await connection.client.callTool({ name: 'pid' })) as Result;
+    const pid = Number(result.content[0]!.text);
+    assert.ok(Number.isInteger(pid) && pid > 0);
+    return pid;
+  }
+
+  it('ends the whole upstream tree on a timeout: nothing of a wrapped upstream survives', {
+    timeout: 20_000,
+  }, async () => {
+    const connection = await connect(proxy(['--timeout', '1500'], wrapped), {
+      env: { KEEP_ALIVE: '1' },
+    });
+    try {
+      const pid = await grandchildPid(connection);
+      const error = await connection.client.callTool({ name: 'hang' }).catch((caught) => caught);
+      assert.ok(error instanceof McpError && error.code === -32001, String(error));
+      assert.equal(await connection.exited, 1);
+      assert.equal(await waitUntil(() => !alive(pid), 3000), true, `upstream ${pid} survived`);
+    } finally {
+      await connection.close();
+    }
+  });
+
+  it('ends the whole upstream tree when the client leaves', { timeout: 20_000 }, async () => {
+    const connection = await connect(proxy([], wrapped), { env: { KEEP_ALIVE: '1' } });
+    const pid = await grandchildPid(connection);
+    await connection.close();
+    assert.equal(await connection.exited, 0);
+    assert.equal(await waitUntil(() => !alive(pid), 3000), true, `upstream ${pid} survived`);
+  });
+});
+
+describe('toonwire proxy timeouts and server-to-client requests', () => {
+  it('does not time out while the client takes its time over an elicitation (server-everything)', {
+    timeout: 20_000,
+  }, async () => {
+    const connection = await connect(
+      proxy(['--timeout', '1500'], [process.execPath, serverBin('server-everything')]),
+      {
+        elicitation: true,
+        setup: (client) =>
+          client.setRequestHandler(ElicitRequestSchema, async () => {
+            await delay(2500); // a person reading the dialog
+            return { action: 'decline' };
+          }),
+      },
+    );
+    try {
+      const { tools } = await connection.client.listTools();
+      assert.ok(tools.some((tool) => tool.name === 'trigger-elicitation-request'));
+      const result = (await connection.client.callTool(
+        { name: 'trigger-elicitation-request' },
+        undefined,
+        { timeout: 10_000 },
+      )) as Result;
+      assert.match(JSON.stringify(result.content), /decline/i);
+      // The clock runs again once the client has answered: a hang afterwards still times out.
+    } finally {
+      await connection.close();
+    }
+  });
+});
+
+describe('toonwire proxy --upstream-url: messages sent right after initialization', () => {
+  let upstream: Awaited<ReturnType<typeof serveOverHttp>>;
+  before(async () => {
+    upstream = await serveOverHttp(() => {
+      const mcp = new McpServer(
+        { name: 'eager', version: '1.0.0' },
+        { capabilities: { logging: {} } },
+      );
+      // Speaks on the standalone stream the moment the client says it is initialized.
+      mcp.server.oninitialized = () =>
+        void mcp.server.sendLoggingMessage({ level: 'info', data: 'hello early' });
+      return mcp;
+    });
+  });
+  after(async () => {
+    upstream.server.closeAllConnections();
+    await new Promise((resolve) => upstream.server.close(resolve));
+  });
+
+  it('delivers a notification the server sends right after initialized, every time', {
+    timeout: 20_000,
+  }, async () => {
+    for (let round = 0; round < 4; round++) {
+      let received = () => {};
+      const arrived = new Promise<void>((resolve) => (received = resolve));
+      const connection = await connect([proxyCli(), 'proxy', '--upstream-url', upstream.url], {
+        setup: (client) =>
+          client.setNotificationHandler(LoggingMessageNotificationSchema, (notification) => {
+            if (notification.params.data === 'hello early') received();
+          }),
+      });
+      try {
+        const got = await Promise.race([arrived.then(() => true), delay(3000).then(() => false)]);
+        assert.equal(got, true, `round ${round}: the early notification was lost`);
+        await connection.client.ping(); // and the session goes on working
+      } finally {
+        await connection.close();
+      }
+    }
+  });
+});
+
+describe('toonwire proxy --listen session lifecycle', () => {
+  it('ends a session its client abandoned without DELETE after --idle-timeout, stopping its upstream', {
+    timeout: 20_000,
+  }, async () => {
+    const proxyProcess = spawn(
+      process.execPath,
+      [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', '--idle-timeout', '1', '--', ...UPSTREAM],
+      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1' } },
+    );
+    let stderr = '';
+    proxyProcess.stderr!.setEncoding('utf8');
+    proxyProcess.stderr!.on('data', (chunk: string) => (stderr += chunk));
+    try {
+      assert.equal(await waitUntil(() => /serving MCP at (\S+)/.test(stderr), 10_000), true);
+      const endpoint = /serving MCP at (\S+)/.exec(stderr)![1]!;
+      const client = new Client({ name: 'abandoning', version: '1.0.0' });
+      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+      const result = (await client.callTool({ name: 'pid' })) as Result;
+      const pid = Number(result.content[0]!.text);
+      assert.ok(alive(pid));
+      await client.close(); // sends no DELETE: the session is abandoned, not ended
+      assert.equal(await waitUntil(() => !alive(pid), 6000), true, `upstream ${pid} still runs`);
+      assert.match(stderr, /ended a session idle for \d+ s \(--idle-timeout\)/);
+    } finally {
+      proxyProcess.kill('SIGTERM');
+      await new Promise((resolve) => proxyProcess.once('exit', resolve));
+    }
+  });
+});
