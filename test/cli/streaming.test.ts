@@ -109,6 +109,39 @@ describe('decode --max-depth', () => {
   });
 });
 
+describe('decode --stream', () => {
+  it('writes what JSON.stringify writes, indented and compact, from the event stream', async () => {
+    const values = [
+      {
+        rows: table.slice(0, 300),
+        meta: { empty: {}, none: [], nested: { list: [1, 'a', null] } },
+      },
+      mixed.slice(0, 50),
+      [],
+      {},
+      'just a string',
+      [[1, 2], [], [{ a: [] }]],
+    ];
+    for (const [i, value] of values.entries()) {
+      const file = join(dir, `stream-${i}.toon`);
+      writeFileSync(file, encode(value));
+      const indented = await runCli(['decode', '--stream', file]);
+      assert.equal(indented.code, 0, indented.stderr);
+      assert.equal(indented.stdout, `${JSON.stringify(value, null, 2)}\n`);
+      const compact = await runCli(['decode', '--stream', '--compact', file]);
+      assert.equal(compact.stdout, `${JSON.stringify(value)}\n`);
+    }
+  });
+
+  it('names line and column of a malformed document', async () => {
+    const file = join(dir, 'bad-stream.toon');
+    writeFileSync(file, 'tags[3]: a,b\n');
+    const run = await runCli(['decode', '--stream', file]);
+    assert.equal(run.code, 1);
+    assert.match(run.stderr, /^toonwire: .*bad-stream\.toon:1:\d+: expected 3 values/);
+  });
+});
+
 describe('one error style', () => {
   it("writes commander's usage errors with the same prefix", async () => {
     const run = await runCli(['encode', '--frobnicate']);

@@ -1,6 +1,9 @@
 // `toonwire decode [file]`: TOON in, JSON out. Errors point at the offending character; the JSON
 // is written in pieces as it is produced, so no output is too large for a string.
+
+import { createReadStream } from 'node:fs';
 import type { Command } from 'commander';
+import { decodeStream } from '../../codec/decode/stream.js';
 import { decode } from '../../codec/decode.js';
 import { ToonDecodeError } from '../../codec/errors.js';
 import type { JsonValue } from '../../codec/types.js';
@@ -8,8 +11,9 @@ import { unflatten } from '../../compact/index.js';
 import { CliError, EXIT_DATA } from '../errors.js';
 import { writeChunks } from '../input.js';
 import { parsePositiveInteger } from '../options.js';
-import { jsonPieces } from '../stream/json-output.js';
-import { readBytes } from '../stream/read.js';
+import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
+import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
+import { fileSize, readBytes, STREAM_BYTES } from '../stream/read.js';
 
 interface DecodeCommandOptions {
   strict: boolean;
@@ -17,6 +21,7 @@ interface DecodeCommandOptions {
   maxDepth: number;
   unflatten?: boolean;
   compact?: boolean;
+  stream?: boolean;
 }
 
 /**
@@ -55,19 +60,58 @@ export function registerDecodeCommand(program: Command): void {
       "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten')",
     )
     .option('--compact', 'write JSON on one line instead of indented')
+    .option(
+      '--stream',
+      'decode as a stream of events, whatever the size (the default above 64 MB without --unflatten): memory stays bounded',
+    )
     .addHelpText(
       'after',
       '\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --unflatten\n  toonwire decode deep.toon --max-depth 5000',
     )
     .action(async (file: string | undefined, options: DecodeCommandOptions) => {
+      const decodeOptions = {
+        strict: options.strict,
+        indentSize: options.indent,
+        maxDepth: options.maxDepth,
+      };
+      const size = await fileSize(file);
+      if (
+        file !== undefined &&
+        size !== undefined &&
+        !options.unflatten &&
+        (options.stream || size > STREAM_BYTES)
+      ) {
+        const progress = byteProgress(
+          file,
+          size,
+          process.stderr.isTTY === true && size >= PROGRESS_BYTES,
+        );
+        const onBytes = progress.pass('decoding');
+        async function* chunks(): AsyncGenerator<Uint8Array> {
+          let read = 0;
+          for await (const chunk of createReadStream(file!, { highWaterMark: 1 << 20 })) {
+            read += (chunk as Uint8Array).length;
+            onBytes(read);
+            yield chunk as Uint8Array;
+          }
+        }
+        try {
+          await writeChunks(
+            jsonFromEvents(decodeStream(chunks(), decodeOptions), options.compact ? 0 : 2),
+          );
+        } catch (error) {
+          if (error instanceof ToonDecodeError)
+            throw new CliError(`${file}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
+          throw error;
+        } finally {
+          progress.done();
+        }
+        return;
+      }
       const { source, bytes } = await readBytes(file);
       let value: JsonValue;
       try {
-        value = decode(bytes, {
-          strict: options.strict,
-          indentSize: options.indent,
-          maxDepth: options.maxDepth,
-        });
+        value = decode(bytes, decodeOptions);
       } catch (error) {
         if (error instanceof ToonDecodeError) {
           throw new CliError(`${source}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);

@@ -9,7 +9,7 @@ import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
 import { parseDelimiter, parsePositiveInteger } from '../options.js';
 import { ArrayShape, BATCH_ROWS } from '../stream/encode.js';
 import { type ByteProgress, byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
-import { fileSize, readRows, STREAM_BYTES, startsWithArray } from '../stream/read.js';
+import { readRows, streamableSize } from '../stream/read.js';
 
 interface EncodeCommandOptions {
   delimiter: Delimiter;
@@ -56,14 +56,9 @@ export function registerEncodeCommand(program: Command): void {
         delimiter: options.delimiter,
         indentSize: options.indent,
       };
-      const size = await fileSize(file);
       const format: InputFormat = options.jsonl ? 'jsonl' : formatOfPath(file ?? '');
-      if (
-        file !== undefined &&
-        size !== undefined &&
-        (options.stream || size > STREAM_BYTES) &&
-        (format === 'jsonl' || (await startsWithArray(file)))
-      ) {
+      const size = await streamableSize(file, format, options.stream === true);
+      if (file !== undefined && size !== undefined) {
         const progress = byteProgress(
           file,
           size,

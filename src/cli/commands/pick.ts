@@ -26,7 +26,7 @@ import type { PayloadResult } from '../report/measure.js';
 import { renderTextTable } from '../report/table.js';
 import { measureRows, type StreamSettings, writeRows } from '../stream/measure.js';
 import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
-import { fileSize, STREAM_BYTES, startsWithArray } from '../stream/read.js';
+import { streamableSize } from '../stream/read.js';
 
 interface PickCommandOptions {
   by?: CliMeasure;
@@ -75,14 +75,9 @@ export function registerPickCommand(program: Command): void {
     )
     .action(async (file: string | undefined, options: PickCommandOptions) => {
       const by = options.by ?? 'auto';
-      const size = await fileSize(file);
       const format: InputFormat = options.jsonl ? 'jsonl' : formatOfPath(file ?? '');
-      if (
-        file !== undefined &&
-        size !== undefined &&
-        (options.stream || size > STREAM_BYTES) &&
-        (format === 'jsonl' || (await startsWithArray(file)))
-      ) {
+      const size = await streamableSize(file, format, options.stream === true);
+      if (file !== undefined && size !== undefined) {
         await pickStreamed(file, format, size, by, options);
         return;
       }

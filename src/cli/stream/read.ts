@@ -27,6 +27,25 @@ export async function fileSize(path: string | undefined): Promise<number | undef
   return info.isFile() ? info.size : undefined;
 }
 
+/**
+ * The size of `path` when it should be read as a stream of rows: a regular file of JSON Lines,
+ * or of JSON whose root is an array, larger than {@link STREAM_BYTES} (any size with `force`).
+ * `undefined` means: read it whole.
+ *
+ * @example
+ * const size = await streamableSize('big.jsonl', 'jsonl', false); // 1_000_000_000
+ */
+export async function streamableSize(
+  path: string | undefined,
+  format: 'json' | 'jsonl',
+  force: boolean,
+): Promise<number | undefined> {
+  const size = await fileSize(path);
+  if (path === undefined || size === undefined || (!force && size <= STREAM_BYTES))
+    return undefined;
+  return format === 'jsonl' || (await startsWithArray(path)) ? size : undefined;
+}
+
 /** The CliError for a failed read of `path`, in words. */
 export function readError(path: string, error: NodeJS.ErrnoException): CliError {
   const reason =
