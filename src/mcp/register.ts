@@ -1,6 +1,7 @@
 // Registering a tool whose handler returns its plain payload: the helper turns the payload into
 // a compactResult, keeps the outputSchema, and can give the tool a `fields` input parameter (the
-// seed's dominant size lever) that projects the text view.
+// dominant size lever in the TOON adoption proposal for Apify's MCP server) that projects the
+// text view.
 
 import type { McpServer, RegisteredTool } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type {
