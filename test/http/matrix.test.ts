@@ -407,6 +407,34 @@ const CASES: MatrixCase[] = [
     },
   },
   {
+    it: 'never sends a problem document in a refused format, nor decides one by entry order',
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      for (const accept of ['text/toon;q=0', 'text/toon; profile=problem;q=0']) {
+        assertProblem(
+          await send(server, { path: '/orders/nope', headers: { accept } }),
+          'json',
+          404,
+        );
+      }
+      assertProblem(
+        await send(server, { path: '/orders/nope', headers: { accept: 'application/json;q=0' } }),
+        'toon',
+        404,
+      );
+      for (const accept of [
+        'application/problem+json, text/toon; profile=problem',
+        'text/toon; profile=problem, application/problem+json',
+      ]) {
+        assertProblem(
+          await send(server, { path: '/orders/nope', headers: { accept } }),
+          'toon',
+          404,
+        );
+      }
+    },
+  },
+  {
     it: 'answers unknown routes with a negotiated 404 problem',
     async run(server) {
       const problem = assertProblem(
