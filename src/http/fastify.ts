@@ -396,12 +396,16 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
  * The Fastify plugin. Register it once, before the routes it should cover; it applies to the
  * scope it is registered in and all child scopes (it is wrapped with fastify-plugin):
  * - `reply.send(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks,
- *   with `Vary: Accept` (response schemas filter TOON responses exactly as JSON ones);
- * - `text/toon` request bodies are decoded strictly into `request.body` and validated by the
- *   route's schema like JSON bodies (`schema.body.content` maps included); malformed is a 400
- *   naming line and column, too large a 413, unknown Content-Types stay Fastify's 415;
+ *   with `Vary: Accept` (response schemas filter TOON responses exactly as JSON ones); strings,
+ *   Buffers, streams and other JSON flavours pass untouched; a client refusing both formats
+ *   gets a 406 problem; routes with `config: { toon: false }` always answer JSON;
+ * - `text/toon` request bodies are decoded strictly, from the bytes, into `request.body` and
+ *   validated by the route's schema like JSON bodies (`schema.body.content` maps included);
+ *   ill-formed UTF-8, malformed TOON and an empty body are 400s, too large a 413, unknown
+ *   Content-Types stay Fastify's 415;
  * - errors, validation failures included, become RFC 9457 problem documents in the negotiated
- *   format (installs an error handler).
+ *   format, an error's `headers` on the response (installs an error handler that wraps one set
+ *   before it; `errorHandler: false` and {@link problemErrorHandler} to compose your own).
  * `app.toon` holds the live settings.
  *
  * @example
