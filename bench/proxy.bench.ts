@@ -4,8 +4,11 @@
 // medians is the price of the extra hop plus the picker. Target: under 1.2x.
 //
 // Run: npm run build && npm run bench:proxy   (ROUNDS=400 to change the number of call pairs)
+//
+// A second table: a 20,000-row SQL-style result through `--max-tokens 20000` (issue 14): how long
+// the first page takes, and the proxy's resident memory (Linux: /proc/<pid>/status).
 
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { dirname, join } from 'node:path';
 import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
@@ -130,3 +133,68 @@ printTable(
   ['scenario', 'direct p50', 'proxied p50', 'added', 'ratio', 'p95 direct / proxied', 'text bytes'],
   rows,
 );
+
+// --max-tokens: the first page of a 20,000-row query, and the proxy's memory.
+const LEVERS_UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'levers-upstream.mjs');
+const BUDGET_ROUNDS = Number(process.env.BUDGET_ROUNDS ?? 10);
+
+/** VmRSS and VmHWM (peak) of a process, in MiB, where /proc exists. */
+function memoryOf(pid: number | null): { rss: string; peak: string } {
+  try {
+    const status = readFileSync(`/proc/${pid}/status`, 'utf8');
+    const field = (name: string) =>
+      `${(Number(new RegExp(`^${name}:\\s+(\\d+) kB`, 'm').exec(status)?.[1]) / 1024).toFixed(0)} MiB`;
+    return { rss: field('VmRSS'), peak: field('VmHWM') };
+  } catch {
+    return { rss: 'n/a', peak: 'n/a' };
+  }
+}
+
+async function budgetRow(label: string, proxyOptions: string[] | undefined): Promise<string[]> {
+  const args =
+    proxyOptions === undefined
+      ? [LEVERS_UPSTREAM]
+      : [proxyCli(), 'proxy', ...proxyOptions, '--', process.execPath, LEVERS_UPSTREAM];
+  const transport = new StdioClientTransport({
+    command: process.execPath,
+    args,
+    stderr: 'inherit',
+  });
+  const client = new Client({ name: 'proxy-bench', version: '1.0.0' });
+  await client.connect(transport);
+  await client.listTools();
+  const times: number[] = [];
+  let shipped = '';
+  try {
+    for (let round = 0; round < BUDGET_ROUNDS + 2; round++) {
+      const start = performance.now();
+      const result = (await client.callTool({
+        name: 'query',
+        arguments: { sql: 'select * from orders', limit: 20000 },
+      })) as { content: Array<{ text: string }> };
+      if (round >= 2) times.push(performance.now() - start); // two warm-up calls
+      shipped = result.content.map((block) => block.text).join('');
+    }
+    const memory = proxyOptions === undefined ? { rss: '-', peak: '-' } : memoryOf(transport.pid);
+    return [
+      label,
+      formatTime(median(times) * 1e6),
+      formatTime(percentile(times, 0.95) * 1e6),
+      `${Buffer.byteLength(shipped)}`,
+      memory.rss,
+      memory.peak,
+    ];
+  } finally {
+    await client.close();
+  }
+}
+
+const budgetRows = [
+  await budgetRow('direct: the whole result (pretty JSON)', undefined),
+  await budgetRow('proxy: the whole result compacted', []),
+  await budgetRow('proxy --max-tokens 20000: first page', ['--max-tokens', '20000']),
+];
+console.log(
+  `\nA 20,000-row query result (test/mcp/fixtures/levers-upstream.mjs), ${BUDGET_ROUNDS} calls each after 2 warm-up calls\n`,
+);
+printTable(['scenario', 'p50', 'p95', 'text bytes', 'proxy RSS', 'proxy peak RSS'], budgetRows);

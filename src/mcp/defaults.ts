@@ -12,3 +12,9 @@ export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
 
 /** How many sessions `--listen` keeps open at once. */
 export const DEFAULT_MAX_SESSIONS = 32;
+
+/** How long a `--max-tokens` page cursor stays valid after its last use (10 minutes). */
+export const DEFAULT_PAGE_TTL_MS = 600_000;
+
+/** How much paged result data the proxy keeps for `toonwire_more` (64 MiB of JSON). */
+export const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;

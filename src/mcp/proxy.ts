@@ -5,22 +5,31 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { DEFAULT_TOKENIZER } from '../compact/index.js';
 import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 import { JsonLineTransport } from './proxy/json-lines.js';
+import { createToolLevers, type LeverOptions, type ToolLevers } from './proxy/levers.js';
 import {
   type ListenAddress,
   listenHttp,
   type ProxyHttpServer,
   type SessionLimits,
 } from './proxy/listen.js';
-import { createToolResultCompactor, type ToolResultCompactionOptions } from './proxy/rewrite.js';
 import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
 import type { ProxyStats } from './proxy/stats.js';
 import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
 export {
+  loadProxyConfig,
+  type ProxyConfig,
+  parseProxyConfig,
+  type ResolvedToolSettings,
+  resolveToolSettings,
+  type ToolSettings,
+} from './proxy/config.js';
+export {
   CONTENT_TOOL_NAMES,
   contentToolReason,
   type ToolDescription,
 } from './proxy/content-policy.js';
+export { FIELDS_PARAM_DESCRIPTION } from './proxy/fields-param.js';
 export { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 export {
   type JsonLineStreams,
@@ -29,7 +38,29 @@ export {
   SkippedLineNotice,
 } from './proxy/json-lines.js';
 export { ProxyErrorCode } from './proxy/json-rpc.js';
+export {
+  type CallPlan,
+  createToolLevers,
+  type LeverOptions,
+  LeverSession,
+  type ToolCall,
+  ToolLevers,
+} from './proxy/levers.js';
 export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/listen.js';
+export {
+  type MetricsAddress,
+  type MetricsServer,
+  ProxyMetrics,
+  type ToolCallRecord,
+} from './proxy/metrics.js';
+export {
+  DEFAULT_PAGE_CACHE_BYTES,
+  DEFAULT_PAGE_TTL_MS,
+  MORE_TOOL,
+  MORE_TOOL_NAME,
+  PAGE_META_KEY,
+  PageCache,
+} from './proxy/paging.js';
 export {
   type CompactionOutcome,
   createToolResultCompactor,
@@ -54,7 +85,7 @@ export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstrea
 export type Upstream = StdioUpstream | HttpUpstream;
 
 /** Options of {@link runStdioProxy} and {@link listenProxy}. */
-export interface ProxyOptions extends ToolResultCompactionOptions {
+export interface ProxyOptions extends LeverOptions {
   /** The server to front. */
   upstream: Upstream;
   /**
@@ -116,13 +147,12 @@ export function describeUpstream(upstream: Upstream): string {
  * process.exitCode = exitCodeFor(end);
  */
 export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySessionEnd> {
-  const session = await createSession(
-    new JsonLineTransport({
-      input: options.input ?? process.stdin,
-      output: options.output ?? process.stdout,
-    }),
-    options,
-  );
+  // The transport first: it starts reading (and buffering) the client's input right away.
+  const downstream = new JsonLineTransport({
+    input: options.input ?? process.stdin,
+    output: options.output ?? process.stdout,
+  });
+  const session = createSession(downstream, options, await createToolLevers(options));
   const { signal } = options;
   const stop = (): void => void session.close();
   signal?.addEventListener('abort', stop, { once: true });
@@ -158,16 +188,25 @@ export interface StdioProxyOptions extends ProxyOptions {
 export async function listenProxy(
   options: ProxyOptions & { listen: ListenAddress } & Omit<SessionLimits, 'log'>,
 ): Promise<ProxyHttpServer> {
-  await createToolResultCompactor(options); // invalid options fail now, not on the first connection
-  return listenHttp(options.listen, (downstream) => createSession(downstream, options), {
-    idleTimeoutMs: options.idleTimeoutMs,
-    maxSessions: options.maxSessions,
-    log: options.log,
-  });
+  // Invalid options fail now, not on the first connection; the sessions share one page cache.
+  const levers = await createToolLevers(options);
+  return listenHttp(
+    options.listen,
+    async (downstream) => createSession(downstream, options, levers),
+    {
+      idleTimeoutMs: options.idleTimeoutMs,
+      maxSessions: options.maxSessions,
+      log: options.log,
+    },
+  );
 }
 
-async function createSession(downstream: Transport, options: ProxyOptions): Promise<ProxySession> {
-  const compactor = await createToolResultCompactor(options);
+function createSession(
+  downstream: Transport,
+  options: ProxyOptions,
+  levers: ToolLevers,
+): ProxySession {
+  const compactor = levers.compactorFor(levers.settingsFor(undefined));
   options.stats?.useMeasure({
     unit: compactor.unit,
     measure: compactor.measure,
@@ -177,6 +216,8 @@ async function createSession(downstream: Transport, options: ProxyOptions): Prom
     compactor,
     timeoutMs: options.timeoutMs,
     stats: options.stats,
+    levers: levers.session(),
+    metrics: options.metrics,
     log: options.log,
     upstreamName: describeUpstream(options.upstream),
   });

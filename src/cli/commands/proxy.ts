@@ -7,8 +7,12 @@ import {
   DEFAULT_IDLE_TIMEOUT_MS,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_META_KEY,
+  DEFAULT_PAGE_CACHE_BYTES,
+  DEFAULT_PAGE_TTL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../mcp/defaults.js';
+import type { ProxyConfig } from '../../mcp/proxy/config.js';
+import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
 import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, tokenizerOption } from '../options.js';
 
@@ -45,12 +49,26 @@ passed through as it came (--structured-content keep).
 Exit codes: 0 client disconnected or stopped by a signal, 1 the upstream failed (could not
 start, exited, hung past --timeout, or sent something that is not JSON-RPC), 2 bad usage.`;
 
+const LEVER_EXAMPLES = `
+Levers (see docs/mcp.md):
+  # Let the model ask for fewer fields, and keep every result under 20,000 tokens:
+  toonwire proxy --fields-param --max-tokens 20000 -- node server.js
+
+  # Per-tool settings from a file, Prometheus metrics at http://127.0.0.1:9464/metrics:
+  toonwire proxy --config proxy.json --metrics 127.0.0.1:9464 -- node server.js`;
+
 interface ProxyCliOptions {
   upstreamUrl?: string;
+  fieldsParam?: boolean;
+  maxTokens?: number;
+  pageTtl: number;
+  pageCacheMb: number;
+  metrics?: ListenTarget;
+  config?: string;
   header: string[];
   listen?: ListenTarget;
-  by: 'bytes' | 'tokens';
-  tokenizer: TokenizerName;
+  by?: 'bytes' | 'tokens';
+  tokenizer?: TokenizerName;
   candidates?: CandidateName[];
   tools?: string[];
   excludeTools?: string[];
@@ -157,7 +175,38 @@ export function registerProxyCommand(program: Command): void {
         .choices(['keep', 'add', 'strip'])
         .default('keep'),
     )
+    .option(
+      '--fields-param',
+      'give every tool an optional `fields` argument (comma-separated fields per item) that projects its result',
+    )
+    .option(
+      '--max-tokens <n>',
+      'ship results over n tokens (counted with --tokenizer) as pages of whole rows; the tool toonwire_more returns the next; 0 disables',
+      parseTokenBudget,
+    )
+    .option(
+      '--page-ttl <seconds>',
+      'how long a page cursor stays valid after its last use',
+      parsePositive,
+      DEFAULT_PAGE_TTL_MS / 1000,
+    )
+    .option(
+      '--page-cache-mb <n>',
+      'the most paged results kept for toonwire_more, in MiB of JSON (the oldest go first)',
+      parsePositive,
+      DEFAULT_PAGE_CACHE_BYTES / 2 ** 20,
+    )
+    .option(
+      '--metrics <host:port>',
+      'serve Prometheus metrics at http://host:port/metrics (needs prom-client)',
+      parseListen,
+    )
+    .option(
+      '--config <file>',
+      'per-tool settings from a JSON file (compact, candidates, by, fields, maxTokens, fieldsParam); flags win',
+    )
     .addHelpText('after', EXAMPLES)
+    .addHelpText('after', LEVER_EXAMPLES)
     .action(async (upstreamCommand: string[], options: ProxyCliOptions, command: Command) => {
       if (options.upstreamUrl !== undefined && upstreamCommand.length > 0) {
         command.error(
@@ -180,7 +229,19 @@ export function registerProxyCommand(program: Command): void {
           exitCode: ProxyExitCode.Usage,
         });
       }
-      const exitCode = await runProxyCommand(upstreamCommand, options);
+      // Flags given on the command line win over --config; their defaults do not.
+      if (command.getOptionValueSource('by') === 'default') delete options.by;
+      if (command.getOptionValueSource('tokenizer') === 'default') delete options.tokenizer;
+      let config: ProxyConfig | undefined;
+      if (options.config !== undefined) {
+        const { loadProxyConfig } = await import('../../mcp/proxy/config.js');
+        try {
+          config = await loadProxyConfig(options.config);
+        } catch (error) {
+          command.error(`error: ${(error as Error).message}`, { exitCode: ProxyExitCode.Usage });
+        }
+      }
+      const exitCode = await runProxyCommand(upstreamCommand, options, config);
       await flush(process.stdout);
       await flush(process.stderr);
       // Nothing may keep the process alive once the proxy is done (runCli sets the exit code).
@@ -192,6 +253,7 @@ export function registerProxyCommand(program: Command): void {
 async function runProxyCommand(
   upstreamCommand: string[],
   options: ProxyCliOptions,
+  config: ProxyConfig | undefined,
 ): Promise<number> {
   const proxy = await import('../../mcp/proxy.js');
   const stats = options.stats ? new proxy.ProxyStats() : undefined;
@@ -212,12 +274,24 @@ async function runProxyCommand(
     structuredContent: options.structuredContent,
     timeoutMs: options.timeout,
     stats,
+    config,
+    fieldsParam: options.fieldsParam,
+    maxTokens: options.maxTokens,
+    pageTtlMs: options.pageTtl * 1000,
+    pageCacheBytes: options.pageCacheMb * 2 ** 20,
+    metrics: undefined as ProxyMetrics | undefined,
   };
+  let metricsServer: MetricsServer | undefined;
   const stopped = new AbortController();
   const stop = (): void => stopped.abort();
   process.once('SIGINT', stop);
   process.once('SIGTERM', stop);
   try {
+    if (options.metrics !== undefined) {
+      settings.metrics = await proxy.ProxyMetrics.create();
+      metricsServer = await settings.metrics.serve(options.metrics);
+      process.stderr.write(`toonwire proxy: metrics at ${metricsServer.url}\n`);
+    }
     if (options.listen !== undefined) {
       const server = await proxy.listenProxy({
         ...settings,
@@ -243,6 +317,7 @@ async function runProxyCommand(
     return ProxyExitCode.UpstreamFailed;
   } finally {
     if (stats !== undefined) process.stderr.write(stats.format());
+    await metricsServer?.close();
   }
 }
 
@@ -323,4 +398,20 @@ function parseCount(value: string): number {
     throw new InvalidArgumentError('expected a whole number of sessions >= 1, e.g. 32');
   }
   return count;
+}
+
+function parseTokenBudget(value: string): number {
+  const tokens = Number(value);
+  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(tokens)) {
+    throw new InvalidArgumentError('expected a whole number of tokens, e.g. 20000 (0: no budget)');
+  }
+  return tokens;
+}
+
+function parsePositive(value: string): number {
+  const number = Number(value);
+  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
+    throw new InvalidArgumentError('expected a number greater than 0');
+  }
+  return number;
 }

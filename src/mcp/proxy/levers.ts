@@ -41,6 +41,7 @@ import {
   type CompactionOutcome,
   createToolResultCompactor,
   type OutputSchemaKnowledge,
+  parseJsonContainer,
   type ToolResultCompactionOptions,
   type ToolResultCompactor,
 } from './rewrite.js';
@@ -313,12 +314,10 @@ export class LeverSession {
     const notes: string[] = [];
     if (spec !== undefined || budget !== undefined) {
       const content = original.content as unknown[];
-      const contents = contentStrings(original.structuredContent);
       content.forEach((block, index) => {
         const text = textOf(block);
-        if (text === undefined || contents.has(text)) return;
-        const value = parseJsonText(text);
-        if (value !== undefined) values.set(index, value);
+        const value = text === undefined ? undefined : parseJsonContainer(text);
+        if (value !== undefined) values.set(index, value as JsonValue);
       });
       if (spec !== undefined && values.size > 0) {
         const projectedContent = [...content];
@@ -667,24 +666,4 @@ function withNotes(
 ): Record<string, unknown> {
   const content = Array.isArray(result.content) ? (result.content as unknown[]) : [];
   return { ...result, content: [...content, ...notes.map((text) => ({ type: 'text', text }))] };
-}
-
-/** The JSON object or array a text holds, unless its numbers would not survive `JSON.parse`. */
-function parseJsonText(text: string): JsonValue | undefined {
-  if (!/^\s*[[{]/.test(text)) return undefined;
-  try {
-    const value = JSON.parse(text) as JsonValue;
-    return losesPrecision(text) ? undefined : value;
-  } catch {
-    return undefined;
-  }
-}
-
-/** The string values of `structuredContent`: a text equal to one is contents, not data. */
-function contentStrings(structuredContent: unknown): ReadonlySet<string> {
-  const strings = new Set<string>();
-  if (isPlainObject(structuredContent))
-    for (const value of Object.values(structuredContent))
-      if (typeof value === 'string') strings.add(value);
-  return strings;
 }

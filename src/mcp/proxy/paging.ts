@@ -7,6 +7,7 @@ import { randomBytes } from 'node:crypto';
 import { isJsonObject, setOwn } from '../../codec/objects.js';
 import type { JsonObject, JsonValue } from '../../codec/types.js';
 import { DEFAULT_ENVELOPE } from '../../compact/index.js';
+import { DEFAULT_PAGE_CACHE_BYTES, DEFAULT_PAGE_TTL_MS } from '../defaults.js';
 
 /** The name of the tool the proxy adds for the next page. */
 export const MORE_TOOL_NAME = 'toonwire_more';
@@ -14,11 +15,7 @@ export const MORE_TOOL_NAME = 'toonwire_more';
 /** The `_meta` key of a page: where it is in the list, and the cursor of the next page. */
 export const PAGE_META_KEY = 'toonwire/page';
 
-/** How long a cursor stays valid after its last use, by default: 10 minutes. */
-export const DEFAULT_PAGE_TTL_MS = 600_000;
-
-/** How much result text the page cache holds at most, by default: 64 MiB. */
-export const DEFAULT_PAGE_CACHE_BYTES = 64 * 1024 * 1024;
+export { DEFAULT_PAGE_CACHE_BYTES, DEFAULT_PAGE_TTL_MS };
 
 /** The `toonwire_more` tool as tools/list shows it. */
 export const MORE_TOOL = {

@@ -284,8 +284,12 @@ function textBlocks(content: unknown): TextBlockOutcome[] {
  * The JSON object or array `text` holds, or `undefined` when it holds anything else, is not
  * JSON, or has a number a JavaScript number cannot carry exactly (a 64-bit ID): re-encoding that
  * would change the data.
+ *
+ * @example
+ * parseJsonContainer('{"a": 1}'); // { a: 1 }
+ * parseJsonContainer('"text"'); // undefined
  */
-function parseJsonContainer(text: string): unknown {
+export function parseJsonContainer(text: string): unknown {
   const first = firstNonSpace(text);
   if (first !== '{' && first !== '[') return undefined;
   let value: unknown;

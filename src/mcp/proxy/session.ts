@@ -12,6 +12,8 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
+import type { CallPlan, LeverSession, ToolCall } from './levers.js';
+import type { ProxyMetrics } from './metrics.js';
 import type { ToolResultCompactor } from './rewrite.js';
 import type { ProxyStats } from './stats.js';
 
@@ -31,6 +33,10 @@ export interface ProxySessionOptions {
   timeoutMs?: number;
   /** Receives per-tool savings. */
   stats?: ProxyStats;
+  /** Projection, budgets and per-tool settings around the compactor (see `createToolLevers`). */
+  levers?: LeverSession;
+  /** Receives session and upstream counts (the levers report the per-tool ones). */
+  metrics?: ProxyMetrics;
   /** Where the session's messages for humans go (default: stderr). */
   log?: (message: string) => void;
   /** How messages name the upstream, e.g. "the upstream MCP server `node server.js`". */
@@ -50,6 +56,8 @@ interface PendingRequest {
   toolName: string | undefined;
   progressToken: unknown;
   timer: ReturnType<typeof setTimeout> | undefined;
+  /** A tools/call as the levers planned it. */
+  call?: ToolCall;
   /** How much of its timeout is left when its clock (re)starts. */
   remainingMs: number;
   /** When its clock runs out, while it runs. */
@@ -122,6 +130,8 @@ export class ProxySession {
     this.downstream.onmessage = (message) => this.fromClient(message);
     this.downstream.onerror = (error) => this.onDownstreamError(error);
     this.downstream.onclose = () => void this.shutdown({ reason: 'client-closed' });
+    this.options.metrics?.sessionChanged(1);
+    this.options.metrics?.upstreamStarted();
     try {
       await this.upstream.start();
     } catch (error) {
@@ -149,13 +159,23 @@ export class ProxySession {
       return;
     }
     if (kind === 'request') {
-      this.track(
-        message as JSONRPCMessage & {
-          id: RequestId;
-          method: string;
-          params?: Record<string, unknown>;
-        },
-      );
+      const request = message as JSONRPCMessage & {
+        id: RequestId;
+        method: string;
+        params?: Record<string, unknown>;
+      };
+      const plan: CallPlan | undefined =
+        request.method === 'tools/call' ? this.options.levers?.call(request.params) : undefined;
+      if (plan?.kind === 'answer') {
+        // The proxy's own tool (toonwire_more): answered here, never forwarded.
+        this.toClient({ jsonrpc: '2.0', id: request.id, result: plan.result } as JSONRPCMessage, {
+          relatedRequestId: request.id,
+        });
+        return;
+      }
+      if (plan?.params !== undefined)
+        message = { ...request, params: plan.params } as JSONRPCMessage;
+      this.track(request, plan?.call);
     } else if (kind === 'response') {
       this.serverRequestDone((message as { id: RequestId }).id);
     } else if (
@@ -172,11 +192,14 @@ export class ProxySession {
     });
   }
 
-  private track(request: {
-    id: RequestId;
-    method: string;
-    params?: Record<string, unknown>;
-  }): void {
+  private track(
+    request: {
+      id: RequestId;
+      method: string;
+      params?: Record<string, unknown>;
+    },
+    call?: ToolCall,
+  ): void {
     this.untrack(request.id);
     const params = request.params;
     const toolName =
@@ -187,6 +210,7 @@ export class ProxySession {
       toolName,
       progressToken: meta?.progressToken,
       timer: undefined,
+      call,
       remainingMs: this.timeoutMs,
       deadline: 0,
     };
@@ -266,17 +290,24 @@ export class ProxySession {
       if (typeof version === 'string') this.upstream.setProtocolVersion?.(version);
     } else if (request.method === 'tools/list') {
       this.learnTools(result);
-      const shown = this.options.compactor.toolsList(result);
+      const stripped = this.options.compactor.toolsList(result);
+      const shown = this.options.levers?.toolsList(stripped ?? result) ?? stripped;
       if (shown !== undefined) return { ...message, result: shown } as JSONRPCMessage;
     } else if (request.method === 'tools/call') {
       const toolName = request.toolName;
       const known = toolName === undefined ? undefined : this.knownTools.get(toolName);
-      const outcome = this.options.compactor.compact(
-        result,
-        toolName,
-        known === undefined ? 'unknown' : known.hasOutputSchema ? 'declared' : 'none',
-        known?.inputSchema,
-      );
+      const outputSchema =
+        known === undefined ? 'unknown' : known.hasOutputSchema ? 'declared' : 'none';
+      const levers = this.options.levers;
+      const outcome =
+        levers === undefined
+          ? this.options.compactor.compact(result, toolName, outputSchema, known?.inputSchema)
+          : levers.result(
+              result,
+              request.call ?? { tool: toolName, fields: undefined, started: performance.now() },
+              outputSchema,
+              known?.inputSchema,
+            );
       if (toolName !== undefined) this.options.stats?.record(toolName, outcome);
       if (outcome.changed) return { ...message, result: outcome.result } as JSONRPCMessage;
     }
@@ -375,6 +406,7 @@ export class ProxySession {
   ): void {
     if (this.failure !== undefined || this.shuttingDown) return;
     this.failure = { reason, code };
+    this.options.metrics?.upstreamFailed();
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     const answered = [...this.pending].map(([id, entry]) =>
       this.answerWithFailure(
@@ -420,6 +452,7 @@ export class ProxySession {
   private async shutdown(end: ProxySessionEnd): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
+    this.options.metrics?.sessionChanged(-1);
     this.endGrace?.();
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     await this.upstream.close().catch(() => {});
