@@ -19,13 +19,14 @@ import { printTable } from './harness.js';
 
 const megabytes = Number(process.env.STREAM_MB ?? 100);
 const here = fileURLToPath(import.meta.url);
-const file = path.join(os.tmpdir(), `toonwire-stream-bench-${megabytes}mb.toon`);
-
 /** About 71 bytes of TOON per row: a table with a nested field group. */
+const rowCount = Math.round((megabytes * 1e6) / 71);
+// Named by row count, so a file written for another size is never read by mistake.
+const file = path.join(os.tmpdir(), `toonwire-stream-bench-${rowCount}-rows.toon`);
+
 function generate(): { rows: unknown[] } {
-  const count = Math.round((megabytes * 1e6) / 71);
-  const rows = new Array(count);
-  for (let i = 0; i < count; i++) {
+  const rows = new Array(rowCount);
+  for (let i = 0; i < rowCount; i++) {
     rows[i] = {
       id: i,
       name: `user ${i}`,

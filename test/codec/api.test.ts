@@ -10,6 +10,7 @@ import {
   DEFAULT_DELIMITER,
   DELIMITERS,
   decode,
+  decodeStreamSync,
   encode,
   encodeLines,
   escapeString,
@@ -62,6 +63,18 @@ describe('byte input (spec §4, §14.2)', () => {
   });
   it('refuses a non-string, non-byte input with a TypeError', () => {
     assert.throws(() => decode(42 as unknown as string), TypeError);
+  });
+});
+
+describe('ToonDecodeError', () => {
+  it('carries the raw source line, indentation included, in decode and the stream decoders', () => {
+    const text = 'a:\r\n  b[2]: x\r\nc: 1';
+    const error = decodeError(() => decode(text));
+    assert.equal(error.source, '  b[2]: x');
+    assert.equal(error.line, 2);
+    const streamed = decodeError(() => [...decodeStreamSync(text.split('\n'))]);
+    assert.equal(streamed.source, '  b[2]: x');
+    assert.equal(streamed.message, error.message);
   });
 });
 

@@ -6,7 +6,7 @@
 // FLUSH when enough events wait to be handed out.
 
 import { ToonDecodeError } from '../errors.js';
-import type { JsonStreamEvent, JsonValue } from '../types.js';
+import type { JsonPrimitive, JsonStreamEvent, JsonValue } from '../types.js';
 import type { FieldList, Header, LineClass } from './header.js';
 import * as header from './header.js';
 import * as lines from './lines.js';
@@ -236,7 +236,7 @@ export class EventDecoder extends Reader {
       const next = yield* this.peek();
       if (next === null) {
         this.enterLine(first);
-        this.out.push({ type: 'primitive', value: this.primitive(start, end) as never });
+        this.out.push({ type: 'primitive', value: this.primitive(start, end) as JsonPrimitive });
         return;
       }
       // More than one line, the first of them a scalar: an object whose first line has no ":".
@@ -330,7 +330,7 @@ export class EventDecoder extends Reader {
       this.out.push(END_ARRAY);
       return;
     }
-    this.out.push({ type: 'primitive', value: this.primitive(p, end) as never });
+    this.out.push({ type: 'primitive', value: this.primitive(p, end) as JsonPrimitive });
   }
 
   /** The array (or keyed object) declared by `head` on `line` (see tree.ts headerValue). */
@@ -353,7 +353,7 @@ export class EventDecoder extends Reader {
       const cells = this.cells;
       this.readInline(cells, inline, end, head);
       for (let i = 0; i < cells.length; i++) {
-        this.out.push({ type: 'primitive', value: cells[i] as never });
+        this.out.push({ type: 'primitive', value: cells[i] as JsonPrimitive });
       }
     } else {
       yield* this.listItems(head, line, ownerDepth, level);
@@ -430,7 +430,7 @@ export class EventDecoder extends Reader {
     }
     let kind = this.classify(p, end, level + 2);
     if (kind === KIND_SCALAR) {
-      this.out.push({ type: 'primitive', value: this.primitive(p, end) as never });
+      this.out.push({ type: 'primitive', value: this.primitive(p, end) as JsonPrimitive });
       return;
     }
     if (typeof kind === 'object' && kind.key === null) {
@@ -527,7 +527,7 @@ export class EventDecoder extends Reader {
       const n = Math.min(available, fields.leafCount);
       for (let j = 0; j < n; j++) {
         this.out.push({ type: 'key', key: names[j]! });
-        this.out.push({ type: 'primitive', value: cells[j] as never });
+        this.out.push({ type: 'primitive', value: cells[j] as JsonPrimitive });
       }
     } else {
       let open = 0;
@@ -537,7 +537,7 @@ export class EventDecoder extends Reader {
         if (op === OP_LEAF) {
           if (cell >= available) break;
           this.out.push({ type: 'key', key: names[o]! });
-          this.out.push({ type: 'primitive', value: cells[cell++] as never });
+          this.out.push({ type: 'primitive', value: cells[cell++] as JsonPrimitive });
         } else if (op === OP_OPEN) {
           this.out.push({ type: 'key', key: names[o]! });
           this.out.push(START_OBJECT);

@@ -105,13 +105,6 @@ export abstract class Reader {
    * goes through the full §7.1 reader.
    */
   readQuotedAt(start: number, end: number): QuotedToken {
-    const token = this.tryReadQuoted(start, end);
-    if (token instanceof QuotedTokenError) throw this.error(token.offset, token.message);
-    return token;
-  }
-
-  /** {@link readQuotedAt}, returning the problem instead of throwing it. */
-  tryReadQuoted(start: number, end: number): QuotedToken | QuotedTokenErrorType {
     const text = this.text;
     const close = text.indexOf('"', start + 1);
     if (close !== -1 && close < end && !this.hasBackslash(start + 1, close)) {
@@ -119,6 +112,16 @@ export abstract class Reader {
     }
     try {
       return readQuoted(text, start, end);
+    } catch (error) {
+      if (error instanceof QuotedTokenError) throw this.error(error.offset, error.message);
+      throw error;
+    }
+  }
+
+  /** {@link readQuotedAt}, returning the problem instead of throwing it (the header parser's). */
+  tryReadQuoted(start: number, end: number): QuotedToken | QuotedTokenErrorType {
+    try {
+      return readQuoted(this.text, start, end);
     } catch (error) {
       if (error instanceof QuotedTokenError) return error;
       throw error;

@@ -86,7 +86,12 @@ function exactSize(items: JsonArray): JsonArray {
 
 /** Decodes a whole document held in one string. */
 export class TreeDecoder extends Reader {
-  private readonly lines: LineTable;
+  // The line table's columns, held directly: they are read for every line, several times.
+  private readonly count: number;
+  private readonly contentStart: Int32Array;
+  private readonly contentEnd: Int32Array;
+  private readonly depths: Int32Array;
+  private readonly blankBefore: Int32Array;
   /** Index of the next line not yet consumed. */
   private cursor = 0;
   /** Arrays whose span (§12) is open: a blank line before any line consumed now is an error. */
@@ -98,7 +103,12 @@ export class TreeDecoder extends Reader {
 
   constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
     super(text, strict, indentSize, maxDepth, text.length < 4096);
-    this.lines = scanLines(text, strict, indentSize);
+    const lines: LineTable = scanLines(text, strict, indentSize);
+    this.count = lines.count;
+    this.contentStart = lines.contentStart;
+    this.contentEnd = lines.contentEnd;
+    this.depths = lines.depths;
+    this.blankBefore = lines.blankBefore;
   }
 
   // -------------------------------------------------------------------------------------------
@@ -159,7 +169,7 @@ export class TreeDecoder extends Reader {
 
   /** An error for a problem the parser met between lines (stack or memory exhaustion). */
   errorAtCursor(reason: string): ToonDecodeError {
-    const { count, contentStart } = this.lines;
+    const { count, contentStart } = this;
     const k = this.cursor < count ? this.cursor : count - 1;
     return k < 0 ? new ToonDecodeError(reason, 1, 1) : this.error(contentStart[k]!, reason);
   }
@@ -169,9 +179,9 @@ export class TreeDecoder extends Reader {
 
   /** The depth of line `k`; raises the strict indentation errors of §12 when the line is reached. */
   private depthAt(k: number): number {
-    const depth = this.lines.depths[k]!;
+    const depth = this.depths[k]!;
     if (depth >= 0) return depth;
-    const contentStart = this.lines.contentStart[k]!;
+    const contentStart = this.contentStart[k]!;
     const start = this.lineStartOf(contentStart);
     if (depth === DEPTH_TAB) {
       throw this.error(this.text.indexOf('\t', start), reasons.tabIndent(this.indentSize));
@@ -188,7 +198,7 @@ export class TreeDecoder extends Reader {
     if (depth <= parentDepth) return -1;
     if (this.strict && depth !== parentDepth + 1) {
       throw this.error(
-        this.lines.contentStart[k]!,
+        this.contentStart[k]!,
         reasons.depthJump(depth - parentDepth, (parentDepth + 1) * this.indentSize),
       );
     }
@@ -201,7 +211,7 @@ export class TreeDecoder extends Reader {
    * to no scope: an error in strict mode, skipped otherwise.
    */
   private nextLineAt(depth: number): number {
-    while (depth >= 0 && this.cursor < this.lines.count) {
+    while (depth >= 0 && this.cursor < this.count) {
       const k = this.cursor;
       const lineDepth = this.depthAt(k);
       if (lineDepth === depth) return k;
@@ -213,17 +223,14 @@ export class TreeDecoder extends Reader {
 
   private skipOverIndented(k: number, scopeDepth: number): void {
     if (this.strict) {
-      throw this.error(
-        this.lines.contentStart[k]!,
-        reasons.overIndented(scopeDepth * this.indentSize),
-      );
+      throw this.error(this.contentStart[k]!, reasons.overIndented(scopeDepth * this.indentSize));
     }
     this.cursor = k + 1;
   }
 
   /** Moves past line `k`, enforcing "no blank line inside an array span" (§12). */
   private consume(k: number): void {
-    const blank = this.lines.blankBefore[k]!;
+    const blank = this.blankBefore[k]!;
     if (this.openSpans > 0 && blank !== 0 && this.strict) {
       throw new ToonDecodeError(reasons.blankInArray(), this.lineNumberOf(blank - 1), 1, {
         source: this.sourceOf(blank - 1),
@@ -236,7 +243,7 @@ export class TreeDecoder extends Reader {
   // Document (§5)
 
   decodeDocument(): JsonValue {
-    const { count, contentStart, contentEnd } = this.lines;
+    const { count, contentStart, contentEnd } = this;
     if (count === 0) return {};
     const k = 0;
     const depth = this.depthAt(k);
@@ -273,8 +280,8 @@ export class TreeDecoder extends Reader {
   /** A root array or keyed root object spans the whole document (§5). */
   private rejectTrailing(what: string): void {
     const k = this.cursor;
-    if (k >= this.lines.count || !this.strict) return;
-    throw this.error(this.lines.contentStart[k]!, reasons.trailing(what));
+    if (k >= this.count || !this.strict) return;
+    throw this.error(this.contentStart[k]!, reasons.trailing(what));
   }
 
   // -------------------------------------------------------------------------------------------
@@ -282,7 +289,7 @@ export class TreeDecoder extends Reader {
 
   /** Reads the fields at `depth` into `target` (at nesting `level`) until the scope ends. */
   private objectFields(target: JsonObject, depth: number, level: number): void {
-    const { count, contentStart, contentEnd } = this.lines;
+    const { count, contentStart, contentEnd } = this;
     while (this.cursor < count) {
       const k = this.cursor;
       const lineDepth = this.depthAt(k);
@@ -313,11 +320,11 @@ export class TreeDecoder extends Reader {
     if (line === KIND_SCALAR) {
       const hint = this.scalarHint;
       if (hint !== null) throw this.error(hint.offset, hint.reason);
-      throw this.error(this.lines.contentStart[k]!, reasons.noColon());
+      throw this.error(this.contentStart[k]!, reasons.noColon());
     }
     if (typeof line === 'object' && line.key === null) {
       if (this.strict) throw this.error(line.keyOffset, reasons.keylessField());
-      line = this.literalField(line.keyOffset, this.lines.contentEnd[k]!);
+      line = this.literalField(line.keyOffset, this.contentEnd[k]!);
     }
     const key = typeof line === 'object' ? line.key! : this.fieldKey;
     if (this.strict && hasOwn.call(target, key)) {
@@ -341,12 +348,12 @@ export class TreeDecoder extends Reader {
     fieldDepth: number,
     level: number,
   ): JsonValue {
-    const end = this.lines.contentEnd[k]!;
+    const end = this.contentEnd[k]!;
     p = this.skipSpaces(p, end);
     if (p >= end) {
       this.checkLevel(level + 1, keyOffset);
       const child: JsonObject = {};
-      if (this.cursor < this.lines.count) {
+      if (this.cursor < this.count) {
         const depth = this.childDepth(fieldDepth, this.cursor);
         if (depth >= 0) this.objectFields(child, depth, level + 1);
       }
@@ -372,7 +379,7 @@ export class TreeDecoder extends Reader {
       this.tableRows(header, header.fields, ownerDepth, level, into);
       return Array.isArray(into) ? exactSize(into) : into;
     }
-    const end = this.lines.contentEnd[k]!;
+    const end = this.contentEnd[k]!;
     const inline = this.skipSpaces(header.end, end);
     if (inline < end) {
       // Read into the reused buffer and copy out an exact-size array: growing a fresh array by
@@ -388,7 +395,7 @@ export class TreeDecoder extends Reader {
 
   /** Expanded list items at one level below `ownerDepth` (§9.2, §9.4, §10). */
   private listItems(items: JsonArray, header: Header, ownerDepth: number, level: number): void {
-    const { count, contentStart, contentEnd } = this.lines;
+    const { count, contentStart, contentEnd } = this;
     const declared = header.length;
     let depth = -1;
     if (this.cursor < count) depth = this.childDepth(ownerDepth, this.cursor);
@@ -420,7 +427,7 @@ export class TreeDecoder extends Reader {
 
   /** One list item whose text after the hyphen starts at `p` (§9.4, §10). */
   private listItem(k: number, p: number, itemDepth: number, level: number): JsonValue {
-    const end = this.lines.contentEnd[k]!;
+    const end = this.contentEnd[k]!;
     p = this.skipSpaces(p, end);
     if (p >= end) {
       this.checkLevel(level, p);
@@ -461,7 +468,7 @@ export class TreeDecoder extends Reader {
     level: number,
     into: JsonArray | JsonObject,
   ): void {
-    const { count: lineCount, contentStart, contentEnd } = this.lines;
+    const { count: lineCount, contentStart, contentEnd } = this;
     const { length: declared, delimiter } = header;
     const keyed = !Array.isArray(into);
     const noun = keyed ? 'entry row' : 'row';
