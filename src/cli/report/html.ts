@@ -9,6 +9,7 @@ import {
   groupTable,
   projectionTable,
   reportHeadline,
+  reportSummary,
   roundTripLine,
 } from './tables.js';
 
@@ -74,8 +75,10 @@ export function renderHtml(data: ReportData): string {
 <style>
 body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem auto;max-width:72rem;padding:0 1rem;color:#111827}
 h1{font-size:1.3rem}h2{font-size:1.1rem;margin-top:2rem}
-table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.5rem 0}
-th,td{padding:.2rem .6rem;border-bottom:1px solid #e5e7eb;text-align:left;white-space:nowrap}
+table{border-collapse:collapse;font-variant-numeric:tabular-nums;margin:.5rem 0;font-size:13px;max-width:100%}
+th,td{padding:.2rem .45rem;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:bottom}
+td{white-space:nowrap}td:first-child{white-space:normal;overflow-wrap:anywhere}th{font-weight:600}
+.summary{max-width:60rem}
 td.r,th.r{text-align:right}tr.section td{font-weight:600;background:#f9fafb}
 .chart{display:grid;grid-template-columns:1fr 1fr;gap:1.5rem;border-top:1px solid #e5e7eb;padding:.6rem 0}
 .chart h3{grid-column:1/3;margin:0;font-size:.95rem}.chart h3 small{color:#6b7280;font-weight:400}
@@ -89,6 +92,9 @@ td.r,th.r{text-align:right}tr.section td{font-weight:600;background:#f9fafb}
 </head>
 <body>
 <h1>${escapeHtml(reportHeadline(data))}</h1>
+${reportSummary(data)
+  .map((text) => `<p class="summary">${escapeHtml(text)}</p>`)
+  .join('\n')}
 ${sections.join('\n')}
 </body>
 </html>
