@@ -101,6 +101,8 @@ export class ProxySession {
   private failure: { reason: string; code: number } | undefined;
   private endGrace: (() => void) | undefined;
   private shuttingDown = false;
+  /** Whether the sessions gauge counts this session (it was started with metrics). */
+  private counted = false;
 
   constructor(
     private readonly downstream: Transport,
@@ -130,6 +132,7 @@ export class ProxySession {
     this.downstream.onmessage = (message) => this.fromClient(message);
     this.downstream.onerror = (error) => this.onDownstreamError(error);
     this.downstream.onclose = () => void this.shutdown({ reason: 'client-closed' });
+    this.counted = this.options.metrics !== undefined;
     this.options.metrics?.sessionChanged(1);
     this.options.metrics?.upstreamStarted();
     try {
@@ -452,7 +455,7 @@ export class ProxySession {
   private async shutdown(end: ProxySessionEnd): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
-    this.options.metrics?.sessionChanged(-1);
+    if (this.counted) this.options.metrics?.sessionChanged(-1);
     this.endGrace?.();
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
     await this.upstream.close().catch(() => {});
