@@ -12,6 +12,9 @@ export interface HttpUpstream {
   headers?: Record<string, string>;
 }
 
+/** How long `notifications/initialized` waits for the standalone stream to open. */
+const STREAM_WAIT_MS = 2000;
+
 /** The SDK client transport's way to open the standalone GET stream (not public API). */
 type StartStandaloneStream = (options: { resumptionToken: undefined }) => Promise<void>;
 
@@ -86,14 +89,17 @@ export class HttpUpstreamTransport implements Transport {
       await inner.send(message); // an SDK without it: its own (later) stream opening
       return;
     }
-    // Resolves once the server has answered the GET: the stream is open, or it offers none (405).
-    let opened = false;
-    try {
-      await open.call(inner, { resumptionToken: undefined });
-      opened = true;
-    } catch {
-      // Reported through onerror by the SDK; the session goes on without the stream.
-    }
+    // Settles once the server has answered the GET: the stream is open, or it offers none (405).
+    // A server that holds back the GET's headers must not hold back the session: after
+    // STREAM_WAIT_MS `initialized` goes out anyway (the GET goes on, and the SDK's second one
+    // is still skipped).
+    const opened = await Promise.race([
+      open.call(inner, { resumptionToken: undefined }).then(
+        () => true,
+        () => false, // reported through onerror by the SDK; the session goes on without it
+      ),
+      new Promise<true>((resolve) => setTimeout(() => resolve(true), STREAM_WAIT_MS).unref()),
+    ]);
     if (!opened) {
       await inner.send(message);
       return;
