@@ -225,7 +225,7 @@ describe('toonwire proxy process hygiene', () => {
   it('ends the whole upstream tree on a timeout: nothing of a wrapped upstream survives', {
     timeout: 20_000,
   }, async () => {
-    const connection = await connect(proxy(['--timeout', '1500'], wrapped), {
+    const connection = await connect(proxy(['--timeout', '3000'], wrapped), {
       env: { KEEP_ALIVE: '1' },
     });
     try {
@@ -255,12 +255,12 @@ describe('toonwire proxy timeouts and server-to-client requests', () => {
     timeout: 20_000,
   }, async () => {
     const connection = await connect(
-      proxy(['--timeout', '1500'], [process.execPath, serverBin('server-everything')]),
+      proxy(['--timeout', '3000'], [process.execPath, serverBin('server-everything')]),
       {
         elicitation: true,
         setup: (client) =>
           client.setRequestHandler(ElicitRequestSchema, async () => {
-            await delay(2500); // a person reading the dialog
+            await delay(4500); // a person reading the dialog, longer than --timeout
             return { action: 'decline' };
           }),
       },
