@@ -101,6 +101,11 @@ export function textOf(input: string | Uint8Array, strict: boolean): string {
  */
 export function decodeFromLines(lines: Iterable<string>, options?: DecodeOptions): JsonValue {
   const { strict, indentSize, maxDepth } = resolveDecodeOptions('decodeFromLines', options);
+  if (typeof lines === 'string') {
+    throw new TypeError(
+      "decodeFromLines expects an iterable of lines, got a string; pass text.split('\\n'), or use decode(text)",
+    );
+  }
   const all = Array.isArray(lines) ? (lines as string[]) : [...lines];
   for (const line of all) {
     if (typeof line !== 'string')

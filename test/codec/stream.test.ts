@@ -242,6 +242,12 @@ describe('stream input', () => {
       (error: unknown) => error instanceof ToonDecodeError && error.offset === 3,
     );
   });
+  it('refuses a whole document passed where lines are expected', () => {
+    assert.throws(() => decodeStreamSync('a: 1' as never), /got a string; pass text.split/);
+    assert.throws(() => decodeStream('a: 1' as never), /got a string/);
+    assert.throws(() => decodeFromLines('a: 1' as never), /got a string/);
+    assert.throws(() => decodeStream(42 as never), TypeError);
+  });
   it('drops a byte order mark from bytes only', () => {
     const bytes = [new Uint8Array([0xef, 0xbb]), new Uint8Array([0xbf, 0x61, 0x3a, 0x20, 0x31])];
     assert.deepEqual(fold(decodeStreamSync(bytes)), { a: 1 });

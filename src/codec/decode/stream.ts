@@ -129,6 +129,22 @@ function incompleteTail(previous: Uint8Array, chunk: Uint8Array): Uint8Array {
   return new Uint8Array(0);
 }
 
+/** A whole document passed as the source would be read one character per line. */
+function checkSource(caller: string, source: unknown): void {
+  if (typeof source === 'string') {
+    throw new TypeError(
+      `${caller} expects an iterable of lines or byte chunks, got a string; pass text.split('\\n'), or use decode(text)`,
+    );
+  }
+  if (
+    source === null ||
+    typeof source !== 'object' ||
+    !(Symbol.iterator in source || Symbol.asyncIterator in source)
+  ) {
+    throw new TypeError(reasons.notLines(source === null ? 'null' : typeof source));
+  }
+}
+
 function startDecoder(settings: DecodeSettings): EventDecoder {
   return new EventDecoder(settings.strict, settings.indentSize, settings.maxDepth);
 }
@@ -269,6 +285,7 @@ export function decodeStreamSync(
   options?: DecodeStreamOptions,
 ): Iterable<JsonStreamEvent> {
   const settings = resolveDecodeOptions('decodeStreamSync', options);
+  checkSource('decodeStreamSync', lines);
   return { [Symbol.iterator]: () => syncEvents(lines, settings) };
 }
 
@@ -286,5 +303,6 @@ export function decodeStream(
   options?: DecodeStreamOptions,
 ): AsyncIterable<JsonStreamEvent> {
   const settings = resolveDecodeOptions('decodeStream', options);
+  checkSource('decodeStream', source);
   return { [Symbol.asyncIterator]: () => asyncEvents(source, settings) };
 }
