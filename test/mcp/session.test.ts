@@ -115,4 +115,42 @@ describe('ProxySession', () => {
     await session.close();
     assert.deepEqual(await session.ended, { reason: 'closed' });
   });
+
+  it('learns input schemas from tools/list: a read verb with a path argument is passed through', async () => {
+    const notes = JSON.stringify(
+      Array.from({ length: 8 }, (_, i) => ({ id: i, title: `note ${i}`, done: i % 2 === 0 })),
+      null,
+      2,
+    );
+    const server = new McpServer({ name: 'notes', version: '1.0.0' });
+    server.registerTool('open_note', { inputSchema: { path: z.string() } }, async () => ({
+      content: [{ type: 'text', text: notes }],
+    }));
+    server.registerTool('list_notes', {}, async () => ({
+      content: [{ type: 'text', text: notes }],
+    }));
+    const [clientSide, proxyDownstream] = InMemoryTransport.createLinkedPair();
+    const [proxyUpstream, serverSide] = InMemoryTransport.createLinkedPair();
+    await server.connect(serverSide);
+    const stats = new ProxyStats();
+    const session = new ProxySession(proxyDownstream, proxyUpstream, {
+      compactor: await createToolResultCompactor(),
+      stats,
+    });
+    await session.start();
+    const client = new Client({ name: 'client', version: '1.0.0' });
+    await client.connect(clientSide);
+    await client.listTools();
+    type Text = { content: Array<{ text: string }>; _meta?: Record<string, unknown> };
+    const opened = (await client.callTool({
+      name: 'open_note',
+      arguments: { path: 'a.json' },
+    })) as Text;
+    assert.equal(opened.content[0]!.text, notes);
+    const listed = (await client.callTool({ name: 'list_notes' })) as Text;
+    assert.equal(listed._meta?.['toonwire/encodingStrategy'], 'toon');
+    assert.deepEqual(stats.snapshot().open_note?.passedThrough, { content: 1 });
+    await client.close();
+    await session.ended;
+  });
 });
