@@ -75,6 +75,9 @@ describe('ToonDecodeError', () => {
     const streamed = decodeError(() => [...decodeStreamSync(text.split('\n'))]);
     assert.equal(streamed.source, '  b[2]: x');
     assert.equal(streamed.message, error.message);
+    const blank = 'a[2]:\n  - 1\n   \n  - 2';
+    assert.equal(decodeError(() => decode(blank)).source, '   ');
+    assert.equal(decodeError(() => [...decodeStreamSync(blank.split('\n'))]).source, '   ');
   });
 });
 

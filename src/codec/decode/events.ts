@@ -40,8 +40,9 @@ interface Line {
   readonly depth: number;
   readonly start: number;
   readonly end: number;
-  /** Line number of a blank line just before this one, or 0. */
+  /** Line number of a blank line just before this one, or 0; and that line's raw text. */
   readonly blankBefore: number;
+  readonly blankSource: string;
 }
 
 const END_OBJECT: JsonStreamEvent = { type: 'endObject' };
@@ -58,6 +59,7 @@ export class EventDecoder extends Reader {
   private closed = false;
   private lineNumber = 0;
   private pendingBlank = 0;
+  private pendingBlankSource = '';
   private readonly measured = { contentStart: 0 };
   /** The line whose text the reader is on, for error positions. */
   private current: Line | null = null;
@@ -76,7 +78,10 @@ export class EventDecoder extends Reader {
     const end = contentEndOf(raw, 0, raw.length);
     const depth = measureLine(raw, 0, end, this.strict, this.indentSize, this.measured);
     if (depth === LINE_BLANK) {
-      if (this.pendingBlank === 0) this.pendingBlank = number;
+      if (this.pendingBlank === 0) {
+        this.pendingBlank = number;
+        this.pendingBlankSource = raw.slice(0, end);
+      }
       return;
     }
     if (depth === LINE_COMMENT) return;
@@ -87,6 +92,7 @@ export class EventDecoder extends Reader {
       start: this.measured.contentStart,
       end,
       blankBefore: this.pendingBlank,
+      blankSource: this.pendingBlankSource,
     });
     this.pendingBlank = 0;
   }
@@ -126,7 +132,9 @@ export class EventDecoder extends Reader {
   /** Moves past `line` (the peeked one), enforcing "no blank line inside an array span" (§12). */
   private consume(line: Line): void {
     if (this.openSpans > 0 && line.blankBefore !== 0 && this.strict) {
-      throw new ToonDecodeError(reasons.blankInArray(), line.blankBefore, 1, { source: '' });
+      throw new ToonDecodeError(reasons.blankInArray(), line.blankBefore, 1, {
+        source: line.blankSource,
+      });
     }
     this.queueHead++;
     // Drop consumed lines now and then, so a long stream holds only what is still ahead.
