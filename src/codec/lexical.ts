@@ -12,7 +12,9 @@ import type { Delimiter, JsonPrimitive } from './types.js';
 const {
   BACKSLASH: CHAR_BACKSLASH,
   BOM,
+  CR,
   HASH: CHAR_HASH,
+  LF,
   MINUS: CHAR_MINUS,
   NINE: CHAR_NINE,
   PLUS: CHAR_PLUS,
@@ -58,12 +60,8 @@ function needsQuotes(value: string, delimiter: Delimiter): boolean {
   return value === 'true' || value === 'false' || value === 'null';
 }
 
-/**
- * Can `code` start (`first`) or continue an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`)? The
- * one definition of the unquoted-key alphabet: the encoder decides quoting with it and the
- * decoder's header parser checks field names with it.
- */
-export function isKeyCode(code: number, first: boolean): boolean {
+/** Can `code` start (`first`) or continue an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`)? */
+function isKeyCode(code: number, first: boolean): boolean {
   const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
   if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) return true;
   return !first && ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT);
@@ -80,8 +78,8 @@ function isUnquotedKey(key: string): boolean {
 
 /** Escapes for the control characters (§7.1): the short forms where they exist, else `\u00xx`. */
 const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, code) => {
-  if (code === 0x0a) return '\\n';
-  if (code === 0x0d) return '\\r';
+  if (code === LF) return '\\n';
+  if (code === CR) return '\\r';
   if (code === CHAR_TAB) return '\\t';
   return `\\u${code.toString(16).padStart(4, '0')}`;
 });
@@ -214,7 +212,7 @@ export class QuotedTokenError extends Error {
 }
 
 function hexValue(c: number): number {
-  if (c >= 0x30 && c <= 0x39) return c - 0x30;
+  if (c >= CHAR_ZERO && c <= CHAR_NINE) return c - CHAR_ZERO;
   if (c >= 0x61 && c <= 0x66) return c - 0x57;
   if (c >= 0x41 && c <= 0x46) return c - 0x37;
   return -1;
@@ -341,7 +339,7 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
   if (integerDigits > 1 && text.charCodeAt(integerStart) === CHAR_ZERO)
     return text.slice(start, end);
   let fractionDigits = 0;
-  if (p < end && c === 0x2e) {
+  if (p < end && c === DOT) {
     const fractionStart = ++p;
     c = text.charCodeAt(p);
     while (p < end && c >= CHAR_ZERO && c <= CHAR_NINE) {

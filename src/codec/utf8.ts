@@ -4,6 +4,7 @@
 // a character like any other, and stripping it there loses data (`decode(encode('\ufeffhi'))`).
 
 import * as codes from './char-codes.js';
+import { reasons } from './decode/messages.js';
 import { ToonDecodeError } from './errors.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
@@ -49,13 +50,8 @@ export function illFormed(bytes: Uint8Array, offset: number): ToonDecodeError {
   }
   const before = lenient.decode(bytes.subarray(lineStart, offset));
   const column = [...before].length + 1;
-  const shown = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0') ?? 'end of input';
-  return new ToonDecodeError(
-    `ill-formed UTF-8 at byte offset ${offset} (byte 0x${shown}); TOON is UTF-8 text: re-encode the input as UTF-8, or decode with strict: false to replace bad bytes with U+FFFD`,
-    line,
-    column,
-    { offset },
-  );
+  const shown = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0');
+  return new ToonDecodeError(reasons.illFormedUtf8(offset, shown), line, column, { offset });
 }
 
 /**

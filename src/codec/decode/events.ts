@@ -15,7 +15,7 @@ import { Reader } from './reader.js';
 import { isEmptyArrayToken, isListItem } from './tree.js';
 
 const { declaredLength, KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
-const { contentEndOf, DEPTH_TAB, LINE_BLANK, LINE_COMMENT, measureLine } = lines;
+const { columnOf, contentEndOf, DEPTH_TAB, LINE_BLANK, LINE_COMMENT, measureLine } = lines;
 
 /** Yielded when the parser needs a line that has not arrived yet. */
 export const NEED_INPUT: unique symbol = Symbol('toonwire.needInput');
@@ -565,15 +565,7 @@ export class EventDecoder extends Reader {
 function errorOn(line: Line | null, offset: number, reason: string): ToonDecodeError {
   if (line === null) return new ToonDecodeError(reason, 1, 1);
   const text = line.text;
-  let column = 1;
-  for (let p = 0; p < offset && p < text.length; p++) {
-    const c = text.charCodeAt(p);
-    if (c >= 0xdc00 && c <= 0xdfff && p > 0) {
-      const before = text.charCodeAt(p - 1);
-      if (before >= 0xd800 && before <= 0xdbff) continue;
-    }
-    column++;
-  }
+  const column = columnOf(text, 0, offset);
   return new ToonDecodeError(reason, line.number, column, {
     source: contentEndOf(text, 0, text.length) === text.length ? text : text.slice(0, -1),
   });

@@ -9,7 +9,8 @@ import type { Reader } from './reader.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
-const { BRACE_CLOSE, BRACE_OPEN, BRACKET_CLOSE, COLON, COMMA, PIPE, QUOTE, TAB, ZERO } = codes;
+const { BRACE_CLOSE, BRACE_OPEN, BRACKET_CLOSE, COLON, COMMA, PIPE, QUOTE, NINE, TAB, ZERO } =
+  codes;
 
 /** Steps of a nested field-group program (§9.3). */
 export const OP_LEAF = 0;
@@ -106,8 +107,8 @@ export function parseHeader(
   let length = 0;
   for (; j < end; j++) {
     const c = text.charCodeAt(j);
-    if (c < 0x30 || c > 0x39) break;
-    length = length * 10 + (c - 0x30);
+    if (c < ZERO || c > NINE) break;
+    length = length * 10 + (c - ZERO);
   }
   if (j === digits) {
     if (text.charCodeAt(j) === BRACKET_CLOSE)

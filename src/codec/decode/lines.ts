@@ -116,3 +116,23 @@ export function scanLines(text: string, strict: boolean, indentSize: number): Li
   table.count = k;
   return table;
 }
+
+/**
+ * The 1-based column of `offset` on the line starting at `lineStart`, counted in Unicode
+ * characters (the low half of a surrogate pair does not start a new one).
+ *
+ * @example
+ * columnOf('😀x', 0, 2); // 2
+ */
+export function columnOf(text: string, lineStart: number, offset: number): number {
+  let column = 1;
+  for (let p = lineStart; p < offset && p < text.length; p++) {
+    const c = text.charCodeAt(p);
+    if (c >= 0xdc00 && c <= 0xdfff && p > 0) {
+      const before = text.charCodeAt(p - 1);
+      if (before >= 0xd800 && before <= 0xdbff) continue;
+    }
+    column++;
+  }
+  return column;
+}

@@ -99,6 +99,10 @@ export const reasons = {
   delimiterMismatch: (found: number, declared: number) =>
     `the field list uses the ${delimiterName(found)} delimiter but the brackets declare ${delimiterName(declared)}; use the same delimiter in both`,
 
+  // Byte input (§4)
+  illFormedUtf8: (offset: number, byte: string | undefined) =>
+    `ill-formed UTF-8 at byte offset ${offset} (${byte === undefined ? 'a truncated sequence at the end of input' : `byte 0x${byte}`}); TOON is UTF-8 text: re-encode the input as UTF-8, or decode with strict: false to replace bad bytes with U+FFFD`,
+
   // Stream input
   notLines: (what: string) =>
     `decodeStream expects an iterable of strings (lines) or Uint8Array chunks (UTF-8 bytes), got ${what}`,

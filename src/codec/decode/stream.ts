@@ -95,7 +95,7 @@ class LineFeeder {
     const lineText = newline === -1 ? this.partial + before : before.slice(newline + 1);
     const shown = joined[at]?.toString(16).toUpperCase().padStart(2, '0');
     return new ToonDecodeError(
-      `ill-formed UTF-8 at byte offset ${offset} (${shown === undefined ? 'a truncated sequence at the end of input' : `byte 0x${shown}`}); TOON is UTF-8 text: re-encode the input as UTF-8, or decode with strict: false to replace bad bytes with U+FFFD`,
+      reasons.illFormedUtf8(offset, shown),
       this.linesSeen + lines + 1,
       [...lineText].length + 1,
       { offset },

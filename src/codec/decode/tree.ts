@@ -9,7 +9,7 @@ import { setOwn } from '../objects.js';
 import type { JsonArray, JsonObject, JsonValue } from '../types.js';
 import type { FieldList, Header, LineClass } from './header.js';
 import * as header from './header.js';
-import { DEPTH_TAB, type LineTable, scanLines } from './lines.js';
+import { columnOf, contentEndOf, DEPTH_TAB, type LineTable, scanLines } from './lines.js';
 import { reasons } from './messages.js';
 import { Reader } from './reader.js';
 
@@ -133,30 +133,18 @@ export class TreeDecoder extends Reader {
     const start = this.lineStartOf(offset);
     let end = this.text.indexOf('\n', start);
     if (end === -1) end = this.text.length;
-    if (end > start && this.text.charCodeAt(end - 1) === 0x0d) end--;
-    return this.text.slice(start, end);
-  }
-
-  /** The 1-based column of `offset`, counted in Unicode characters. */
-  private column(offset: number): number {
-    const text = this.text;
-    let column = 1;
-    for (let p = this.lineStartOf(offset); p < offset; p++) {
-      const c = text.charCodeAt(p);
-      // The low half of a surrogate pair does not start a new character.
-      if (c >= 0xdc00 && c <= 0xdfff && p > 0) {
-        const before = text.charCodeAt(p - 1);
-        if (before >= 0xd800 && before <= 0xdbff) continue;
-      }
-      column++;
-    }
-    return column;
+    return this.text.slice(start, contentEndOf(this.text, start, end));
   }
 
   error(offset: number, reason: string): ToonDecodeError {
-    return new ToonDecodeError(reason, this.lineNumberOf(offset), this.column(offset), {
-      source: this.sourceOf(offset),
-    });
+    return new ToonDecodeError(
+      reason,
+      this.lineNumberOf(offset),
+      columnOf(this.text, this.lineStartOf(offset), offset),
+      {
+        source: this.sourceOf(offset),
+      },
+    );
   }
 
   private depthError(offset: number): ToonDecodeError {
