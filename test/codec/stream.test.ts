@@ -185,6 +185,19 @@ describe('decodeFromLines, decodeStreamSync and decodeStream agree with decode',
           const lines = text.split('\n');
           assert.equal(JSON.stringify(decodeFromLines(lines, settings)), expected);
           assert.equal(JSON.stringify(fold(decodeStreamSync(lines, settings))), expected);
+          // Lines grouped into multi-line strings at random (an embedded LF splits an item).
+          const groups: string[] = [];
+          let from = 0;
+          for (const cut of [...cuts.map((c) => c % (lines.length + 1)), lines.length].sort(
+            (a, b) => a - b,
+          )) {
+            groups.push(lines.slice(from, Math.max(from, cut)).join('\n'));
+            from = Math.max(from, cut);
+          }
+          const grouped = groups.filter((group, i) => group !== '' || i === groups.length - 1);
+          if (grouped.join('\n') === text) {
+            assert.equal(JSON.stringify(fold(decodeStreamSync(grouped, settings))), expected);
+          }
           const chunks = chunked(new TextEncoder().encode(text), cuts);
           assert.equal(JSON.stringify(fold(decodeStreamSync(chunks, settings))), expected);
           const asyncChunks = (async function* () {
