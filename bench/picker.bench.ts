@@ -1,4 +1,4 @@
-// What the adaptive picker costs next to JSON.stringify alone (the seed measured +0.7 ms per
+// What the adaptive picker costs next to JSON.stringify alone (the TOON adoption proposal for Apify's MCP server measured +0.7 ms per
 // 100-item response at depth 9, +1.6 ms at depth 20). Run: npm run bench:picker
 //
 // Each payload is measured side by side in one run (bench/harness.ts: interleaved mitata rounds,
@@ -11,10 +11,10 @@ import { loadDocuments } from './corpus.js';
 import { compare, formatTime, printTable } from './harness.js';
 
 /**
- * A 100-item list response like the seed's actor-run lists, whose rows nest so that the deepest
+ * A 100-item list response like the proposal's actor-run lists, whose rows nest so that the deepest
  * value sits `depth` levels below the root (the root array is depth 0 and each row depth 1, the
  * depth flatten's maxDepth counts). Uniform rows are the case where the TOON candidates beat JSON
- * and so cannot stop early. `mixed` gives every other row no `schema`, like the seed's
+ * and so cannot stop early. `mixed` gives every other row no `schema`, like the proposal's
  * schema-bearing storage lists: no table, so toon-flatten has to be flattened and encoded.
  */
 function listPayload(depth: number, mixed = false): JsonValue[] {

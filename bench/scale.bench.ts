@@ -11,7 +11,13 @@ import { fileURLToPath } from 'node:url';
 import { printTable } from './harness.js';
 
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
-const cli = path.join(root, 'dist/cli/main.js');
+// SCALE_CLI points at another build (a private copy, while others rebuild dist/ meanwhile).
+const cli = process.env['SCALE_CLI'] ?? path.join(root, 'dist/cli/main.js');
+const tasksArg = process.argv.indexOf('--tasks');
+/** Which tasks to run (`--tasks encode,decode,pick,report`), all by default. */
+const tasks = new Set(
+  (tasksArg > 0 ? process.argv[tasksArg + 1]! : 'encode,decode,pick,report').split(','),
+);
 const reference = path.join(root, 'node_modules/.bin/toon');
 const scaleArg = process.argv.indexOf('--scale');
 const scale = scaleArg > 0 ? Number(process.argv[scaleArg + 1]) : 1;
@@ -72,6 +78,11 @@ interface Run {
 
 /** Runs `command args` under GNU time with stdout to `out`; wall seconds and peak RSS. */
 function timed(command: string, args: string[], out: string): Run {
+  const task = args[1] ?? '';
+  if (command !== reference && !tasks.has(task))
+    return { seconds: 0, peakMb: 0, code: null, error: '' };
+  if (command === reference && !tasks.has(args[0] === '--encode' ? 'encode' : 'decode'))
+    return { seconds: 0, peakMb: 0, code: null, error: '' };
   const timeFile = path.join(dir, 'time.txt');
   const fd = fs.openSync(out, 'w');
   const limit = command === reference ? ['timeout', String(REFERENCE_SECONDS)] : [];
@@ -125,6 +136,7 @@ try {
   const refToon = path.join(dir, 'reference.toon');
   const rows: string[][] = [];
   const add = (task: string, ours: Run, theirs?: Run) => {
+    if (ours.code === null && ours.seconds === 0) return; // skipped
     rows.push([task, show(ours), show(theirs)]);
     console.error(`${task}: ${show(ours)} | ${show(theirs)}`);
   };
@@ -139,14 +151,15 @@ try {
     timed(node, [cli, 'encode', json], toonOfJson),
     timed(reference, ['--encode', json, '-o', refToon], nul),
   );
-  const toonSize = fs.statSync(toonOfJsonl).size;
+  const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
+  const toonSize = sizeOf(toonOfJsonl);
   add(
     `decode ${mb(toonSize)} TOON (from the JSON Lines) to indented JSON`,
     timed(node, [cli, 'decode', toonOfJsonl], nul),
     timed(reference, ['--decode', toonOfJsonl, '-o', nul], nul),
   );
   add(
-    `decode ${mb(fs.statSync(toonOfJson).size)} TOON (from the array), --compact`,
+    `decode ${mb(sizeOf(toonOfJson))} TOON (from the array), --compact`,
     timed(node, [cli, 'decode', '--compact', toonOfJson], nul),
     undefined,
   );

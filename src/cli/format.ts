@@ -32,7 +32,7 @@ export function relativeChange(value: number, baseline: number): number {
 }
 
 /**
- * A byte count in the units the seed's tables use (B, KB, MB; powers of 1000).
+ * A byte count in the units the tables of the TOON adoption proposal for Apify's MCP server use (B, KB, MB; powers of 1000).
  *
  * @example
  * formatSize(1_010_000); // '1.01 MB'

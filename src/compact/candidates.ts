@@ -29,7 +29,7 @@ export const CANDIDATE_NAMES: readonly CandidateName[] = [
   'toon-tab',
 ];
 
-/** The picker's default set: the seed's two plus plain TOON, which has nested field groups. */
+/** The picker's default set: the two of the TOON adoption proposal for Apify's MCP server, plus plain TOON, which has nested field groups. */
 export const DEFAULT_CANDIDATES: readonly CandidateName[] = ['json', 'toon', 'toon-flatten'];
 
 /** The values every candidate of one pick works from, each computed at most once. */

@@ -1,4 +1,4 @@
-// Dot-flatten (the seed's `flatten` transform) and its inverse. Lifting nested objects into
+// Dot-flatten (the `flatten` transform of the TOON adoption proposal for Apify's MCP server) and its inverse. Lifting nested objects into
 // dotted keys turns rows with a uniform nested shape into flat rows, which is what TOON needs
 // for its tabular form; unflatten restores the nesting for consumers.
 
@@ -16,7 +16,7 @@ export interface FlattenOptions {
   maxDepth?: number;
   /**
    * What to do with a source key that contains a literal `.`:
-   * - `'underscore'` (default, the seed's rule): replace every `.` with `_`, so the dot stays
+   * - `'underscore'` (default, the proposal's rule): replace every `.` with `_`, so the dot stays
    *   unambiguous as the nesting separator. This is one-way: unflatten cannot restore the dot.
    * - `'throw'`: throw a `RangeError`, for callers that need a lossless transform (the picker's
    *   `toon-flatten` candidate uses this, so it is dropped instead of shipping a renamed key).
@@ -24,11 +24,11 @@ export interface FlattenOptions {
   dottedKeys?: 'underscore' | 'throw';
 }
 
-/** The seed's bound: its deepest real payload nests 9 levels, which leaves a margin of 11. */
+/** The proposal's bound: its deepest real payload nests 9 levels, which leaves a margin of 11. */
 export const DEFAULT_FLATTEN_MAX_DEPTH = 20;
 
 /**
- * Lifts nested objects into dot-joined keys, following the seed's semantics: arrays at any level
+ * Lifts nested objects into dot-joined keys, following the proposal's semantics: arrays at any level
  * are recursed into and stay arrays (their object elements are flattened one by one), scalars
  * and inline scalar arrays are kept as they are, and a literal `.` in a source key becomes `_`.
  *

@@ -208,7 +208,7 @@ export function passesTokenGuard(
 
 /**
  * `pick(value, options).text`: a drop-in for `JSON.stringify` that ships whichever encoding is
- * smaller (the seed's `stringifyCompact` helper for Code Mode).
+ * smaller (the `stringifyCompact` helper for Code Mode in the TOON adoption proposal for Apify's MCP server).
  *
  * @example
  * console.log(stringifyCompact(places, { fields: 'title,url,totalScore' }));

@@ -1,5 +1,5 @@
 // Field projection with the semantics of Apify's `fields` / `omit` dataset parameters: the
-// seed's dominant size lever (1.01 MB to 12.3 KB before any encoding choice).
+// dominant size lever in the TOON adoption proposal for Apify's MCP server (1.01 MB to 12.3 KB before any encoding choice).
 
 import { isJsonObject, setOwn } from '../codec/objects.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';

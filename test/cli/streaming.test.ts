@@ -1,7 +1,8 @@
 // Input of any size: the streamed paths (forced with --stream on small files) write what the
 // in-memory paths write; bad bytes are errors naming their offset; deep documents have a flag.
 import assert from 'node:assert/strict';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
+import { createRequire } from 'node:module';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -51,6 +52,33 @@ describe('encode --stream', () => {
     const run = await runCli(['encode', '--stream', file]);
     assert.equal(run.code, 1);
     assert.match(run.stderr, /^toonwire: .*bad\.jsonl:2:\d+: /);
+  });
+});
+
+describe('pick --stream', () => {
+  it('ships what the in-memory pick ships, for JSON Lines and JSON arrays, in every measure', async () => {
+    const spdx = JSON.parse(
+      readFileSync(createRequire(import.meta.url).resolve('spdx-license-list/spdx.json'), 'utf8'),
+    ) as Record<string, unknown>;
+    const licenses = Object.entries(spdx).map(([id, license]) => ({ id, ...(license as object) }));
+    for (const [name, rows] of [
+      ['table', table],
+      ['list', mixed],
+      ['licenses', licenses],
+    ] as const) {
+      const jsonl = join(dir, `pick-${name}.jsonl`);
+      const json = join(dir, `pick-${name}.json`);
+      writeFileSync(jsonl, rows.map((row) => JSON.stringify(row)).join('\n'));
+      writeFileSync(json, JSON.stringify(rows));
+      for (const by of ['auto', 'bytes']) {
+        const whole = await runCli(['pick', json, '--by', by]);
+        for (const file of [jsonl, json]) {
+          const run = await runCli(['pick', '--stream', file, '--by', by]);
+          assert.equal(run.code, 0, run.stderr);
+          assert.equal(run.stdout, whole.stdout, `${name} ${by} ${file}`);
+        }
+      }
+    }
   });
 });
 
