@@ -8,7 +8,7 @@ import { reasons } from './decode/messages.js';
 import { TreeDecoder } from './decode/tree.js';
 import { resolveDecodeOptions } from './options.js';
 import type { DecodeOptions, JsonValue } from './types.js';
-import { decodeUtf8 } from './utf8.js';
+import { decodeUtf8, isBytes } from './utf8.js';
 
 /**
  * Decodes a TOON v4.0 document into a JSON value.
@@ -85,7 +85,7 @@ function decodeText(
  */
 export function textOf(input: string | Uint8Array, strict: boolean): string {
   if (typeof input === 'string') return input;
-  if (input instanceof Uint8Array) return decodeUtf8(input, strict);
+  if (isBytes(input)) return decodeUtf8(input, strict);
   throw new TypeError(
     `decode expects a string or a Uint8Array of UTF-8 bytes, got ${input === null ? 'null' : typeof input}`,
   );

@@ -11,8 +11,28 @@ import { ToonDecodeError } from './errors.js';
 // loaders, tsx among them), and these are read for every character.
 const { LF } = codes;
 
-const fatal = new TextDecoder('utf-8', { fatal: true, ignoreBOM: true });
-const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
+// Made on first use, so that string-only callers in hosts without TextDecoder never need one.
+let fatalDecoder: TextDecoder | undefined;
+let lenientDecoder: TextDecoder | undefined;
+const fatal = (): TextDecoder =>
+  (fatalDecoder ??= new TextDecoder('utf-8', { fatal: true, ignoreBOM: true }));
+const lenient = (): TextDecoder =>
+  (lenientDecoder ??= new TextDecoder('utf-8', { fatal: false, ignoreBOM: true }));
+
+/**
+ * Is `value` a `Uint8Array` (a Node `Buffer` included), from this realm or another one? Bytes
+ * made by a host's `TextEncoder`, an iframe or a `vm` context fail `instanceof Uint8Array`.
+ *
+ * @example
+ * isBytes(new TextEncoder().encode('a: 1')); // true
+ * isBytes('a: 1'); // false
+ */
+export function isBytes(value: unknown): value is Uint8Array {
+  return (
+    value instanceof Uint8Array ||
+    (ArrayBuffer.isView(value) && Object.prototype.toString.call(value) === '[object Uint8Array]')
+  );
+}
 
 /**
  * Decodes `bytes` as UTF-8 text, without a leading byte order mark. In strict mode ill-formed
@@ -26,9 +46,9 @@ const lenient = new TextDecoder('utf-8', { fatal: false, ignoreBOM: true });
 export function decodeUtf8(bytes: Uint8Array, strict: boolean): string {
   const start = hasBom(bytes) ? 3 : 0;
   const body = start === 0 ? bytes : bytes.subarray(start);
-  if (!strict) return lenient.decode(body);
+  if (!strict) return lenient().decode(body);
   try {
-    return fatal.decode(body);
+    return fatal().decode(body);
   } catch {
     throw illFormed(bytes, firstIllFormed(bytes, start));
   }
@@ -48,7 +68,7 @@ export function illFormed(bytes: Uint8Array, offset: number): ToonDecodeError {
       lineStart = i + 1;
     }
   }
-  const before = lenient.decode(bytes.subarray(lineStart, offset));
+  const before = lenient().decode(bytes.subarray(lineStart, offset));
   const column = [...before].length + 1;
   const shown = bytes[offset]?.toString(16).toUpperCase().padStart(2, '0');
   return new ToonDecodeError(reasons.illFormedUtf8(offset, shown), line, column, { offset });

@@ -28,8 +28,8 @@ async function bundle(): Promise<string> {
 }
 
 /** Runs `body` (a function body returning JSON text) in an isolate-like context with the bundle loaded. */
-function runIsolated(code: string, body: string): unknown {
-  const context = vm.createContext({ TextEncoder });
+function runIsolated(code: string, body: string, globals: object = { TextEncoder }): unknown {
+  const context = vm.createContext({ ...globals });
   vm.runInContext(code, context);
   return JSON.parse(vm.runInContext(`(() => { ${body} })()`, context) as string);
 }
@@ -75,5 +75,20 @@ describe('the portable core', () => {
     assert.equal(result.compact, stringifyCompact({ items: rows }, { fields: 'id,stats.ok' }));
     assert.throws(() => decode('a[2]: 1'), { name: 'ToonDecodeError', line: 1, column: 3 });
     assert.deepEqual(result.error, ['ToonDecodeError', 1, 3]);
+  });
+
+  it('decodes UTF-8 bytes with the host TextDecoder, strictly, and needs it only for bytes', async () => {
+    const code = await bundle();
+    const result = runIsolated(
+      code,
+      `const bytes = new TextEncoder().encode('a: héllo');
+       const broken = new Uint8Array([0x61, 0x3a, 0x20, 0xff]);
+       let error;
+       try { toonwire.decode(broken); } catch (e) { error = [e.name, e.offset]; }
+       return JSON.stringify({ value: toonwire.decode(bytes), error });`,
+      { TextEncoder, TextDecoder },
+    ) as Record<string, unknown>;
+    assert.deepEqual(result.value, { a: 'héllo' });
+    assert.deepEqual(result.error, ['ToonDecodeError', 3]);
   });
 });

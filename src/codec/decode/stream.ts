@@ -4,7 +4,7 @@
 import { ToonDecodeError } from '../errors.js';
 import { type DecodeSettings, resolveDecodeOptions } from '../options.js';
 import type { DecodeStreamOptions, JsonStreamEvent } from '../types.js';
-import { firstIllFormed } from '../utf8.js';
+import { firstIllFormed, isBytes } from '../utf8.js';
 import { EventDecoder, NEED_INPUT, type Step } from './events.js';
 import { reasons } from './messages.js';
 
@@ -35,7 +35,7 @@ class LineFeeder {
       else for (const line of item.split('\n')) this.line(line);
       return;
     }
-    if (!(item instanceof Uint8Array)) {
+    if (!isBytes(item)) {
       throw new TypeError(reasons.notLines(item === null ? 'null' : typeof item));
     }
     // The default ignoreBOM: false removes a leading byte order mark, from bytes only.
