@@ -59,7 +59,8 @@ export interface RenderOptions {
 
 /**
  * Serializes a response body in a negotiated format: JSON text, TOON text in the given
- * delimiter, or for `'auto'` whichever of the two is smaller in UTF-8 bytes (JSON on ties).
+ * delimiter, or for `'auto'` the picker's choice (`pick` with its default measure): the smaller of
+ * the two in UTF-8 bytes, TOON only where it also costs no more tokens than JSON, JSON on ties.
  *
  * A value TOON cannot carry (a string with an unpaired surrogate) is sent as JSON instead, with
  * the JSON content type, so a client that asked for TOON still gets its data.
@@ -98,8 +99,9 @@ export function renderBody(
       format: 'json',
     };
   }
-  // Bytes, stated outright: what 'auto' promises on the wire, whatever the picker's default.
-  const picked = pick(value, { by: 'bytes', candidates: AUTO_CANDIDATES[delimiter] });
+  // The picker's default measure: smaller in bytes, and TOON only where it also costs no more
+  // tokens than JSON, since the clients that ask for either format include language models.
+  const picked = pick(value, { candidates: AUTO_CANDIDATES[delimiter] });
   const chosen: ResponseFormat = picked.strategy === 'json' ? 'json' : 'toon';
   return { body: picked.text, contentType: CONTENT_TYPES[kind][chosen], format: chosen };
 }

@@ -2,8 +2,10 @@
 // Hono example apps (127.0.0.1, ephemeral ports, closed after each adapter's suite).
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
+import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
+import { pick } from '../../src/compact/pick.js';
 import { mediaTypeOf, notFoundProblem } from '../../src/http/index.js';
 import {
   BUFFER_JSON,
@@ -197,7 +199,7 @@ const CASES: MatrixCase[] = [
     },
   },
   {
-    it: "with defaultFormat 'auto', answers whichever format is smaller, labelled with its Content-Type",
+    it: "with defaultFormat 'auto', answers the picker's choice (never more tokens than JSON), labelled with its Content-Type",
     options: { defaultFormat: 'auto' },
     async run(server) {
       const auto = await send(server, { path: '/orders?limit=20' });
@@ -212,9 +214,10 @@ const CASES: MatrixCase[] = [
       assertFormat(json, 'json');
       assertFormat(toon, 'toon');
       assertVaryAccept(auto);
-      const smaller = Buffer.byteLength(toon.text) < Buffer.byteLength(json.text) ? 'toon' : 'json';
-      assertFormat(auto, smaller);
-      assert.equal(auto.text, smaller === 'toon' ? toon.text : json.text);
+      const chosen = pick(json.data, { candidates: ['json', 'toon'] }).strategy;
+      assertFormat(auto, chosen === 'json' ? 'json' : 'toon');
+      assert.equal(auto.text, chosen === 'json' ? json.text : toon.text);
+      assert.ok(countTokens(auto.text) <= countTokens(json.text), 'no more o200k tokens than JSON');
       assert.deepEqual(auto.data, json.data);
     },
   },

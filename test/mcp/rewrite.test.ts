@@ -248,6 +248,31 @@ describe('ToolResultCompactor', () => {
       /structuredContent must be 'keep', 'add' or 'strip'/,
     );
     await assert.rejects(createToolResultCompactor({ hint: 'two\nlines' }), /hint must be/);
+    await assert.rejects(
+      createToolResultCompactor({ by: 'chars' as never }),
+      /by must be 'auto', 'bytes' or 'tokens'/,
+    );
+  });
+
+  it("by: 'auto' (the default) keeps JSON where TOON saves bytes but costs tokens", async () => {
+    // Two short rows: TOON is 20 bytes smaller, yet the picker's token guard keeps JSON.
+    const rows = {
+      data: [
+        { id: 1, sku: 'TEA' },
+        { id: 2, sku: 'SCONE' },
+      ],
+    };
+    const result = { content: [{ type: 'text', text: JSON.stringify(rows, null, 2) }] };
+    for (const by of [undefined, 'auto'] as const) {
+      const compactor = await createToolResultCompactor({ by });
+      const outcome = compactor.compact(result, 'list', 'none');
+      const text = (outcome.result.content as { text: string }[])[0]!.text;
+      assert.equal(text, JSON.stringify(rows), `by: ${by}`);
+    }
+    const bytes = await createToolResultCompactor({ by: 'bytes' });
+    const text = (bytes.compact(result, 'list', 'none').result.content as { text: string }[])[0]!;
+    assert.equal(parseCompact(text.text, 'toon').data.length, 2);
+    assert.notEqual(text.text, JSON.stringify(rows));
   });
 });
 

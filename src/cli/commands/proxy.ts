@@ -67,7 +67,7 @@ interface ProxyCliOptions {
   config?: string;
   header: string[];
   listen?: ListenTarget;
-  by?: 'bytes' | 'tokens';
+  by?: 'auto' | 'bytes' | 'tokens';
   tokenizer?: TokenizerName;
   candidates?: CandidateName[];
   tools?: string[];

@@ -12,8 +12,8 @@ export interface ToolSettings {
   compact?: boolean;
   /** Candidates that compete with JSON (names, or `'all'`). */
   candidates?: CandidateName[];
-  /** What the picker compares: `'bytes'` or `'tokens'`. */
-  by?: 'bytes' | 'tokens';
+  /** What the picker compares: `'auto'` (the default), `'bytes'` or `'tokens'`. */
+  by?: 'auto' | 'bytes' | 'tokens';
   /** A default projection, used when the model passes no `fields` (comma-separated). */
   fields?: string;
   /** The token budget of one result's text; `0` means none. */
@@ -110,7 +110,8 @@ function readToolSettings(
     settings.fieldsParam = fieldsParam;
   }
   if (by !== undefined) {
-    if (by !== 'bytes' && by !== 'tokens') throw bad('by', '"bytes" or "tokens"');
+    if (by !== 'auto' && by !== 'bytes' && by !== 'tokens')
+      throw bad('by', '"auto", "bytes" or "tokens"');
     settings.by = by;
   }
   if (maxTokens !== undefined) {
@@ -168,7 +169,7 @@ export interface ResolvedToolSettings {
   compact: boolean;
   candidates: CandidateName[] | undefined;
   /** `undefined`: the compactor's default. */
-  by: 'bytes' | 'tokens' | undefined;
+  by: 'auto' | 'bytes' | 'tokens' | undefined;
   fields: string | undefined;
   /** `undefined`: no budget. */
   maxTokens: number | undefined;

@@ -16,8 +16,11 @@ export const STRUCTURED_CONTENT_MODES: readonly StructuredContentMode[] = ['keep
 
 /** How the proxy compacts tool results. */
 export interface ToolResultCompactionOptions {
-  /** Size measure the picker compares by (default `'bytes'`). */
-  by?: 'bytes' | 'tokens';
+  /**
+   * Size measure the picker compares by (default `'auto'`: UTF-8 bytes, and TOON only where it
+   * also costs no more tokens than JSON; see `pick`).
+   */
+  by?: 'auto' | 'bytes' | 'tokens';
   /** Tokenizer for `by: 'tokens'` (default `'o200k_base'`). */
   tokenizer?: PickOptions['tokenizer'];
   /** Candidates the picker tries (default `['json', 'toon', 'toon-flatten']`). */
@@ -322,8 +325,15 @@ export async function createToolResultCompactor(
   options: ToolResultCompactionOptions = {},
 ): Promise<ToolResultCompactor> {
   checkMetaKey(options.metaKey ?? DEFAULT_META_KEY, 'proxy');
-  if (options.by !== undefined && options.by !== 'bytes' && options.by !== 'tokens') {
-    throw new TypeError(`proxy: by must be 'bytes' or 'tokens', got ${JSON.stringify(options.by)}`);
+  if (
+    options.by !== undefined &&
+    options.by !== 'auto' &&
+    options.by !== 'bytes' &&
+    options.by !== 'tokens'
+  ) {
+    throw new TypeError(
+      `proxy: by must be 'auto', 'bytes' or 'tokens', got ${JSON.stringify(options.by)}`,
+    );
   }
   const mode = options.structuredContent;
   if (mode !== undefined && !STRUCTURED_CONTENT_MODES.includes(mode)) {
