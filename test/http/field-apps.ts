@@ -77,7 +77,8 @@ function gate(): { wait: Promise<void>; release(): void } {
   return { wait, release };
 }
 
-function listening(server: Server): Promise<string> {
+/** The base URL of a server once it listens on its ephemeral port. */
+export function listening(server: Server): Promise<string> {
   return new Promise((resolve) => {
     const done = (): void => {
       const address = server.address();
@@ -90,7 +91,8 @@ function listening(server: Server): Promise<string> {
   });
 }
 
-function closer(server: Server): () => Promise<void> {
+/** Closes a server and its keep-alive connections. */
+export function closer(server: Server): () => Promise<void> {
   return () =>
     new Promise<void>((resolve) => {
       server.close(() => resolve());

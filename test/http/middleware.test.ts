@@ -20,6 +20,7 @@ import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { mediaTypeOf } from '../../src/http/index.js';
+import { closer, listening } from './field-apps.js';
 
 // Large enough for every compressor's default threshold (1 KiB).
 const ROWS = {
@@ -56,27 +57,6 @@ function get(url: string, headers: Record<string, string>, path = '/rows'): Prom
     request.on('error', reject);
     request.end();
   });
-}
-
-function listening(server: Server): Promise<string> {
-  return new Promise((resolve) => {
-    const done = (): void => {
-      const address = server.address();
-      resolve(
-        typeof address === 'object' && address !== null ? `http://127.0.0.1:${address.port}` : '',
-      );
-    };
-    if (server.listening) done();
-    else server.once('listening', done);
-  });
-}
-
-function closer(server: Server): () => Promise<void> {
-  return () =>
-    new Promise<void>((resolve) => {
-      server.close(() => resolve());
-      server.closeAllConnections();
-    });
 }
 
 interface Started {
