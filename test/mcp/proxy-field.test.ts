@@ -323,50 +323,57 @@ describe('toonwire proxy --upstream-url: messages sent right after initializatio
   });
 });
 
+/** `toonwire proxy --listen 127.0.0.1:0 <flags> -- <test upstream>`, its stderr collected. */
+function listeningProxy(flags: string[]) {
+  const proxyProcess = spawn(
+    process.execPath,
+    [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', ...flags, '--', ...UPSTREAM],
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1' } },
+  );
+  let stderr = '';
+  proxyProcess.stderr!.setEncoding('utf8');
+  proxyProcess.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  return {
+    stderr: () => stderr,
+    /** The URL the proxy serves MCP at, once it says so. */
+    endpoint: async (): Promise<URL> => {
+      assert.equal(await waitUntil(() => /serving MCP at (\S+)/.test(stderr), 10_000), true);
+      return new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+    },
+    stop: async () => {
+      proxyProcess.kill('SIGTERM');
+      await new Promise((resolve) => proxyProcess.once('exit', resolve));
+    },
+  };
+}
+
 describe('toonwire proxy --listen session lifecycle', () => {
   it('ends a session its client abandoned without DELETE after --idle-timeout, stopping its upstream', {
     timeout: 20_000,
   }, async () => {
-    const proxyProcess = spawn(
-      process.execPath,
-      [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', '--idle-timeout', '1', '--', ...UPSTREAM],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1' } },
-    );
-    let stderr = '';
-    proxyProcess.stderr!.setEncoding('utf8');
-    proxyProcess.stderr!.on('data', (chunk: string) => (stderr += chunk));
+    const proxy = listeningProxy(['--idle-timeout', '1']);
     try {
-      assert.equal(await waitUntil(() => /serving MCP at (\S+)/.test(stderr), 10_000), true);
-      const endpoint = /serving MCP at (\S+)/.exec(stderr)![1]!;
+      const endpoint = await proxy.endpoint();
       const client = new Client({ name: 'abandoning', version: '1.0.0' });
-      await client.connect(new StreamableHTTPClientTransport(new URL(endpoint)));
+      await client.connect(new StreamableHTTPClientTransport(endpoint));
       const result = (await client.callTool({ name: 'pid' })) as Result;
       const pid = Number(result.content[0]!.text);
       assert.ok(alive(pid));
       await client.close(); // sends no DELETE: the session is abandoned, not ended
       assert.equal(await waitUntil(() => !alive(pid), 6000), true, `upstream ${pid} still runs`);
-      assert.match(stderr, /ended a session idle for \d+ s \(--idle-timeout\)/);
+      assert.match(proxy.stderr(), /ended a session idle for \d+ s \(--idle-timeout\)/);
     } finally {
-      proxyProcess.kill('SIGTERM');
-      await new Promise((resolve) => proxyProcess.once('exit', resolve));
+      await proxy.stop();
     }
   });
 
   it('keeps at most --max-sessions: a new session ends an abandoned one, or is refused while all are busy', {
     timeout: 20_000,
   }, async () => {
-    const proxyProcess = spawn(
-      process.execPath,
-      [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', '--max-sessions', '1', '--', ...UPSTREAM],
-      { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1' } },
-    );
-    let stderr = '';
-    proxyProcess.stderr!.setEncoding('utf8');
-    proxyProcess.stderr!.on('data', (chunk: string) => (stderr += chunk));
+    const proxy = listeningProxy(['--max-sessions', '1']);
     const clients: Client[] = [];
     try {
-      assert.equal(await waitUntil(() => /serving MCP at (\S+)/.test(stderr), 10_000), true);
-      const endpoint = new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
+      const endpoint = await proxy.endpoint();
       const connectClient = async (name: string): Promise<number> => {
         const client = new Client({ name, version: '1.0.0' });
         clients.push(client);
@@ -383,13 +390,12 @@ describe('toonwire proxy --listen session lifecycle', () => {
         'the first upstream still runs',
       );
       assert.ok(alive(second));
-      assert.match(stderr, /ended the session idle the longest, to stay within 1 sessions/);
+      assert.match(proxy.stderr(), /ended the session idle the longest, to stay within 1 sessions/);
       // The second client is connected (its stream is open): a third is refused, not let in.
       await assert.rejects(connectClient('third'), /Too many sessions: all 1 are busy/);
     } finally {
       for (const client of clients) await client.close();
-      proxyProcess.kill('SIGTERM');
-      await new Promise((resolve) => proxyProcess.once('exit', resolve));
+      await proxy.stop();
     }
   });
 });
