@@ -310,12 +310,13 @@ class Writer {
    * bound. Tables repeat (every order's items), so the last one is kept.
    */
   protected tableHeader(layout: Field[]): string {
-    this.enterTable(layout);
     if (layout !== this.lastLayout) {
       this.lastLayout = layout;
       this.lastHeader = fieldList(layout, this.delimiter);
       this.lastLayoutDepth = layoutDepth(layout);
     }
+    // The layout is now the last one, so enterTable reads its depth rather than walking it again.
+    this.enterTable(layout);
     return this.lastHeader;
   }
 
