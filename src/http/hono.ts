@@ -58,11 +58,14 @@ export interface ToonHonoMiddleware extends MiddlewareHandler {
   readonly notFound: NotFoundHandler;
 }
 
+// Requests `skip` selects are marked on their Context, which onError and notFound receive too
+// (the Request is not: a TOON body replaces it).
 const SKIPPED = Symbol('toonwire.skipped');
+type MarkedContext = Context & { [SKIPPED]?: boolean };
 
 function problemResponse(c: Context, error: unknown, settings: ToonSettings): Response {
   const forced: ResponseFormat | undefined =
-    (c.req.raw as Request & { [SKIPPED]?: boolean })[SKIPPED] === true ? 'json' : undefined;
+    (c as MarkedContext)[SKIPPED] === true ? 'json' : undefined;
   const rendered = renderProblem(error, {
     accept: c.req.header('accept'),
     settings,
@@ -201,7 +204,7 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
   const negotiate = async (c: Context, next: Next): Promise<Response | undefined> => {
     const raw = c.req.raw;
     const skipped = skip?.(c) === true;
-    if (skipped) (raw as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
+    if (skipped) (c as MarkedContext)[SKIPPED] = true;
     const contentType = raw.headers.get('content-type');
     const method = c.req.method;
     // A GET or HEAD Request never has a body; looking would make @hono/node-server build it.
@@ -221,8 +224,7 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
         }
       }
     }
-    if (skipped) (c.req.raw as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
-    else c.json = negotiatingJson(c, settings);
+    if (!skipped) c.json = negotiatingJson(c, settings);
     await next();
     return undefined;
   };
