@@ -1,6 +1,6 @@
 // The adapter kit: what the Fastify, Express and Hono adapters share beyond negotiation and
 // rendering, so the three cannot drift apart (request path, the 404 and 406 problems, ETags of
-// re-encoded responses, the decision to negotiate at all).
+// re-encoded responses).
 import { HttpProblem } from './problem.js';
 
 /**
