@@ -102,9 +102,11 @@ export async function measureRows(
       }
     }
   }
+  // The estimate serves the auto guard and stands in for tokens without a counter; skip it otherwise.
+  const estimating = settings.by === 'auto' || !settings.countTokens;
   const count = (track: Track, text: string) => {
     track.bytes += byteLength(text);
-    track.estimate += estimateTokens(text);
+    if (estimating) track.estimate += estimateTokens(text);
     if (settings.countTokens) track.tokens += settings.countTokens(text);
   };
   let first = true;
