@@ -15,6 +15,14 @@ import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
+
+/** A tools/call result as the proxy tests read it. */
+export type ToolResult = {
+  content: Array<{ type: string; text: string }>;
+  structuredContent?: unknown;
+  _meta?: Record<string, unknown>;
+  isError?: boolean;
+};
 export const ROOT = join(here, '..', '..');
 export const UPSTREAM_SCRIPT = join(here, 'fixtures', 'upstream-server.mjs');
 export const UPSTREAM = [process.execPath, UPSTREAM_SCRIPT] as const;

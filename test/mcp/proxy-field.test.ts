@@ -20,14 +20,16 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseCompact } from '../../src/index.js';
-import { proxyCli, ROOT, serveOverHttp, UPSTREAM, UPSTREAM_SCRIPT } from './helpers.js';
+import {
+  proxyCli,
+  ROOT,
+  serveOverHttp,
+  type ToolResult,
+  UPSTREAM,
+  UPSTREAM_SCRIPT,
+} from './helpers.js';
 
-type Result = {
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: unknown;
-  _meta?: Record<string, unknown>;
-  isError?: boolean;
-};
+type Result = ToolResult;
 
 const serverBin = (name: string) =>
   join(ROOT, 'node_modules', '@modelcontextprotocol', name, 'dist', 'index.js');

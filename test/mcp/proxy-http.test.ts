@@ -15,14 +15,11 @@ import {
   proxyArgs,
   proxyCli,
   serveOverHttp,
+  type ToolResult,
   UPSTREAM,
 } from './helpers.js';
 
-type Result = {
-  content: Array<{ type: string; text: string }>;
-  structuredContent?: unknown;
-  _meta?: Record<string, unknown>;
-};
+type Result = ToolResult;
 
 /** The test upstream served over Streamable HTTP on 127.0.0.1, one McpServer per session. */
 const serveUpstreamOverHttp = () => serveOverHttp(createUpstreamServer);
