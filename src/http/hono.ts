@@ -21,8 +21,7 @@ import {
 import { negotiateFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { renderBody, renderProblem } from './render.js';
-import type { ResponseFormat } from './settings.js';
-import { type ToonHttpOptions, ToonSettings } from './settings.js';
+import { type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
 
 /** Options of the Hono middleware. */
 export interface ToonHonoOptions extends ToonHttpOptions {
