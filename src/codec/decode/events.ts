@@ -379,7 +379,6 @@ export class EventDecoder extends Reader {
     const first = yield* this.peek();
     const depth = first === null ? -1 : this.childDepth(ownerDepth, first);
     let count = 0;
-    let opened = false;
     for (
       let line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth));
       line !== null;
@@ -398,14 +397,12 @@ export class EventDecoder extends Reader {
         );
       }
       this.consume(line);
-      if (!opened) {
-        opened = true;
-        this.openSpans++;
-      }
+      // The span opens with the first item line, so it covers that item's own nested lines.
+      if (count === 0) this.openSpans++;
       yield* this.listItem(line, line.start + 1, depth, level + 1);
       count++;
     }
-    if (opened) this.openSpans--;
+    if (count > 0) this.openSpans--;
     if (this.strict && count !== declared) {
       throw errorOn(
         headerLine,
@@ -473,7 +470,6 @@ export class EventDecoder extends Reader {
     const cells = this.cells;
     const seen = keyed && this.strict ? new Set<string>() : null;
     let count = 0;
-    let opened = false;
     for (
       let line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth));
       line !== null;
@@ -509,13 +505,10 @@ export class EventDecoder extends Reader {
       this.readRow(cells, first, end, head, fields, noun);
       if (keyed) this.out.push({ type: 'key', key });
       this.rowEvents(cells, fields);
-      count++;
-      if (!opened) {
-        opened = true;
-        this.openSpans++;
-      }
+      // The span opens with the first row.
+      if (count++ === 0) this.openSpans++;
     }
-    if (opened) this.openSpans--;
+    if (count > 0) this.openSpans--;
     if (this.strict && count !== declared) {
       throw errorOn(
         headerLine,

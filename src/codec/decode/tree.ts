@@ -387,7 +387,6 @@ export class TreeDecoder extends Reader {
     const declared = header.length;
     let depth = -1;
     if (this.cursor < count) depth = this.childDepth(ownerDepth, this.cursor);
-    let opened = false;
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = contentStart[k]!;
       const end = contentEnd[k]!;
@@ -401,13 +400,10 @@ export class TreeDecoder extends Reader {
       }
       this.consume(k);
       // The span opens with the first item line, so it covers that item's own nested lines.
-      if (!opened) {
-        opened = true;
-        this.openSpans++;
-      }
+      if (items.length === 0) this.openSpans++;
       items.push(this.listItem(k, start + 1, depth, level + 1));
     }
-    if (opened) this.openSpans--;
+    if (items.length > 0) this.openSpans--;
     if (this.strict && items.length !== declared) {
       throw this.countError(header.lengthOffset, header, String(items.length), 'list item');
     }
@@ -465,7 +461,6 @@ export class TreeDecoder extends Reader {
     if (depth >= 0) this.checkLevel(level + 1, contentStart[this.cursor]!);
     const cells = this.cells;
     let count = 0;
-    let opened = false;
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = contentStart[k]!;
       const end = contentEnd[k]!;
@@ -491,13 +486,10 @@ export class TreeDecoder extends Reader {
       const row = materializeRow(cells, fields, this.groupStack);
       if (keyed) setOwn(into, key, row);
       else (into as JsonArray).push(row);
-      count++;
-      if (!opened) {
-        opened = true;
-        this.openSpans++;
-      }
+      // The span opens with the first row.
+      if (count++ === 0) this.openSpans++;
     }
-    if (opened) this.openSpans--;
+    if (count > 0) this.openSpans--;
     if (this.strict && count !== declared) {
       throw this.countError(header.lengthOffset, header, String(count), noun);
     }
