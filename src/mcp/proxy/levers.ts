@@ -639,7 +639,7 @@ function passThroughReason(
   settings: ResolvedToolSettings,
 ): string {
   if (!settings.compact) return 'config';
-  const given = (outcome as { passedThrough?: string }).passedThrough;
+  const given = outcome.passedThrough;
   if (given !== undefined) return given;
   const texts = contentTexts(result);
   if (texts.length === 0) return 'no-text';
