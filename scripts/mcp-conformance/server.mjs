@@ -46,6 +46,9 @@ const elicit = (extra, params) =>
   extra.sendRequest({ method: 'elicitation/create', params }, ElicitResultSchema);
 const sleep = (ms) => new Promise((resolve) => setTimeout(resolve, ms));
 const text = (value) => ({ content: [{ type: 'text', text: value }] });
+/** The text result reporting an elicitation's answer, after `label`. */
+const answered = (label, answer) =>
+  text(`${label}: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`);
 
 function build() {
   const server = new McpServer(
@@ -181,9 +184,7 @@ function build() {
           required: ['username', 'email'],
         },
       });
-      return text(
-        `User response: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
-      );
+      return answered('User response', answer);
     },
   );
   server.registerTool(
@@ -203,9 +204,7 @@ function build() {
           },
         },
       });
-      return text(
-        `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
-      );
+      return answered('Elicitation completed', answer);
     },
   );
   server.registerTool(
@@ -248,9 +247,7 @@ function build() {
           },
         },
       });
-      return text(
-        `Elicitation completed: action=${answer.action}, content=${JSON.stringify(answer.content ?? {})}`,
-      );
+      return answered('Elicitation completed', answer);
     },
   );
   // JSON Schema 2020-12 keywords must survive tools/list: registered on the low-level server.
