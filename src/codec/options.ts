@@ -31,6 +31,19 @@ const DECODE_KEYS = ['strict', 'indentSize', 'indent', 'maxDepth'] as const;
 const DELIMITER_VALUES: readonly string[] = Object.values(DELIMITERS);
 const BIGINT_POLICIES: readonly string[] = ['auto', 'string', 'throw'];
 
+/** The settings of a call without options, built once: most calls pass none. */
+const DEFAULT_ENCODE_SETTINGS: EncodeSettings = {
+  delimiter: DELIMITERS.comma,
+  indentSize: DEFAULT_INDENT_SIZE,
+  replacer: undefined,
+  bigint: 'auto',
+};
+const DEFAULT_DECODE_SETTINGS: DecodeSettings = {
+  strict: true,
+  indentSize: DEFAULT_INDENT_SIZE,
+  maxDepth: DEFAULT_MAX_DEPTH,
+};
+
 function checkKeys(
   caller: string,
   options: object | undefined,
@@ -74,6 +87,7 @@ export function resolveEncodeOptions(
   caller: string,
   options: EncodeOptions | undefined,
 ): EncodeSettings {
+  if (options === undefined) return DEFAULT_ENCODE_SETTINGS;
   const given = checkKeys(caller, options, ENCODE_KEYS);
   const delimiter = given.delimiter ?? DELIMITERS.comma;
   if (typeof delimiter !== 'string' || !DELIMITER_VALUES.includes(delimiter)) {
@@ -110,6 +124,7 @@ export function resolveDecodeOptions(
   caller: string,
   options: DecodeOptions | undefined,
 ): DecodeSettings {
+  if (options === undefined) return DEFAULT_DECODE_SETTINGS;
   const given = checkKeys(caller, options, DECODE_KEYS);
   const strict = given.strict ?? true;
   if (typeof strict !== 'boolean') {
