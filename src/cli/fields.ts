@@ -2,9 +2,7 @@
 // would report every item as `{}` and a large "saving" that is not one.
 import { isJsonObject } from '../codec/objects.js';
 import type { JsonValue } from '../codec/types.js';
-
-/** The envelope keys the projection looks under, as in the compact engine's default. */
-const ENVELOPE = ['items', 'data'];
+import { DEFAULT_ENVELOPE } from '../compact/index.js';
 
 /**
  * The fields (dotted paths) of `fields` that no item of `value` has: items are a root array's
@@ -21,7 +19,7 @@ export function missingFields(value: JsonValue, fields: readonly string[]): stri
 function itemsOf(value: JsonValue): JsonValue[] {
   if (Array.isArray(value)) return value;
   if (isJsonObject(value)) {
-    for (const key of ENVELOPE) {
+    for (const key of DEFAULT_ENVELOPE) {
       const items = Object.hasOwn(value, key) ? value[key] : undefined;
       if (Array.isArray(items)) return items;
     }

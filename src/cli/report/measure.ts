@@ -6,6 +6,7 @@ import { stringifyDeep } from '../../compact/deep-json.js';
 import {
   byteLength,
   type CandidateName,
+  DEFAULT_ENVELOPE,
   measureCandidates,
   parseCompact,
   pick,
@@ -152,7 +153,7 @@ function sameJson(a: JsonValue, b: JsonValue, bJson: string | undefined): boolea
 export function itemCount(value: JsonValue): number | null {
   if (Array.isArray(value)) return value.length;
   if (typeof value === 'object' && value !== null) {
-    for (const key of ['items', 'data']) {
+    for (const key of DEFAULT_ENVELOPE) {
       const items = value[key];
       if (Array.isArray(items)) return items.length;
     }
