@@ -78,9 +78,14 @@ function outcome(run: () => JsonValue): string {
   try {
     return JSON.stringify(run());
   } catch (error) {
-    if (!(error instanceof ToonDecodeError)) throw error;
-    return `error at ${error.line}:${error.column}: ${error.reason}`;
+    return errorOutcome(error);
   }
+}
+
+/** A decode error as {@link outcome} reports it; any other error is rethrown. */
+function errorOutcome(error: unknown): string {
+  if (!(error instanceof ToonDecodeError)) throw error;
+  return `error at ${error.line}:${error.column}: ${error.reason}`;
 }
 
 async function foldAsync(events: AsyncIterable<JsonStreamEvent>): Promise<JsonValue> {
@@ -93,8 +98,7 @@ async function outcomeAsync(run: () => Promise<JsonValue>): Promise<string> {
   try {
     return JSON.stringify(await run());
   } catch (error) {
-    if (!(error instanceof ToonDecodeError)) throw error;
-    return `error at ${error.line}:${error.column}: ${error.reason}`;
+    return errorOutcome(error);
   }
 }
 
