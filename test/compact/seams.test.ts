@@ -5,6 +5,7 @@ import {
   checkPickOptions,
   loadTokenizer,
   measureText,
+  passesTokenGuard,
   pick,
 } from '../../src/compact/index.js';
 
@@ -53,5 +54,21 @@ describe('checkPickOptions', () => {
         String(message),
       );
     }
+  });
+});
+
+describe('passesTokenGuard', () => {
+  it('ships without estimating at half the bytes saved, and otherwise needs the token margin', () => {
+    let asked = 0;
+    const estimates = (pair: readonly [number, number]) => () => {
+      asked++;
+      return pair;
+    };
+    assert.equal(passesTokenGuard(500, 1000, estimates([0, 0])), true);
+    assert.equal(asked, 0);
+    assert.equal(passesTokenGuard(900, 1000, estimates([95, 100])), false);
+    assert.equal(passesTokenGuard(900, 1000, estimates([87, 100])), true);
+    assert.equal(passesTokenGuard(900, 1000, estimates([88, 100])), false);
+    assert.equal(asked, 3);
   });
 });
