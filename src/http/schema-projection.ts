@@ -77,6 +77,12 @@ export interface ScalarShape {
   kind: 'scalar';
   type: ScalarType;
   nullable: boolean;
+  /**
+   * The schema's `enum`, when it has one. Neither fast-json-stringify nor the projection checks
+   * it; the TOON serializer writes the text of its string members without checking their quoting
+   * on every response.
+   */
+  enum?: readonly unknown[];
 }
 export interface ArrayShape {
   kind: 'array';
@@ -134,7 +140,11 @@ function describe(schema: unknown): SchemaShape | undefined {
   }
   if (typeof type !== 'string') return undefined;
 
-  if (SCALARS.has(type)) return { kind: 'scalar', type: type as ScalarType, nullable };
+  if (SCALARS.has(type)) {
+    const scalar: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable };
+    if (Array.isArray(s.enum)) scalar.enum = s.enum;
+    return scalar;
+  }
   if (type === 'array') {
     const items = describe(s.items);
     return items === undefined ? undefined : { kind: 'array', items, nullable };

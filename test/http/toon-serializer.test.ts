@@ -58,6 +58,30 @@ function nullability(
     });
 }
 
+/** Strings the quoting rules treat differently (§7.2), for values and for `enum` members. */
+const STRING_SAMPLES = [
+  '',
+  ' a',
+  'b ',
+  'true',
+  'null',
+  '12',
+  '-3',
+  '1e5',
+  'a,b',
+  'a|b',
+  'a\tb',
+  'x:y',
+  '"q"',
+  '[1]',
+  '{x}',
+  '#h',
+  '- x',
+  'é',
+  'line\nbreak',
+  'lone \ud800',
+];
+
 const schemas = fc.letrec((tie) => ({
   // Documents: an object or an array of objects at the root, which is what APIs return.
   document: fc.oneof(tie('object'), tie('rows')),
@@ -69,7 +93,10 @@ const schemas = fc.letrec((tie) => ({
     tie('object'),
     tie('twins'),
   ),
-  scalar: nullability(fc.record({ type: scalarTypes })),
+  // An enum, now and then, whose string members the serializer writes from precomputed texts.
+  scalar: nullability(
+    fc.record({ type: scalarTypes, enum: fc.subarray(STRING_SAMPLES) }, { requiredKeys: ['type'] }),
+  ),
   array: nullability(fc.record({ type: fc.constant('array'), items: tie('schema') })),
   rows: nullability(fc.record({ type: fc.constant('array'), items: tie('object') })),
   object: nullability(
@@ -113,31 +140,7 @@ const scalarDocuments = nullability(
 
 // ---- random values conforming to a schema ---------------------------------------------------
 
-const strings = fc.oneof(
-  fc.string({ maxLength: 6 }),
-  fc.constantFrom(
-    '',
-    ' a',
-    'b ',
-    'true',
-    'null',
-    '12',
-    '-3',
-    '1e5',
-    'a,b',
-    'a|b',
-    'a\tb',
-    'x:y',
-    '"q"',
-    '[1]',
-    '{x}',
-    '#h',
-    '- x',
-    'é',
-    'line\nbreak',
-    'lone \ud800',
-  ),
-);
+const strings = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...STRING_SAMPLES));
 const SCALAR_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   string: strings,
   integer: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(-0, 2 ** 53, 1e21)),
@@ -251,6 +254,24 @@ describe('compileToonSerializer', () => {
       assert.ok(text !== undefined, `gave up on the orders page with ${JSON.stringify(delimiter)}`);
       assert.equal(text, reference(orderPage, page, delimiter));
     }
+  });
+
+  it('writes enum members and other strings exactly, members needing quotes included', () => {
+    const members = ['paid', 'a,b', 'a|b', 'a\tb', 'true', '12', '', ' a', 'é', 3, null];
+    const schema = { type: 'array', items: { type: 'string', enum: members } };
+    const values = [...members.filter((m) => typeof m === 'string'), 'not a member', '-3'];
+    for (const delimiter of DELIMITERS) {
+      assert.equal(
+        compileToonSerializer(schema, delimiter)!(values),
+        reference(schema, values, delimiter),
+      );
+    }
+    // An enum too long to precompute, and one with a member the encoder refuses.
+    const long = { type: 'array', items: { type: 'string', enum: STRING_SAMPLES } };
+    const refused = { type: 'array', items: { type: 'string', enum: ['ok', 'lone \ud800'] } };
+    assert.equal(compileToonSerializer(long)!(values), reference(long, values, ','));
+    assert.equal(compileToonSerializer(refused)!(['ok']), '[1]: ok');
+    assert.equal(compileToonSerializer(refused)!(['ok', 'lone \ud800']), undefined);
   });
 
   it('gives up, rather than throwing, on strings the encoder refuses', () => {
