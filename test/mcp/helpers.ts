@@ -68,7 +68,8 @@ export class LineProcess {
     });
     this.child.stderr!.setEncoding('utf8');
     this.child.stderr!.on('data', (chunk: string) => (this.stderr += chunk));
-    this.exited = new Promise((resolve) => this.child.once('exit', (code) => resolve(code)));
+    // 'close', not 'exit': stdout and stderr may still hold data when 'exit' fires.
+    this.exited = new Promise((resolve) => this.child.once('close', (code) => resolve(code)));
   }
 
   write(line: string): void {
@@ -84,7 +85,7 @@ export class LineProcess {
     }
   }
 
-  /** Ends stdin and waits for the exit code. */
+  /** Ends stdin and waits for the exit code, with all of stdout and stderr read. */
   async close(): Promise<number | null> {
     this.child.stdin!.end();
     return this.exited;

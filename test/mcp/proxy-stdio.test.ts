@@ -200,19 +200,26 @@ describe('toonwire proxy on the wire', () => {
     }
   }
 
-  it('answers requests a client sends just before it closes its input, then exits 0 (MCP stdio shutdown)', async () => {
-    const proxy = new LineProcess(process.execPath, proxyArgs());
-    try {
-      for (const line of [script[0]!, script[1]!, compacted, script[11]!]) proxy.write(line);
-      assert.equal(await proxy.close(), 0, proxy.stderr);
-      const ids = proxy.lines.map((line) => (JSON.parse(line) as { id?: unknown }).id);
-      assert.deepEqual([...ids].sort(), [0, 16, 'ping-10'].sort());
-      const answer = JSON.parse(proxy.lines[ids.indexOf(16)]!) as { result: TextResult };
-      assert.equal(typeof strategyOf(answer.result), 'string');
-    } finally {
-      proxy.kill();
-    }
-  });
+  for (const [startDelayMs, when] of [
+    [0, ''],
+    // Longer than the second the proxy gives an upstream after end of input before SIGTERM.
+    [1500, ', also when the upstream is slow to start'],
+  ] as const) {
+    it(`answers requests a client sends just before it closes its input, then exits 0 (MCP stdio shutdown)${when}`, async () => {
+      const env = { ...process.env, START_DELAY_MS: String(startDelayMs) };
+      const proxy = new LineProcess(process.execPath, proxyArgs(), env);
+      try {
+        for (const line of [script[0]!, script[1]!, compacted, script[11]!]) proxy.write(line);
+        assert.equal(await proxy.close(), 0, proxy.stderr);
+        const ids = proxy.lines.map((line) => (JSON.parse(line) as { id?: unknown }).id);
+        assert.deepEqual([...ids].sort(), [0, 16, 'ping-10'].sort());
+        const answer = JSON.parse(proxy.lines[ids.indexOf(16)]!) as { result: TextResult };
+        assert.equal(typeof strategyOf(answer.result), 'string');
+      } finally {
+        proxy.kill();
+      }
+    });
+  }
 
   it('delivers every byte unchanged in both directions, except compacted tool results', async () => {
     const directLog = join(workdir, 'direct.log');

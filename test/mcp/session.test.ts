@@ -1,6 +1,7 @@
 // ProxySession between in-memory transports: the proxy's core without processes.
 
 import assert from 'node:assert/strict';
+import { PassThrough } from 'node:stream';
 import { describe, it } from 'node:test';
 import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
@@ -10,6 +11,7 @@ import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
   createToolResultCompactor,
+  JsonLineTransport,
   ProxySession,
   type ProxySessionEnd,
   ProxyStats,
@@ -72,6 +74,37 @@ async function proxied(
   return { client, session, logs };
 }
 
+/**
+ * A session whose client side is stdio framing over in-memory streams: the client writes
+ * `messages` and ends its input at once. `answers()` parses what the session wrote back.
+ */
+async function stdioClientEnds(
+  timeoutMs: number,
+  messages: readonly object[],
+): Promise<{ session: ProxySession; answers: () => Answer[] }> {
+  const input = new PassThrough();
+  const output = new PassThrough();
+  let written = '';
+  output.on('data', (chunk: Buffer) => (written += chunk.toString('utf8')));
+  const [proxyUpstream, serverSide] = InMemoryTransport.createLinkedPair();
+  await slowServer().connect(serverSide);
+  const session = new ProxySession(new JsonLineTransport({ input, output }), proxyUpstream, {
+    compactor: await createToolResultCompactor(),
+    timeoutMs,
+    log: () => {},
+  });
+  await session.start();
+  input.end(messages.map((message) => `${JSON.stringify(message)}\n`).join(''));
+  const answers = () =>
+    written
+      .trim()
+      .split('\n')
+      .map((line) => JSON.parse(line) as Answer);
+  return { session, answers };
+}
+
+type Answer = { id: number; result?: { _meta?: object }; error?: { code: number } };
+
 describe('ProxySession', () => {
   it('compacts results between any two SDK transports and records stats', async () => {
     const stats = new ProxyStats();
@@ -114,6 +147,38 @@ describe('ProxySession', () => {
     const { session } = await proxied(0);
     await session.close();
     assert.deepEqual(await session.ended, { reason: 'closed' });
+  });
+
+  it('answers what a stdio client asked before it ended its input, then ends (MCP stdio shutdown)', async () => {
+    const { session, answers } = await stdioClientEnds(10_000, [
+      {
+        jsonrpc: '2.0',
+        id: 1,
+        method: 'tools/call',
+        params: { name: 'work', arguments: { ms: 300 } },
+      },
+      { jsonrpc: '2.0', id: 2, method: 'ping' },
+    ]);
+    assert.deepEqual(await session.ended, { reason: 'client-closed' });
+    const answered = answers();
+    assert.deepEqual(answered.map((answer) => answer.id).sort(), [1, 2]);
+    const work = answered.find((answer) => answer.id === 1);
+    assert.deepEqual(work?.result?._meta, { 'toonwire/encodingStrategy': 'toon' });
+  });
+
+  it('answers with an error what a stdio client asked before it ended its input when the upstream then hangs', async () => {
+    const { session, answers } = await stdioClientEnds(200, [
+      {
+        jsonrpc: '2.0',
+        id: 7,
+        method: 'tools/call',
+        params: { name: 'work', arguments: { ms: 5000 } },
+      },
+    ]);
+    assert.equal((await session.ended).reason, 'upstream-failed');
+    const [answer] = answers();
+    assert.equal(answer?.id, 7);
+    assert.equal(answer?.error?.code, -32001);
   });
 
   it('learns input schemas from tools/list: a read verb with a path argument is passed through', async () => {

@@ -99,6 +99,14 @@ export class JsonLineTransport implements Transport {
     });
   }
 
+  /**
+   * Whether {@link send} still works: after end of input it does (the peer may still be
+   * reading), until {@link close}.
+   */
+  get canSend(): boolean {
+    return !this.closed;
+  }
+
   /** Stops reading and sending; ends `output` when told to at construction. */
   async close(): Promise<void> {
     if (this.closed) return;

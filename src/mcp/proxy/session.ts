@@ -101,6 +101,8 @@ export class ProxySession {
   private failure: { reason: string; code: number } | undefined;
   private endGrace: (() => void) | undefined;
   private shuttingDown = false;
+  /** Set once a stdio client has ended its input with requests still pending (see clientClosed). */
+  private draining = false;
   /** Whether the sessions gauge counts this session (it was started with metrics). */
   private counted = false;
 
@@ -131,7 +133,7 @@ export class ProxySession {
       this.fail(`${this.upstreamName} closed the connection${this.exitDetail()}`);
     this.downstream.onmessage = (message) => this.fromClient(message);
     this.downstream.onerror = (error) => this.onDownstreamError(error);
-    this.downstream.onclose = () => void this.shutdown({ reason: 'client-closed' });
+    this.downstream.onclose = () => this.clientClosed();
     this.counted = this.options.metrics !== undefined;
     this.options.metrics?.sessionChanged(1);
     this.options.metrics?.upstreamStarted();
@@ -149,6 +151,25 @@ export class ProxySession {
   async close(): Promise<void> {
     await this.shutdown({ reason: 'closed' });
     await this.ended;
+  }
+
+  /**
+   * The client is done. A stdio client that ends its input may still be reading (MCP's stdio
+   * shutdown), so the requests it sent before get their answers first, each within its timeout,
+   * and the session ends once none is pending; ending the upstream now would lose them. Other
+   * transports cannot deliver anything any more: the session ends now.
+   */
+  private clientClosed(): void {
+    const canSend = (this.downstream as { canSend?: unknown }).canSend === true;
+    if (!canSend || this.pending.size === 0 || this.failure !== undefined) {
+      void this.shutdown({ reason: 'client-closed' });
+      return;
+    }
+    this.draining = true;
+    // The client can no longer answer a server request, so none may hold the clocks.
+    this.serverRequests.clear();
+    for (const [id, entry] of this.pending)
+      if (entry.timer === undefined) this.startClock(id, entry);
   }
 
   private fromClient(message: JSONRPCMessage): void {
@@ -270,9 +291,10 @@ export class ProxySession {
       const request = this.untrack(id);
       const forwarded = request === undefined ? message : this.inspectResponse(message, request);
       this.toClient(forwarded, { relatedRequestId: id });
+      if (this.draining && this.pending.size === 0) void this.shutdown({ reason: 'client-closed' });
       return;
     }
-    if (kind === 'request') {
+    if (kind === 'request' && !this.draining) {
       if (this.serverRequests.size === 0) this.pauseClocks();
       this.serverRequests.add((message as { id: RequestId }).id);
     } else if ((message as { method?: string }).method === 'notifications/cancelled') {
