@@ -138,10 +138,35 @@ export function payloadTooLarge(limitBytes?: number): HttpProblem {
  */
 export const DEFAULT_BODY_TYPES: readonly string[] = ['application/json', TOON_MEDIA_TYPE];
 
+/** What a request's framing headers say about its body (see {@link announcedBody}). */
+export type AnnouncedBody = 'none' | 'empty' | 'some';
+
+/**
+ * What a request's Content-Length and Transfer-Encoding headers announce: `'some'` for chunked
+ * or a length other than 0, `'empty'` for `Content-Length: 0`, `'none'` without either header
+ * (or with an empty Content-Length). A Content-Length that is not a number counts as `'some'`:
+ * Node's HTTP parser answers such a request with a 400 before any app code runs, and elsewhere
+ * (a hand-built `Request`) a body whose length cannot be read is not taken for no body.
+ *
+ * @example
+ * announcedBody('12', undefined); // 'some'
+ * announcedBody('0', undefined); // 'empty'
+ * announcedBody(undefined, 'chunked'); // 'some'
+ * announcedBody(undefined, undefined); // 'none'
+ */
+export function announcedBody(
+  contentLength: string | null | undefined,
+  transferEncoding: string | null | undefined,
+): AnnouncedBody {
+  if (transferEncoding != null) return 'some';
+  const length = contentLength?.trim() ?? '';
+  return length === '' ? 'none' : length === '0' ? 'empty' : 'some';
+}
+
 /**
  * Whether a request carries a body worth parsing, from its Content-Length and
- * Transfer-Encoding headers: chunked, or a length above zero. An empty body is never refused
- * for its Content-Type, since there is nothing to read.
+ * Transfer-Encoding headers: chunked, or a length other than zero ({@link announcedBody} is
+ * `'some'`). An empty body is never refused for its Content-Type, since there is nothing to read.
  *
  * @example
  * requestHasBody('0', undefined); // false
@@ -151,6 +176,5 @@ export function requestHasBody(
   contentLength: string | null | undefined,
   transferEncoding: string | null | undefined,
 ): boolean {
-  if (transferEncoding != null) return true;
-  return contentLength != null && contentLength.trim() !== '0' && contentLength.trim() !== '';
+  return announcedBody(contentLength, transferEncoding) === 'some';
 }

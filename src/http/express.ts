@@ -3,7 +3,7 @@
 
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
-import { assertToonCharset, decodeToonBody, requestHasBody, unsupportedMediaType } from './body.js';
+import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
 import { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
 import { isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
@@ -89,15 +89,6 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
   };
 }
 
-// Like body-parser: a Content-Length (even 0) or Transfer-Encoding announces a body, so an
-// empty TOON body becomes {} exactly where express.json() gives {} for an empty JSON body.
-function announcesBody(req: Request): boolean {
-  return (
-    req.headers['transfer-encoding'] !== undefined ||
-    !Number.isNaN(Number.parseInt(req.headers['content-length'] ?? '', 10))
-  );
-}
-
 /**
  * The Express middleware. Mount it once before the routes (next to `express.json()`), and its
  * `errorHandler` after them:
@@ -133,15 +124,14 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
     if (skip?.(req)) (req as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
     negotiateResJson(req, res, settings);
     const contentType = req.headers['content-type'];
-    if (
-      accepted !== undefined &&
-      requestHasBody(req.headers['content-length'], req.headers['transfer-encoding']) &&
-      !req.is(accepted)
-    ) {
+    const body = announcedBody(req.headers['content-length'], req.headers['transfer-encoding']);
+    if (accepted !== undefined && body === 'some' && !req.is(accepted)) {
       next(unsupportedMediaType(contentType, accepted));
       return;
     }
-    if (!isToonContentType(contentType) || !announcesBody(req)) {
+    // Like body-parser, an empty body counts when announced: an empty TOON body becomes {}
+    // exactly where express.json() gives {} for an empty JSON body.
+    if (!isToonContentType(contentType) || body === 'none') {
       next();
       return;
     }

@@ -4,10 +4,11 @@
 import type { Context, ErrorHandler, MiddlewareHandler, Next, NotFoundHandler } from 'hono';
 import { bodyLimit } from 'hono/body-limit';
 import {
+  type AnnouncedBody,
+  announcedBody,
   assertToonCharset,
   decodeToonBody,
   payloadTooLarge,
-  requestHasBody,
   unsupportedMediaType,
 } from './body.js';
 import { notAcceptableProblem, notFoundProblem, toonEtag } from './kit.js';
@@ -95,14 +96,13 @@ async function replaceToonBody(c: Context): Promise<void> {
 
 // HTTP/1.1 announces a body with Content-Length or Transfer-Encoding; HTTP/2 and some runtimes
 // stream bodies with neither, so a declared Content-Type on a request with a body stream counts
-// too. `empty`: whether a Content-Length of 0 counts (it does for TOON parity, not for 415s).
-function hasBody(raw: Request, contentType: string | null, empty: boolean): boolean {
+// as a body too.
+function bodyOf(raw: Request, contentType: string | null): AnnouncedBody {
   const length = raw.headers.get('content-length');
   const encoding = raw.headers.get('transfer-encoding');
-  if (empty && length !== null && length.trim() === '0') return true;
-  if (length !== null || encoding !== null) return requestHasBody(length, encoding);
+  if (length !== null || encoding !== null) return announcedBody(length, encoding);
   // Content-Type first: reading `body` makes @hono/node-server build the full Request.
-  return contentType !== null && raw.body !== null;
+  return contentType !== null && raw.body !== null ? 'some' : 'none';
 }
 
 // @hono/node-server sends a response whose body is still a string without streaming it; changing
@@ -206,13 +206,14 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
     if (skipped) (c as MarkedContext)[SKIPPED] = true;
     const contentType = raw.headers.get('content-type');
     const method = c.req.method;
+    const toonBody = isToonContentType(contentType);
     // A GET or HEAD Request never has a body; looking would make @hono/node-server build it.
-    if (method !== 'GET' && method !== 'HEAD') {
-      if (accepted !== undefined && hasBody(raw, contentType, false)) {
-        if (!matchesMediaType(contentType, accepted))
-          return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
-      }
-      if (isToonContentType(contentType) && hasBody(raw, contentType, true)) {
+    if (method !== 'GET' && method !== 'HEAD' && (accepted !== undefined || toonBody)) {
+      const body = bodyOf(raw, contentType);
+      // An empty body is refused for nothing, but an empty TOON body is decoded, for parity.
+      if (accepted !== undefined && body === 'some' && !matchesMediaType(contentType, accepted))
+        return problemResponse(c, unsupportedMediaType(contentType, accepted), settings);
+      if (toonBody && body !== 'none') {
         try {
           assertToonCharset(contentType);
           await replaceToonBody(c);

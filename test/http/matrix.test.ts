@@ -1,6 +1,7 @@
 // The behaviour matrix: one table of cases, run over real HTTP against the Fastify, Express and
 // Hono example apps (127.0.0.1, ephemeral ports, closed after each adapter's suite).
 import assert from 'node:assert/strict';
+import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
@@ -742,6 +743,22 @@ const FIELD_CASES: FieldCase[] = [
   // refuses an empty JSON body (FST_ERR_CTP_EMPTY_JSON_BODY), as Hono's validator does.
   parityCase('a primitive root', '42', { fastify: 200, express: 400, hono: 200 }),
   parityCase('an empty body', '', { fastify: 400, express: 200, hono: 400 }),
+  {
+    it: "never shows the app a Content-Length that is not a number: Node's parser answers 400 first",
+    async run(server) {
+      // fetch refuses to send such a header, so the request is written by hand.
+      const { host, port } = new URL(server.url);
+      const socket = connect(Number(port), host.replace(/:\d+$/, ''));
+      socket.end(
+        'POST /echo HTTP/1.1\r\nHost: x\r\nContent-Type: text/toon\r\nContent-Length: abc\r\n\r\na: 1',
+      );
+      let answer = '';
+      for await (const chunk of socket) answer += String(chunk);
+      assert.match(answer, /^HTTP\/1\.1 400 Bad Request\r\n/);
+      // The server's own client-error answer (Fastify's is JSON), never the adapter's problem.
+      assert.doesNotMatch(answer, /problem|text\/toon/);
+    },
+  },
   {
     it: 'writes the same 404 problem in every adapter, from the shared kit (defect 11)',
     async run(server) {
