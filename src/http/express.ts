@@ -4,7 +4,7 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
-import { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
+import { notAcceptableProblem, notFoundProblem, requestPath, retagForToon } from './kit.js';
 import { isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { renderBody, renderProblem } from './render.js';
@@ -81,9 +81,11 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
     if (rendered.format === 'json') return json.call(this, body);
     // An ETag set by the handler names the JSON representation; Express's own ETag (computed
     // in res.send from the body) describes the TOON bytes.
-    const etag = toonEtag(this.get('ETag'));
-    if (etag === undefined) this.removeHeader('ETag');
-    else this.set('ETag', etag);
+    retagForToon(
+      this.get('ETag'),
+      (etag) => this.set('ETag', etag),
+      () => this.removeHeader('ETag'),
+    );
     this.set('Content-Type', rendered.contentType);
     return this.send(rendered.body);
   };

@@ -18,7 +18,7 @@ import {
   emptyToonBody,
   unsupportedMediaType,
 } from './body.js';
-import { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
+import { notAcceptableProblem, notFoundProblem, requestPath, retagForToon } from './kit.js';
 import { appendVary, JSON_CONTENT_TYPE, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { negotiateFormat } from './negotiate.js';
 import { addToonToOpenApi } from './openapi.js';
@@ -345,10 +345,12 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
         }
         reply.type(contentType);
         // An ETag the handler set names the JSON representation, not this one.
-        if (contentType !== JSON_CONTENT_TYPE && reply.hasHeader('etag')) {
-          const etag = toonEtag(reply.getHeader('etag') as string | undefined);
-          if (etag === undefined) reply.removeHeader('etag');
-          else reply.header('etag', etag);
+        if (contentType !== JSON_CONTENT_TYPE) {
+          retagForToon(
+            reply.getHeader('etag') as string | undefined,
+            (etag) => reply.header('etag', etag),
+            () => reply.removeHeader('etag'),
+          );
         }
         return body;
       });

@@ -11,7 +11,7 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from './body.js';
-import { notAcceptableProblem, notFoundProblem, toonEtag } from './kit.js';
+import { notAcceptableProblem, notFoundProblem, retagForToon } from './kit.js';
 import {
   appendVary,
   isToonContentType,
@@ -147,11 +147,13 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     } else {
       const rendered = renderBody(object, format, settings.delimiter);
       response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
-      if (rendered.format === 'toon' && response.headers.has('etag')) {
+      if (rendered.format === 'toon') {
         // An ETag the handler set names the JSON representation, not this one.
-        const etag = toonEtag(response.headers.get('etag'));
-        if (etag === undefined) response.headers.delete('etag');
-        else response.headers.set('etag', etag);
+        retagForToon(
+          response.headers.get('etag'),
+          (etag) => response.headers.set('etag', etag),
+          () => response.headers.delete('etag'),
+        );
       }
     }
     addVary(c, response);

@@ -56,3 +56,22 @@ export function toonEtag(etag: string | null | undefined): string | undefined {
   const weak = /^W\/"([^"]*)"$/.exec(etag.trim());
   return weak === null ? undefined : `W/"${weak[1]}-toon"`;
 }
+
+/**
+ * Applies {@link toonEtag} to a response re-encoded as TOON, through the framework's own header
+ * calls: a strong ETag is removed, a weak one replaced by TOON's own; no ETag, nothing to do.
+ *
+ * @example
+ * // Express, in res.json once the body is TOON:
+ * retagForToon(res.get('ETag'), (etag) => res.set('ETag', etag), () => res.removeHeader('ETag'));
+ */
+export function retagForToon(
+  etag: string | null | undefined,
+  replace: (etag: string) => void,
+  remove: () => void,
+): void {
+  if (etag == null) return;
+  const retagged = toonEtag(etag);
+  if (retagged === undefined) remove();
+  else replace(retagged);
+}

@@ -27,6 +27,7 @@ import {
   unsupportedMediaType,
   validationProblem,
 } from '../../src/http/index.js';
+import { retagForToon } from '../../src/http/kit.js';
 
 describe('clientPreference', () => {
   const table: ReadonlyArray<[string | undefined, 'json' | 'toon' | 'either' | 'neither']> = [
@@ -480,6 +481,17 @@ describe('the adapter kit and problem headers', () => {
     assert.equal(toonEtag('"abc"'), undefined);
     assert.equal(toonEtag('W/"abc"'), 'W/"abc-toon"');
     assert.equal(toonEtag(undefined), undefined);
+  });
+
+  it('applies the ETag rule through the header calls an adapter passes', () => {
+    const calls: string[] = [];
+    const replace = (etag: string) => calls.push(`replace ${etag}`);
+    const remove = () => calls.push('remove');
+    retagForToon('"abc"', replace, remove);
+    retagForToon('W/"abc"', replace, remove);
+    retagForToon(undefined, replace, remove);
+    retagForToon(null, replace, remove);
+    assert.deepEqual(calls, ['remove', 'replace W/"abc-toon"']);
   });
 
   it('strips the query from request paths and writes one 404 detail', () => {
