@@ -26,6 +26,32 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
 }
 
 /**
+ * The parameters of a media type or an Accept entry (RFC 9110 §5.6.6), in order: names
+ * lowercased, values with their quotes removed and their case kept. Parts without `=` are
+ * skipped.
+ *
+ * @example
+ * mediaTypeParameters('text/toon; charset="UTF-8"; q=0.5'); // [['charset', 'UTF-8'], ['q', '0.5']]
+ */
+export function mediaTypeParameters(text: string): Array<[name: string, value: string]> {
+  const parameters: Array<[string, string]> = [];
+  const parts = text.split(';');
+  for (let i = 1; i < parts.length; i++) {
+    const part = parts[i]!;
+    const equals = part.indexOf('=');
+    if (equals === -1) continue;
+    const value = part.slice(equals + 1).trim();
+    parameters.push([
+      part.slice(0, equals).trim().toLowerCase(),
+      value.length >= 2 && value.startsWith('"') && value.endsWith('"')
+        ? value.slice(1, -1)
+        : value,
+    ]);
+  }
+  return parameters;
+}
+
+/**
  * The value of one parameter of a Content-Type header (name matched case-insensitively, quotes
  * removed), or `undefined` when it is absent.
  *
@@ -38,16 +64,7 @@ export function contentTypeParameter(
 ): string | undefined {
   if (!contentType) return undefined;
   const wanted = name.toLowerCase();
-  for (const part of contentType.split(';').slice(1)) {
-    const equals = part.indexOf('=');
-    if (equals === -1) continue;
-    if (part.slice(0, equals).trim().toLowerCase() !== wanted) continue;
-    const value = part.slice(equals + 1).trim();
-    return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
-      ? value.slice(1, -1)
-      : value;
-  }
-  return undefined;
+  return mediaTypeParameters(contentType).find(([parameter]) => parameter === wanted)?.[1];
 }
 
 /**

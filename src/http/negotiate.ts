@@ -1,5 +1,7 @@
 import {
   JSON_CONTENT_TYPE,
+  mediaTypeOf,
+  mediaTypeParameters,
   PROBLEM_JSON_CONTENT_TYPE,
   TOON_CONTENT_TYPE,
   TOON_PROBLEM_CONTENT_TYPE,
@@ -29,18 +31,12 @@ interface Offer {
   params: ReadonlyMap<string, string>;
 }
 
-function parseMediaType(text: string): { type: string; subtype: string; params: string[] } {
-  const [essence = '', ...params] = text.split(';');
+// The `type/subtype` of a media type or range, lowercased; empty parts where it has none.
+function essenceOf(text: string): { type: string; subtype: string } {
+  const essence = mediaTypeOf(text) ?? '';
   const slash = essence.indexOf('/');
-  const type = (slash === -1 ? essence : essence.slice(0, slash)).trim().toLowerCase();
-  const subtype = (slash === -1 ? '' : essence.slice(slash + 1)).trim().toLowerCase();
-  return { type, subtype, params };
-}
-
-function unquote(value: string): string {
-  return value.length >= 2 && value.startsWith('"') && value.endsWith('"')
-    ? value.slice(1, -1)
-    : value;
+  if (slash === -1) return { type: essence, subtype: '' };
+  return { type: essence.slice(0, slash).trim(), subtype: essence.slice(slash + 1).trim() };
 }
 
 // RFC 9110 §12.5.1: `type/subtype *( ";" parameter ) [ weight ]`; the weight ends the media
@@ -48,40 +44,27 @@ function unquote(value: string): string {
 function parseAccept(accept: string): MediaRange[] {
   const ranges: MediaRange[] = [];
   for (const entry of accept.split(',')) {
-    const { type, subtype, params: rawParams } = parseMediaType(entry);
+    const { type, subtype } = essenceOf(entry);
     if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) continue;
     const params: Array<readonly [string, string]> = [];
     let q = 1;
-    let valid = true;
-    for (const raw of rawParams) {
-      const equals = raw.indexOf('=');
-      if (equals === -1) continue;
-      const name = raw.slice(0, equals).trim().toLowerCase();
-      const value = unquote(raw.slice(equals + 1).trim());
+    for (const [name, value] of mediaTypeParameters(entry)) {
       if (name === 'q') {
         q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : Number.NaN;
-        valid = !Number.isNaN(q);
         break;
       }
       params.push([name, value.toLowerCase()]);
     }
-    if (valid) ranges.push({ type, subtype, params, q });
+    if (!Number.isNaN(q)) ranges.push({ type, subtype, params, q });
   }
   return ranges;
 }
 
 function parseOffer(contentType: string): Offer {
-  const { type, subtype, params: rawParams } = parseMediaType(contentType);
   const params = new Map<string, string>();
-  for (const raw of rawParams) {
-    const equals = raw.indexOf('=');
-    if (equals === -1) continue;
-    params.set(
-      raw.slice(0, equals).trim().toLowerCase(),
-      unquote(raw.slice(equals + 1).trim()).toLowerCase(),
-    );
-  }
-  return { type, subtype, params };
+  for (const [name, value] of mediaTypeParameters(contentType))
+    params.set(name, value.toLowerCase());
+  return { ...essenceOf(contentType), params };
 }
 
 /** How an Accept header treats one offer: the most specific range that applies decides its q. */

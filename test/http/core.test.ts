@@ -59,6 +59,9 @@ describe('clientPreference', () => {
     ['text/toon; charset=utf-8', 'toon'],
     ['text/toon; charset=latin1', 'either'],
     ['text/toon; profile=problem', 'either'],
+    [' Text/TOON ; Charset="UTF-8" ; Q="0.5", application/json;q=0.4', 'toon'],
+    ['text/toon;q=0.5;charset=latin1, application/json;q=0.4', 'toon'],
+    ['text/toon;flag;q=0.3, application/json;q=0.4', 'json'],
   ];
   for (const [accept, expected] of table) {
     it(`reads ${accept === undefined ? 'a missing Accept' : JSON.stringify(accept)} as ${expected}`, () => {
