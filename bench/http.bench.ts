@@ -8,9 +8,15 @@
 //   npm run bench:http -- --duration 3 --rounds 2 --connections 10
 //   npm run bench:http -- --app express      # or hono: the adapters without response schemas
 //   npm run bench:http -- --overhead         # JSON clients: Fastify example with the plugin vs without
+//   npm run bench:http -- --against ../old   # also another checkout's example, interleaved with this one
+//
+// On Linux each run also reports the server's CPU time per request (from /proc), which moves
+// less than requests per second when other work shares the machine.
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
+import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { measure } from 'mitata';
@@ -47,6 +53,7 @@ const { values } = parseArgs({
     warmup: { type: 'string', default: '1' },
     app: { type: 'string', default: 'fastify' },
     overhead: { type: 'boolean', default: false },
+    against: { type: 'string' },
   },
 });
 const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
@@ -67,11 +74,16 @@ const SIDES = {
 } as const;
 type Side = keyof typeof SIDES;
 
+const THIS_TREE = fileURLToPath(new URL('..', import.meta.url));
+
+/** Starts `tree`'s example app (this checkout's by default) in a child process. */
 async function startExample(
   env: Record<string, string> = {},
+  tree = THIS_TREE,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const example = fileURLToPath(new URL(`../examples/http/${app}.ts`, import.meta.url));
+  const example = resolve(tree, `examples/http/${app}.ts`);
   const child = spawn(process.execPath, ['--import', 'tsx', example], {
+    cwd: tree,
     env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
   });
@@ -120,9 +132,24 @@ interface LoadSide {
   name: string;
   url: string;
   headers: Record<string, string>;
+  /** The server's process, for its CPU time. */
+  pid?: number;
 }
 
-async function load(side: LoadSide, seconds: number): Promise<AutocannonResult> {
+// User plus system CPU time of a process in ms, from /proc (Linux); undefined elsewhere.
+function cpuTimeMs(pid: number | undefined): number | undefined {
+  const stat = `/proc/${pid}/stat`;
+  if (pid === undefined || !existsSync(stat)) return undefined;
+  // Fields after the parenthesized command name; utime and stime are the 14th and 15th fields.
+  const fields = readFileSync(stat, 'utf8').split(') ')[1]!.split(' ');
+  return ((Number(fields[11]) + Number(fields[12])) * 1000) / 100; // clock ticks (USER_HZ = 100)
+}
+
+async function load(
+  side: LoadSide,
+  seconds: number,
+): Promise<AutocannonResult & { cpuPerRequest?: number }> {
+  const before = cpuTimeMs(side.pid);
   const result = await autocannon({
     url: side.url + PATH,
     connections,
@@ -134,44 +161,72 @@ async function load(side: LoadSide, seconds: number): Promise<AutocannonResult> 
       `${side.name}: ${result.errors} errors, ${result.timeouts} timeouts, ${result.non2xx} non-2xx responses`,
     );
   }
-  return result;
+  const after = cpuTimeMs(side.pid);
+  if (before === undefined || after === undefined) return result;
+  return { ...result, cpuPerRequest: ((after - before) * 1000) / result.requests.total };
 }
 
 const mean = (numbers: readonly number[]): number =>
   numbers.reduce((sum, n) => sum + n, 0) / numbers.length;
 
-/** Loads two sides alternately (swapping which goes first each round); returns their mean req/s. */
-async function compareSides([a, b]: readonly [LoadSide, LoadSide]): Promise<[number, number]> {
+/** Mean req/s of each side, and its server's mean CPU µs per request when known. */
+interface SideMeans {
+  rps: number;
+  cpu?: number;
+}
+
+/**
+ * Loads the sides in turn, reversing their order each round so that drift hits all alike (with
+ * two sides: alternately, swapping which goes first); returns their means.
+ */
+async function compareSides(sides: readonly LoadSide[]): Promise<SideMeans[]> {
   console.log(
     `autocannon: ${connections} connections, ${duration} s per run, ${rounds} rounds, alternating sides\n`,
   );
-  await load(a, warmup);
-  await load(b, warmup);
-  const rps = new Map<LoadSide, number[]>([
-    [a, []],
-    [b, []],
-  ]);
-  const p99 = new Map<LoadSide, number[]>([
-    [a, []],
-    [b, []],
-  ]);
+  for (const side of sides) await load(side, warmup);
+  const runs = new Map<LoadSide, Array<{ rps: number; p99: number; cpu?: number }>>(
+    sides.map((side) => [side, []]),
+  );
   for (let round = 0; round < rounds; round++) {
-    for (const side of round % 2 === 0 ? [a, b] : [b, a]) {
+    for (const side of round % 2 === 0 ? sides : [...sides].reverse()) {
       const result = await load(side, duration);
-      rps.get(side)!.push(result.requests.average);
-      p99.get(side)!.push(result.latency.p99);
+      const cpu = result.cpuPerRequest;
+      runs.get(side)!.push({ rps: result.requests.average, p99: result.latency.p99, cpu });
       console.log(
-        `round ${round + 1} ${side.name.padEnd(4)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  ` +
-          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms`,
+        `round ${round + 1} ${side.name.padEnd(sides.length > 2 ? 9 : 4)}  ${result.requests.average.toFixed(0).padStart(6)} req/s  ` +
+          `p50 ${result.latency.p50} ms  p99 ${result.latency.p99} ms` +
+          (cpu === undefined ? '' : `  server CPU ${cpu.toFixed(1)} µs/request`),
       );
     }
   }
-  const means: [number, number] = [mean(rps.get(a)!), mean(rps.get(b)!)];
-  console.log(`\nmean req/s: ${a.name} ${means[0].toFixed(0)}, ${b.name} ${means[1].toFixed(0)}`);
-  console.log(
-    `mean p99 latency: ${a.name} ${mean(p99.get(a)!).toFixed(1)} ms, ${b.name} ${mean(p99.get(b)!).toFixed(1)} ms`,
-  );
+  const means = sides.map((side) => {
+    const sideRuns = runs.get(side)!;
+    const cpus = sideRuns.flatMap((run) => (run.cpu === undefined ? [] : [run.cpu]));
+    return {
+      rps: mean(sideRuns.map((run) => run.rps)),
+      p99: mean(sideRuns.map((run) => run.p99)),
+      ...(cpus.length === sideRuns.length ? { cpu: mean(cpus) } : {}),
+    };
+  });
+  const list = (pick: (m: (typeof means)[number]) => string) =>
+    sides.map((side, i) => `${side.name} ${pick(means[i]!)}`).join(', ');
+  console.log(`\nmean req/s: ${list((m) => m.rps.toFixed(0))}`);
+  console.log(`mean p99 latency: ${list((m) => `${m.p99.toFixed(1)} ms`)}`);
+  if (means.every((m) => m.cpu !== undefined))
+    console.log(`mean server CPU per request: ${list((m) => `${m.cpu!.toFixed(1)} µs`)}`);
   return means;
+}
+
+/** The TOON/JSON line: req/s ratio, and the CPU ratio (JSON's µs per request over TOON's). */
+function reportRatio(label: string, json: SideMeans, toon: SideMeans): void {
+  const ratio = toon.rps / json.rps;
+  const cpu =
+    json.cpu === undefined || toon.cpu === undefined
+      ? ''
+      : `; JSON/TOON server CPU per request ${(json.cpu / toon.cpu).toFixed(3)}`;
+  console.log(
+    `${label}ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})${cpu}`,
+  );
 }
 
 async function stop(child: ChildProcess): Promise<void> {
@@ -243,12 +298,40 @@ if (values.overhead) {
       `Fastify example, GET ${PATH} with Accept: application/json, with the plugin and without`,
     );
     const [plugin, plain] = await compareSides([
-      { name: 'plugin', url: withPlugin.url, headers: SIDES.json },
-      { name: 'plain', url: without.url, headers: SIDES.json },
+      { name: 'plugin', url: withPlugin.url, headers: SIDES.json, pid: withPlugin.child.pid },
+      { name: 'plain', url: without.url, headers: SIDES.json, pid: without.child.pid },
     ]);
-    console.log(`ratio with/without the plugin, JSON req/s: ${(plugin / plain).toFixed(3)}`);
+    console.log(
+      `ratio with/without the plugin, JSON req/s: ${(plugin!.rps / plain!.rps).toFixed(3)}`,
+    );
   } finally {
     await Promise.all([stop(withPlugin.child), stop(without.child)]);
+  }
+} else if (values.against !== undefined) {
+  // This checkout's example against another's (an older build, say), both serving JSON and
+  // TOON, all four sides interleaved in one run: load moves the absolute figures, not this
+  // comparison.
+  const other = resolve(values.against);
+  const [mine, theirs] = await Promise.all([startExample(), startExample({}, other)]);
+  try {
+    await checkResponses(mine.url);
+    await checkResponses(theirs.url);
+    console.log(`${APPS[app]} example, GET ${PATH}: this checkout (new) and ${other} (other)`);
+    const sides = (name: string, server: { child: ChildProcess; url: string }): LoadSide[] =>
+      (['json', 'toon'] as const).map((format) => ({
+        name: `${name} ${format}`,
+        url: server.url,
+        headers: SIDES[format],
+        pid: server.child.pid,
+      }));
+    const [otherJson, otherToon, newJson, newToon] = await compareSides([
+      ...sides('other', theirs),
+      ...sides('new', mine),
+    ]);
+    reportRatio('other: ', otherJson!, otherToon!);
+    reportRatio('new:   ', newJson!, newToon!);
+  } finally {
+    await Promise.all([stop(mine.child), stop(theirs.child)]);
   }
 } else {
   await serializerCosts();
@@ -260,13 +343,10 @@ if (values.overhead) {
       `response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`,
     );
     const [json, toon] = await compareSides([
-      { name: 'json', url, headers: SIDES.json },
-      { name: 'toon', url, headers: SIDES.toon },
+      { name: 'json', url, headers: SIDES.json, pid: child.pid },
+      { name: 'toon', url, headers: SIDES.toon, pid: child.pid },
     ]);
-    const ratio = toon / json;
-    console.log(
-      `ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})`,
-    );
+    reportRatio('', json!, toon!);
   } finally {
     await stop(child);
   }
