@@ -2,57 +2,86 @@
 // token guard. A BPE tokenizer first splits text into chunks with a regular expression (the
 // "pre-tokenizer": words with one leading space or symbol, runs of up to three digits, runs of
 // punctuation, runs of whitespace) and then merges each chunk on its own. This module walks the
-// same chunk boundaries with a scanner over character classes (a table for ASCII) and gives each
-// chunk the mean token count that o200k_base gives chunks of its class and length on real data.
-// It is an estimate, not a count: the picker uses it only on close calls, with a margin, and the
+// same chunk boundaries with a scanner over character classes and gives each chunk the mean
+// token count that o200k_base gives chunks of its class and length on real data. It is an
+// estimate, not a count: the picker uses it only on close calls, with a margin, and the
 // calibration against the real tokenizer is bench/tokens.bench.ts and test/compact/token-safe.
+//
+// Speed: the guard scans both JSON's text and TOON's, so the scan must cost about what
+// JSON.stringify costs per character. Reading a string with charCodeAt was measured at 2x the
+// cost of reading its UTF-8 bytes from a typed array (TextEncoder.encodeInto included), so the
+// text is first written to a byte buffer with one byte per UTF-16 code unit (ASCII as it is,
+// any other code unit as its class) and the scanner reads that.
 
 const LETTER = /[\p{L}\p{M}]/u;
-const DIGIT = /\p{N}/u;
-const SPACE = /\s/u;
+const DIGIT_CHAR = /\p{N}/u;
+const SPACE_CHAR = /\s/u;
 
-// Character classes (ASCII by table, the rest by Unicode property).
+// Character classes.
 const LOWER = 0;
 const UPPER = 1;
-const DIGIT_KIND = 2;
-const SPACE_KIND = 3;
+const DIGIT = 2;
+const SPACE = 3;
 const NEWLINE = 4;
 const PUNCT = 5;
 /** A letter outside ASCII. */
 const WIDE_LETTER = 6;
 /** A symbol outside ASCII (emoji, CJK punctuation). */
 const WIDE_SYMBOL = 7;
+/** Not classified yet: characters outside ASCII are classified the first time they are seen. */
+const UNKNOWN = 255;
 
-const ASCII = new Uint8Array(128);
+/**
+ * The class of every BMP character: ASCII filled in here, the rest on first sight, so that the
+ * Unicode regular expressions run once per distinct character rather than once per occurrence.
+ */
+const CLASS = new Uint8Array(0x10000).fill(UNKNOWN);
 for (let code = 0; code < 128; code++) {
-  ASCII[code] =
+  CLASS[code] =
     code >= 97 && code <= 122
       ? LOWER
       : code >= 65 && code <= 90
         ? UPPER
         : code >= 48 && code <= 57
-          ? DIGIT_KIND
+          ? DIGIT
           : code === 10 || code === 13
             ? NEWLINE
             : code === 32 || (code >= 9 && code <= 12)
-              ? SPACE_KIND
+              ? SPACE
               : PUNCT;
 }
 
-function wideKind(text: string, i: number): number {
-  const ch = text[i]!;
-  if (LETTER.test(ch)) return WIDE_LETTER;
-  if (DIGIT.test(ch)) return DIGIT_KIND;
-  if (SPACE.test(ch)) return SPACE_KIND;
-  return WIDE_SYMBOL;
+function classOf(code: number): number {
+  const kind = CLASS[code]!;
+  if (kind !== UNKNOWN) return kind;
+  const ch = String.fromCharCode(code);
+  const found = LETTER.test(ch)
+    ? WIDE_LETTER
+    : DIGIT_CHAR.test(ch)
+      ? DIGIT
+      : SPACE_CHAR.test(ch)
+        ? SPACE
+        : WIDE_SYMBOL;
+  CLASS[code] = found;
+  return found;
 }
 
-function kindAt(text: string, i: number): number {
-  const code = text.charCodeAt(i);
-  return code < 128 ? ASCII[code]! : wideKind(text, i);
-}
+/** Letters: ASCII lower and upper case and letters outside ASCII. */
+const isLetter = (kind: number) => kind <= UPPER || kind === WIDE_LETTER;
 
-const isLetter = (kind: number) => kind === LOWER || kind === UPPER || kind === WIDE_LETTER;
+/**
+ * Texts longer than this many UTF-16 code units are scanned in windows, so the buffer stays at
+ * three times this (UTF-8's worst case) whatever the text's size.
+ */
+const WINDOW = 1 << 16;
+/**
+ * The window being scanned, one byte per UTF-16 code unit: an ASCII character as itself, any
+ * other code unit as `0x80 | class` (see {@link toCodeUnits}).
+ */
+const units = new Uint8Array(3 * WINDOW);
+/** The class of each byte of {@link units}. */
+const KIND = new Uint8Array(256);
+for (let byte = 0; byte < 256; byte++) KIND[byte] = byte < 128 ? CLASS[byte]! : byte & 0x7f;
 
 /**
  * Mean o200k_base tokens of an ASCII word chunk (0 to 16 letters) by what precedes its letters:
@@ -104,128 +133,167 @@ const WIDE_SYMBOL_RATE = 1.2;
  * estimateTokens('12345'); // 2
  */
 export function estimateTokens(text: string): number {
-  const length = text.length;
+  let tokens = 0;
+  let start = 0;
+  while (text.length - start > WINDOW) {
+    const end = windowEnd(text, start + WINDOW);
+    tokens += scan(toCodeUnits(text.slice(start, end)));
+    start = end;
+  }
+  tokens += scan(toCodeUnits(start === 0 ? text : text.slice(start)));
+  return Math.round(tokens);
+}
+
+const utf8 = new TextEncoder();
+
+/**
+ * Where to end a window at or a little before `limit`: right after a letter or digit that a
+ * space or punctuation follows, where the scanner always starts a new chunk, so the windows add
+ * up to the estimate of the whole text. Without such a place in the last 256 code units, at
+ * `limit` (one chunk split in two: a token at most).
+ */
+function windowEnd(text: string, limit: number): number {
+  for (let end = limit; end > limit - 256; end--) {
+    const before = text.charCodeAt(end - 1);
+    const after = text.charCodeAt(end);
+    if (before >= 128 || after >= 128) continue;
+    const kind = CLASS[before]!;
+    if ((kind <= UPPER || kind === DIGIT) && CLASS[after]! >= SPACE) return end;
+  }
+  return limit;
+}
+
+/**
+ * Writes `text` into {@link units}, one byte per UTF-16 code unit, and returns their number.
+ * `encodeInto` writes UTF-8; a text with anything outside ASCII is then compacted in place (a
+ * character's UTF-8 sequence is never shorter than its UTF-16 code units), each code unit
+ * outside ASCII becoming `0x80 | class`.
+ */
+function toCodeUnits(text: string): number {
+  const { written } = utf8.encodeInto(text, units);
+  if (written === text.length) return written;
+  let out = 0;
+  for (let at = 0; at < written; ) {
+    const lead = units[at]!;
+    if (lead < 0x80) {
+      units[out++] = lead;
+      at++;
+    } else if (lead >= 0xf0) {
+      // Outside the BMP: two code units, each a lone surrogate to the classifier, so symbols.
+      units[out++] = 0x80 | WIDE_SYMBOL;
+      units[out++] = 0x80 | WIDE_SYMBOL;
+      at += 4;
+    } else if (lead >= 0xe0) {
+      // Three bytes (U+FFFD for a lone surrogate, a symbol like the surrogate itself).
+      const code = ((lead & 0x0f) << 12) | ((units[at + 1]! & 0x3f) << 6) | (units[at + 2]! & 0x3f);
+      units[out++] = 0x80 | classOf(code);
+      at += 3;
+    } else {
+      units[out++] = 0x80 | classOf(((lead & 0x1f) << 6) | (units[at + 1]! & 0x3f));
+      at += 2;
+    }
+  }
+  return out;
+}
+
+/** The estimate of the first `length` code units of {@link units}, unrounded. */
+function scan(length: number): number {
   let tokens = 0;
   let i = 0;
   while (i < length) {
-    const kind = kindAt(text, i);
-    if (kind === DIGIT_KIND) {
+    let kind = KIND[units[i]!]!;
+    if (kind === DIGIT) {
       let end = i + 1;
-      while (end < length && kindAt(text, end) === DIGIT_KIND) end++;
+      while (end < length && KIND[units[end]!] === DIGIT) end++;
       tokens += Math.ceil((end - i) / 3);
       i = end;
       continue;
     }
-    if (kind === SPACE_KIND || kind === NEWLINE) {
+    // The WORD row of the word chunk about to be scanned: what stands before its letters.
+    let prefix = 0;
+    if (kind === SPACE || kind === NEWLINE) {
       let end = i;
       let lastNewline = -1;
       for (; end < length; end++) {
-        const next = kindAt(text, end);
+        const next = KIND[units[end]!]!;
         if (next === NEWLINE) lastNewline = end;
-        else if (next !== SPACE_KIND) break;
+        else if (next !== SPACE) break;
       }
       if (lastNewline >= 0) tokens += 1;
       const spaces = end - Math.max(lastNewline + 1, i);
-      if (spaces === 0) {
-        i = end;
-        continue;
-      }
+      i = end;
+      if (spaces === 0) continue;
       if (end === length) {
         tokens += 1;
-        i = end;
         continue;
       }
       // The last space joins a following word or punctuation chunk; before a digit it stands alone.
       if (spaces >= 2) tokens += 1;
-      const next = kindAt(text, end);
-      if (next === DIGIT_KIND) {
+      kind = KIND[units[end]!]!;
+      if (kind === DIGIT) {
         tokens += 1;
-        i = end;
-      } else if (isLetter(next)) {
-        i = scanWord(text, end, 1);
-        tokens += lastWord;
-      } else {
-        i = scanPunct(text, end);
-        tokens += lastWord;
+        continue;
       }
-      continue;
+      prefix = 1;
+    } else if (!isLetter(kind) && i + 1 < length) {
+      // Punctuation or a symbol: alone right before a letter it starts that word's chunk.
+      const next = KIND[units[i + 1]!]!;
+      if (isLetter(next)) {
+        prefix = prefixRow(units[i]!);
+        kind = next;
+        i++;
+      }
     }
     if (isLetter(kind)) {
-      i = scanWord(text, i, 0);
-      tokens += lastWord;
+      // Letters up to a lower-to-upper case change, which ends the chunk.
+      let ascii = 0;
+      let wide = 0;
+      let previous = -1;
+      let end = i;
+      for (; end < length; end++) {
+        const next = KIND[units[end]!]!;
+        if (next <= UPPER) {
+          if (next === UPPER && previous === LOWER) break;
+          ascii++;
+        } else if (next === WIDE_LETTER) {
+          wide++;
+        } else {
+          break;
+        }
+        previous = next;
+      }
+      tokens += wordTokens(prefix, ascii, wide);
+      i = end;
       continue;
     }
-    // Punctuation or a symbol: alone right before a letter it starts that word's chunk.
-    if (i + 1 < length && isLetter(kindAt(text, i + 1))) {
-      i = scanWord(text, i + 1, prefixRow(text.charCodeAt(i)));
-      tokens += lastWord;
-      continue;
+    // A punctuation chunk: symbols, then any newlines and slashes (o200k's `[\r\n/]*`).
+    let ascii = 0;
+    let wide = 0;
+    let end = i;
+    for (; end < length; end++) {
+      const next = KIND[units[end]!]!;
+      if (next === PUNCT) ascii++;
+      else if (next === WIDE_SYMBOL) wide++;
+      else break;
     }
-    i = scanPunct(text, i);
-    tokens += lastWord;
+    while (end < length) {
+      const code = units[end];
+      if (code !== 10 && code !== 13 && code !== 0x2f) break;
+      end++;
+    }
+    tokens +=
+      (ascii <= 12 ? PUNCT_RUN[ascii]! : PUNCT_RUN[12]! + (ascii - 12) * LONG_PUNCT_RATE) +
+      wide * WIDE_SYMBOL_RATE;
+    i = end;
   }
-  return Math.round(tokens);
+  return tokens;
 }
 
-/** The token estimate of the chunk the last scan read (saves returning a pair). */
-let lastWord = 0;
-
-/** Scans the letters from `start` (a lower-to-upper case change ends the chunk). */
-function scanWord(text: string, start: number, prefix: number): number {
-  const length = text.length;
-  let ascii = 0;
-  let wide = 0;
-  let end = start;
-  let previous = -1;
-  for (; end < length; end++) {
-    const kind = kindAt(text, end);
-    if (kind === LOWER || kind === UPPER) {
-      if (kind === UPPER && previous === LOWER) break;
-      ascii++;
-    } else if (kind === WIDE_LETTER) {
-      wide++;
-    } else {
-      break;
-    }
-    previous = kind;
-  }
-  if (wide > 0) {
-    lastWord = wide * WIDE_LETTER_RATE + ascii / 4 + (prefix >= 2 ? 0.9 : 0);
-  } else {
-    const row = WORD[prefix]!;
-    lastWord =
-      ascii <= WORD_TABLE_LETTERS
-        ? row[ascii]!
-        : row[WORD_TABLE_LETTERS]! + (ascii - WORD_TABLE_LETTERS) * LONG_WORD_RATE;
-  }
-  return end;
-}
-
-/** Scans a punctuation chunk from `start`: an optional space, symbols, then newlines or `/`. */
-function scanPunct(text: string, start: number): number {
-  const length = text.length;
-  let end = start;
-  if (text.charCodeAt(end) === 0x20) end++;
-  let ascii = 0;
-  let wide = 0;
-  for (; end < length; end++) {
-    const kind = kindAt(text, end);
-    if (kind === PUNCT) ascii++;
-    else if (kind === WIDE_SYMBOL) wide++;
-    else break;
-  }
-  while (end < length) {
-    const code = text.charCodeAt(end);
-    if (code !== 10 && code !== 13 && code !== 0x2f) break;
-    end++;
-  }
-  lastWord =
-    (ascii <= 12 ? PUNCT_RUN[ascii]! : PUNCT_RUN[12]! + (ascii - 12) * LONG_PUNCT_RATE) +
-    wide * WIDE_SYMBOL_RATE;
-  if (end === start) {
-    // Not a chunk start the scanner knows (cannot happen for the classes above): one token.
-    lastWord = 1;
-    return start + 1;
-  }
-  return end;
+/** The estimate of a word chunk of `ascii` ASCII and `wide` other letters after `prefix`. */
+function wordTokens(prefix: number, ascii: number, wide: number): number {
+  if (wide > 0) return wide * WIDE_LETTER_RATE + ascii / 4 + (prefix >= 2 ? 0.9 : 0);
+  const row = WORD[prefix]!;
+  return ascii <= WORD_TABLE_LETTERS
+    ? row[ascii]!
+    : row[WORD_TABLE_LETTERS]! + (ascii - WORD_TABLE_LETTERS) * LONG_WORD_RATE;
 }
