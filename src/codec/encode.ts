@@ -14,7 +14,7 @@ import {
   sharedLayout,
 } from './layout.js';
 import { encodeKey, encodePrimitive, encodeRootPrimitive } from './lexical.js';
-import { normalize, tooDeepError } from './normalize.js';
+import { type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
 import type {
@@ -25,6 +25,11 @@ import type {
   JsonPrimitive,
   JsonValue,
 } from './types.js';
+
+// Copied into a module constant: an imported binding is live, so the engine loads it on every
+// read instead of folding it, and the depth bound is read for every container (a few percent of
+// encode's time on typical documents).
+const MAX_LEVEL = DEFAULT_MAX_DEPTH;
 
 /**
  * Encodes any JavaScript value as canonical TOON v4.0.
@@ -55,7 +60,8 @@ export function encode(value: unknown, options?: EncodeOptions): string {
   if (settings.replacer === undefined) {
     try {
       // Most values are plain JSON data already: encode them as they are, checking as we go.
-      return new Writer(settings, Number.POSITIVE_INFINITY, true).document(value as JsonValue);
+      // A RawString is no plain object, so the checks stop at it too.
+      return new Writer(settings, OPTIMISTIC).document(value as JsonValue);
     } catch (error) {
       // NOT_JSON: a Date, Map, undefined, toJSON... TOO_DEEP or RangeError: a cycle (or very
       // deep data) ran into the depth bound or the stack. normalize() knows what to do with
@@ -63,7 +69,8 @@ export function encode(value: unknown, options?: EncodeOptions): string {
       if (error !== NOT_JSON && error !== TOO_DEEP && !(error instanceof RangeError)) throw error;
     }
   }
-  return write(new Writer(settings, Number.POSITIVE_INFINITY, false), prepare(value, settings));
+  const prepared = prepare(value, settings);
+  return write(new Writer(settings, unbounded(prepared.rawStrings)), prepared.value);
 }
 
 /**
@@ -81,7 +88,8 @@ export function encodeJson(value: JsonValue, options?: EncodeOptions): string {
     settings.replacer === undefined
       ? value
       : applyReplacer(value, settings.replacer, settings.bigint);
-  return write(new Writer(settings, Number.POSITIVE_INFINITY, false), input);
+  // The caller's value may hold RawStrings (normalize passes them through).
+  return write(new Writer(settings, unbounded(true)), input);
 }
 
 /**
@@ -105,7 +113,7 @@ export function encodeWithin(
       ? value
       : applyReplacer(value, settings.replacer, settings.bigint);
   try {
-    return write(new Writer(settings, maxLength, false), input);
+    return write(new Writer(settings, { maxLength, verify: false, rawStrings: true }), input);
   } catch (error) {
     if (error === OVER_BUDGET) return undefined;
     throw error;
@@ -128,16 +136,40 @@ export function encodeLines(value: unknown, options?: EncodeOptions): Iterable<s
   const settings = resolveEncodeOptions('encodeLines', options);
   const input = prepare(value, settings);
   return {
-    [Symbol.iterator]: () => new LineWriter(settings).lines(input),
+    [Symbol.iterator]: () => new LineWriter(settings, input.rawStrings).lines(input.value),
   };
 }
 
-/** Normalizes `value` and applies the replacer, if any. */
-function prepare(value: unknown, settings: EncodeSettings): JsonValue {
-  const normalized = normalize(value, { bigint: settings.bigint });
-  return settings.replacer === undefined
-    ? normalized
-    : applyReplacer(normalized, settings.replacer, settings.bigint);
+/**
+ * Normalizes `value` and applies the replacer, if any. A replacer may return RawStrings
+ * anywhere, so its output counts as holding some.
+ */
+function prepare(value: unknown, settings: EncodeSettings): Normalized {
+  const normalized = normalizeTracked(value, { bigint: settings.bigint });
+  if (settings.replacer === undefined) return normalized;
+  const replaced = applyReplacer(normalized.value, settings.replacer, settings.bigint);
+  return { value: replaced, rawStrings: true };
+}
+
+/** How a {@link Writer} runs. */
+interface WriterMode {
+  /** Give up (throw OVER_BUDGET) once the output passes this many UTF-16 code units. */
+  readonly maxLength: number;
+  /** Check each object and array for host values on the way (the optimistic pass). */
+  readonly verify: boolean;
+  /** May the value hold RawStrings? Only then is each value tested for one. */
+  readonly rawStrings: boolean;
+}
+
+/** The optimistic first pass of encode over unnormalized data. */
+const OPTIMISTIC: WriterMode = {
+  maxLength: Number.POSITIVE_INFINITY,
+  verify: true,
+  rawStrings: false,
+};
+
+function unbounded(rawStrings: boolean): WriterMode {
+  return { maxLength: Number.POSITIVE_INFINITY, verify: false, rawStrings };
 }
 
 /** Runs a writer over a normalized value, turning the depth sentinel into its error. */
@@ -214,23 +246,24 @@ class Writer {
   /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
   protected lastLayout: Field[] | undefined;
   protected lastHeader = '';
-  /** Check each object and array for host values on the way (the optimistic pass). */
   private readonly verify: boolean;
+  protected readonly rawStrings: boolean;
   /** Containers open around the one being written (the root container is level 1). */
   protected level = 0;
-  /** The depth of the last table layout's row objects, see {@link tableDepth}. */
+  /** The depth of the last table layout's row objects, see {@link layoutDepth}. */
   protected lastLayoutDepth = 0;
 
-  constructor(settings: EncodeSettings, maxLength: number, verify: boolean) {
-    this.verify = verify;
+  constructor(settings: EncodeSettings, mode: WriterMode) {
+    this.verify = mode.verify;
+    this.rawStrings = mode.rawStrings;
     this.delimiter = settings.delimiter;
     this.bracketSymbol = settings.delimiter === ',' ? '' : settings.delimiter;
     this.indentUnit = ' '.repeat(settings.indentSize);
-    this.maxLength = maxLength + 1;
+    this.maxLength = mode.maxLength + 1;
   }
 
   document(value: JsonValue): string {
-    if (isPrimitive(value)) {
+    if (isPrimitive(value, this.rawStrings)) {
       const text = encodeRootPrimitive(value, this.delimiter);
       if (text.length + 1 > this.maxLength) throw OVER_BUDGET;
       return text;
@@ -239,7 +272,7 @@ class Writer {
       this.startLine(0);
       this.array(value, 1, 'root');
     } else {
-      const layout = keyedLayout(value);
+      const layout = keyedLayout(value, this.rawStrings);
       if (layout === undefined) {
         this.fields(value, 0);
       } else {
@@ -292,7 +325,7 @@ class Writer {
    * abandons the writer.
    */
   protected enter(): void {
-    if (++this.level > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+    if (++this.level > MAX_LEVEL) throw TOO_DEEP;
   }
 
   protected leave(): void {
@@ -302,7 +335,7 @@ class Writer {
   /** Checks that a table's rows (and their nested field groups) stay within the bound. */
   protected enterTable(layout: readonly Field[]): void {
     const depth = layout === this.lastLayout ? this.lastLayoutDepth : layoutDepth(layout);
-    if (this.level + depth > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+    if (this.level + depth > MAX_LEVEL) throw TOO_DEEP;
   }
 
   /**
@@ -363,13 +396,13 @@ class Writer {
    * deeper than the field itself (§8; §10 for the first field of a list item).
    */
   private fieldValue(value: JsonValue, childDepth: number): void {
-    if (isPrimitive(value)) {
+    if (isPrimitive(value, this.rawStrings)) {
       this.write(': ');
       this.write(encodePrimitive(value, this.delimiter));
     } else if (Array.isArray(value)) {
       this.array(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value);
+      const layout = keyedLayout(value, this.rawStrings);
       if (layout === undefined) {
         this.write(':');
         this.fields(value, childDepth);
@@ -425,13 +458,14 @@ class Writer {
       return;
     }
     const bracket = `[${length}${this.bracketSymbol}]`;
-    if (allPrimitives(array)) {
+    if (allPrimitives(array, this.rawStrings)) {
       this.write(`${bracket}: `);
       this.inline(array as JsonPrimitive[]);
       return;
     }
     // §9.4: an array that is itself a list item never takes tabular form.
-    const layout = position === 'item' ? undefined : sharedLayout(array, this.lastLayout);
+    const layout =
+      position === 'item' ? undefined : sharedLayout(array, this.lastLayout, this.rawStrings);
     if (layout !== undefined) {
       this.write(`${bracket + this.tableHeader(layout)}:`);
       for (let i = 0; i < length; i++) {
@@ -442,8 +476,10 @@ class Writer {
     }
     this.write(`${bracket}:`);
     if (allArraysOfNonStrings(array)) {
-      if (this.level + 1 > DEFAULT_MAX_DEPTH) throw TOO_DEEP;
+      // The item arrays are one level deeper, all at once.
+      this.enter();
       this.numericRows(array as JsonPrimitive[][], childDepth);
+      this.leave();
     } else for (let i = 0; i < length; i++) this.listItem(array[i]!, childDepth);
   }
 
@@ -473,7 +509,7 @@ class Writer {
   }
 
   private listItem(value: JsonValue, depth: number): void {
-    if (isPrimitive(value)) {
+    if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
       this.write(encodePrimitive(value, this.delimiter));
     } else if (Array.isArray(value)) {
@@ -538,13 +574,13 @@ class Writer {
  * helpers (which is what keeps the two byte-identical) and handed out at the next line start.
  */
 class LineWriter extends Writer {
-  constructor(settings: EncodeSettings) {
-    super(settings, Number.POSITIVE_INFINITY, false);
+  constructor(settings: EncodeSettings, rawStrings: boolean) {
+    super(settings, unbounded(rawStrings));
   }
 
   *lines(value: JsonValue): Generator<string, void, undefined> {
     try {
-      if (isPrimitive(value)) {
+      if (isPrimitive(value, this.rawStrings)) {
         yield encodeRootPrimitive(value, this.delimiter);
         return;
       }
@@ -552,7 +588,7 @@ class LineWriter extends Writer {
         this.startLine(0);
         yield* this.arrayLines(value, 1, 'root');
       } else {
-        const layout = keyedLayout(value);
+        const layout = keyedLayout(value, this.rawStrings);
         if (layout === undefined) {
           yield* this.fieldsLines(value, 0);
         } else {
@@ -594,13 +630,13 @@ class LineWriter extends Writer {
     value: JsonValue,
     childDepth: number,
   ): Generator<string, void, undefined> {
-    if (isPrimitive(value)) {
+    if (isPrimitive(value, this.rawStrings)) {
       this.write(': ');
       this.write(encodePrimitive(value, this.delimiter));
     } else if (Array.isArray(value)) {
       yield* this.arrayLines(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value);
+      const layout = keyedLayout(value, this.rawStrings);
       if (layout === undefined) {
         this.write(':');
         yield* this.fieldsLines(value, childDepth);
@@ -634,12 +670,13 @@ class LineWriter extends Writer {
       this.write(
         position === 'field' ? ': []' : position === 'root' ? '[]' : `[0${this.bracketSymbol}]:`,
       );
-    } else if (allPrimitives(array)) {
+    } else if (allPrimitives(array, this.rawStrings)) {
       this.write(`[${length}${this.bracketSymbol}]: `);
       this.inline(array as JsonPrimitive[]);
     } else {
       const bracket = `[${length}${this.bracketSymbol}]`;
-      const layout = position === 'item' ? undefined : sharedLayout(array, this.lastLayout);
+      const layout =
+        position === 'item' ? undefined : sharedLayout(array, this.lastLayout, this.rawStrings);
       if (layout !== undefined) {
         this.write(`${bracket + this.tableHeader(layout)}:`);
         for (let i = 0; i < length; i++) {
@@ -657,7 +694,7 @@ class LineWriter extends Writer {
 
   private *listItemLines(value: JsonValue, depth: number): Generator<string, void, undefined> {
     if (this.out.length > 0) yield this.take();
-    if (isPrimitive(value)) {
+    if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
       this.write(encodePrimitive(value, this.delimiter));
     } else if (Array.isArray(value)) {

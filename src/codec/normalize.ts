@@ -49,17 +49,41 @@ export function tooDeepError(): RangeError {
  * normalize(2n ** 64n); // '18446744073709551616'
  */
 export function normalize(value: unknown, options?: NormalizeOptions): JsonValue {
+  return normalizeTracked(value, options).value;
+}
+
+/** A normalized value, and whether it holds a {@link RawString} anywhere. */
+export interface Normalized {
+  value: JsonValue;
+  rawStrings: boolean;
+}
+
+/**
+ * {@link normalize}, also telling whether the result holds a RawString: the encoder tests each
+ * value for one only when it does.
+ *
+ * @example
+ * normalizeTracked({ id: rawString('"7"') }).rawStrings; // true
+ * normalizeTracked({ at: new Date(0) }); // { value: { at: '1970-01-01T00:00:00.000Z' }, rawStrings: false }
+ */
+export function normalizeTracked(value: unknown, options?: NormalizeOptions): Normalized {
   const policy = options?.bigint ?? 'auto';
+  let normalizer = new Normalizer(policy, false);
+  let result: JsonValue;
   try {
-    return new Normalizer(policy, false).root(value);
+    result = normalizer.root(value);
   } catch (error) {
     if (!(error instanceof TooDeepForFastWalk)) throw error;
     // Deep input is rare; walk again, this time keeping the ancestor chain to detect cycles.
-    return new Normalizer(policy, true).root(value);
+    normalizer = new Normalizer(policy, true);
+    result = normalizer.root(value);
   }
+  return { value: result, rawStrings: normalizer.rawStrings };
 }
 
 class Normalizer {
+  /** Has the walk passed a RawString through? */
+  rawStrings = false;
   private readonly ancestors: object[] = [];
   private readonly path: string[] = [];
 
@@ -111,7 +135,7 @@ class Normalizer {
     if (depth > UNCHECKED_DEPTH && !this.trackCycles) throw new TooDeepForFastWalk();
     // depth counts from 0 at the root; containers deeper than the decoder's default are refused.
     if (depth >= DEFAULT_MAX_DEPTH) return this.tooDeep(value, key, depth);
-    if (value instanceof RawString) return value as unknown as JsonValue;
+    if (value instanceof RawString) return this.rawString(value);
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') return this.value(toJSON.call(value, key), key, depth);
     const prototype: unknown = Object.getPrototypeOf(value);
@@ -137,7 +161,7 @@ class Normalizer {
 
   /** A container at `depth` >= the limit: fine if it turns out to be a primitive after all. */
   private tooDeep(value: object, key: string, depth: number): JsonValue | undefined {
-    if (value instanceof RawString) return value as unknown as JsonValue;
+    if (value instanceof RawString) return this.rawString(value);
     const toJSON = (value as { toJSON?: unknown }).toJSON;
     if (typeof toJSON === 'function') {
       const replaced: unknown = toJSON.call(value, key);
@@ -149,6 +173,12 @@ class Normalizer {
     // In the cycle-tracking walk a cycle is reported before this point; here it is depth.
     if (this.trackCycles) this.enter(value, key);
     throw tooDeepError();
+  }
+
+  /** A RawString stands in for a primitive: it passes through, and the walk notes it. */
+  private rawString(value: RawString): JsonValue {
+    this.rawStrings = true;
+    return value as unknown as JsonValue;
   }
 
   private enter(value: object, key: string): void {

@@ -123,6 +123,43 @@ describe('constants and helpers', () => {
       reference.encode(value, { replacer: replacerWith(reference.rawString) }),
     );
   });
+  it('rawString in the value itself is a primitive everywhere, in every encode path', () => {
+    // No replacer: the optimistic pass must give up at the first RawString and the normalized
+    // pass must know to look for them, or they come out as objects with a `value` field.
+    const value = {
+      root: rawString('R'),
+      tags: [rawString('x'), 1],
+      rows: [
+        { id: 1, n: rawString('"a"'), g: { v: rawString('b') } },
+        { id: 2, n: rawString('c'), g: { v: rawString('d') } },
+      ],
+      byName: { ada: { v: rawString('e') }, bob: { v: rawString('f') } },
+      list: [rawString('g'), [1], { k: rawString('h') }],
+    };
+    const expected = [
+      'root: R',
+      'tags[2]: x,1',
+      'rows[2]{id,n,g{v}}:',
+      '  1,"a",b',
+      '  2,c,d',
+      'byName[2:]{v}:',
+      '  ada: e',
+      '  bob: f',
+      'list[3]:',
+      '  - g',
+      '  - [1]: 1',
+      '  - k: h',
+    ].join('\n');
+    assert.equal(encode(value), expected);
+    assert.equal(encodeJson(value as unknown as JsonValue), expected);
+    assert.equal([...encodeLines(value)].join('\n'), expected);
+    // A host value elsewhere sends encode down the normalizing path from the start.
+    assert.equal(
+      encode({ ...value, at: new Date(0) }),
+      `${expected}\nat: "1970-01-01T00:00:00.000Z"`,
+    );
+    assert.equal(encode(rawString('R')), 'R');
+  });
 });
 
 describe('replacer', () => {
