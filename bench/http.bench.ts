@@ -65,7 +65,8 @@ const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
 const warmup = Number(values.warmup);
-const TARGET = 0.8;
+// Issue 15's bar for the Fastify example (issue 6 set 0.8; it has been met since).
+const TARGET = 0.9;
 const PATH = '/orders?limit=100';
 
 const SIDES = {
