@@ -64,8 +64,12 @@ export {
 export {
   type CompactionOutcome,
   createToolResultCompactor,
+  type JsonRead,
+  type KeptReason,
   type OutputSchemaKnowledge,
   type PassThroughReason,
+  type ReadTexts,
+  readJsonContainer,
   STRUCTURED_CONTENT_MODES,
   type StructuredContentMode,
   type TextBlockOutcome,

@@ -13,7 +13,7 @@ import {
   withFieldsParam,
 } from '../../src/mcp/proxy/fields-param.js';
 import { createToolLevers, type ToolLevers } from '../../src/mcp/proxy/levers.js';
-import { ProxyMetrics } from '../../src/mcp/proxy/metrics.js';
+import { ProxyMetrics, type ToolCallRecord } from '../../src/mcp/proxy/metrics.js';
 import {
   type Continuation,
   largestFitting,
@@ -215,6 +215,19 @@ describe('--max-tokens paging', () => {
     assert.ok(pages > 3 && pages < 40, `${pages} pages`);
   });
 
+  it('counts the note a page ships in its tokens, also when one row alone is over the budget', async () => {
+    const countTokens = await loadTokenizer('o200k_base');
+    const rows = [{ text: 'many words '.repeat(400) }, { text: 'short' }] as JsonValue[];
+    const pager = new Pager(new PageCache<Continuation>());
+    const encoder = { encode: (page: JsonValue) => pick(page), countTokens };
+    const page = pager.first(
+      { tool: 'q', value: rows, list: mainList(rows)!, budget: 100, encoder, metaKey: 'k' },
+      0,
+    );
+    assert.match(page.note, /over the budget of 100 tokens because one row alone is larger/);
+    assert.equal(page.tokens, countTokens(page.text) + countTokens(page.note));
+  });
+
   it('expires cursors and bounds its size', () => {
     let now = 0;
     const cache = new PageCache<string>({ ttlMs: 1000, maxBytes: 10, now: () => now });
@@ -339,6 +352,74 @@ describe('the levers around the compactor', () => {
     assert.deepEqual(reassemble(session, shipped), rows);
     // The quick first cut was dropped (it held most rows); only the general way's rest is kept.
     assert.equal(levers.pager?.cache.size.entries, 1);
+  });
+
+  /** Levers whose token counts are recorded, text by text, and whose metrics are kept. */
+  async function countingLevers(options: Parameters<typeof createToolLevers>[0]) {
+    const counted: string[] = [];
+    const calls: ToolCallRecord[] = [];
+    const metrics = {
+      recordCall: (record: ToolCallRecord) => calls.push(record),
+      observeUpstreamLatency: () => {},
+      watchPageCache: () => {},
+      recordPage: () => {},
+    } as unknown as ProxyMetrics;
+    const levers = await createToolLevers({ ...options, metrics });
+    const count = levers.tokens.bind(levers);
+    levers.tokens = (text: string) => {
+      counted.push(text);
+      return count(text);
+    };
+    const session = levers.session();
+    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
+    return { levers, session, counted, calls };
+  }
+
+  it('counts each text once for the budget, the warning and the metrics', async () => {
+    const countTokens = await loadTokenizer('o200k_base');
+    // Over the budget and no list to page: the warning says how many tokens it is.
+    const whole = JSON.stringify({ report: 'word '.repeat(3000), n: 1 });
+    const { session, counted, calls } = await countingLevers({ maxTokens: 500, by: 'bytes' });
+    const shipped = session.result(
+      textResult(whole),
+      { tool: 'q', fields: undefined, started: 0 },
+      'none',
+    ).result as Shipped;
+    const text = shipped.content[0]!.text;
+    assert.match(shipped.content[1]!.text, /over the budget of 500, and has no list of rows/);
+    assert.equal(counted.filter((counting) => counting === text).length, 1);
+    assert.equal(
+      calls[0]?.tokensOut,
+      shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0),
+    );
+  });
+
+  it('cuts a long list into its first page without compacting the whole, and counts nothing again for the metrics', async () => {
+    const countTokens = await loadTokenizer('o200k_base');
+    const rows = orderRows(2000) as unknown as JsonValue[];
+    const whole = JSON.stringify({ query: 'q', rows }, null, 2);
+    const { levers, session, counted, calls } = await countingLevers({ maxTokens: 2000 });
+    const compactor = levers.compactorFor(levers.settingsFor('q'));
+    let compacted = 0;
+    const compact = compactor.compact.bind(compactor);
+    compactor.compact = (...args) => {
+      compacted += 1;
+      return compact(...args);
+    };
+    const shipped = session.result(
+      textResult(whole),
+      { tool: 'q', fields: 'id,total', started: 0 },
+      'none',
+    ).result as Shipped;
+    assert.match(shipped.content.at(-1)!.text, /^toonwire proxy: rows 1-\d+ of 2000 of "rows"/);
+    assert.equal(compacted, 0);
+    // The pager counted the page it cut; the metrics reuse that count.
+    assert.equal(counted.filter((text) => text === shipped.content[0]!.text).length, 1);
+    assert.equal(
+      calls[0]?.tokensOut,
+      shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0),
+    );
+    assert.deepEqual(reassemble(session, shipped), projectFields(rows, 'id,total').value);
   });
 
   it('leaves results within budget, errors and excluded tools alone', async () => {

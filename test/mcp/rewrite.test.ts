@@ -234,6 +234,63 @@ describe('ToolResultCompactor', () => {
     assert.equal(compactor.compact(jsonResult(rows), 'list', 'none').passedThrough, 'excluded');
   });
 
+  it('says why it rewrote no text: none, not JSON, unsafe numbers, not smaller', async () => {
+    const compactor = await createToolResultCompactor();
+    const kept = (...texts: string[]) =>
+      compactor.compact({ content: texts.map((text) => ({ type: 'text', text })) }, 'q', 'none')
+        .kept;
+    assert.equal(kept(), 'no-text');
+    assert.equal(kept('plain words', '"a JSON string"'), 'not-json');
+    assert.equal(kept('{"id": 12345678901234567891}', 'plain words'), 'unsafe-numbers');
+    assert.equal(kept('{"a":1}'), 'not-smaller');
+    assert.equal(kept('{"a": 1, broken'), 'not-smaller'); // looks like JSON, is not
+    assert.equal(compactor.compact(jsonResult({ items: rows }), 'q', 'none').kept, undefined);
+  });
+
+  it('uses the texts a caller has read, and ships values that replace them', async () => {
+    const compactor = await createToolResultCompactor();
+    const text = JSON.stringify({ items: rows });
+    const result = { content: [{ type: 'text', text }] };
+    // Read already: its verdict stands, the text is not read again.
+    const unsafe = { reads: new Map([[0, { failed: 'unsafe-numbers' as const }]]), replace: false };
+    assert.equal(compactor.compact(result, 'q', 'none', undefined, unsafe).kept, 'unsafe-numbers');
+    // A replacing value ships as its own text, JSON where JSON wins.
+    const small = { reads: new Map([[0, { value: { items: [{ id: 1 }] } }]]), replace: true };
+    const replaced = compactor.compact(result, 'q', 'none', undefined, small);
+    assert.equal(replaced.changed, true);
+    assert.deepEqual(replaced.blocks, [
+      { before: text, after: '{"items":[{"id":1}]}', strategy: undefined },
+    ]);
+    const long = { reads: new Map([[0, { value: { items: rows.slice(6) } }]]), replace: true };
+    const shipped = compactor.compact(result, 'q', 'none', undefined, long).result as {
+      content: [{ text: string }];
+      _meta: Record<string, string>;
+    };
+    const strategy = shipped._meta['toonwire/encodingStrategy']!;
+    assert.notEqual(strategy, 'json');
+    assert.deepEqual(parseCompact(shipped.content[0].text, strategy), { items: rows.slice(6) });
+  });
+
+  it('ships a rewritten result with _meta and structuredContent as its mode says', async () => {
+    const content = [{ type: 'text', text: 'a: 1' }];
+    const result = { content: [], structuredContent: { a: 1 }, _meta: { kept: 1 } };
+    const keep = await createToolResultCompactor();
+    assert.deepEqual(keep.shipped(result, content, 'toon', 'none', { b: 2 }), {
+      content,
+      structuredContent: { a: 1 },
+      _meta: { kept: 1, 'toonwire/encodingStrategy': 'toon' },
+    });
+    const add = await createToolResultCompactor({ structuredContent: 'add' });
+    assert.deepEqual(add.shipped({ content: [] }, content, 'toon', 'none', { b: 2 }), {
+      content,
+      _meta: { 'toonwire/encodingStrategy': 'toon' },
+      structuredContent: { b: 2 },
+    });
+    assert.equal('structuredContent' in add.shipped({}, content, 'toon', 'declared', {}), false);
+    const strip = await createToolResultCompactor({ structuredContent: 'strip' });
+    assert.equal('structuredContent' in strip.shipped(result, content, 'toon', 'none'), false);
+  });
+
   it('refuses invalid options up front', async () => {
     await assert.rejects(
       createToolResultCompactor({ candidates: ['yaml' as never] }),

@@ -21,10 +21,10 @@ import {
   type ToolSettings,
 } from './config.js';
 import { projectFields, takeFieldsArgument, withFieldsParam } from './fields-param.js';
-import { losesPrecision } from './json-numbers.js';
 import type { ProxyMetrics } from './metrics.js';
 import {
   type Continuation,
+  type MainList,
   MORE_TOOL,
   MORE_TOOL_NAME,
   mainList,
@@ -40,10 +40,13 @@ import {
 import {
   type CompactionOutcome,
   createToolResultCompactor,
+  type JsonRead,
   type OutputSchemaKnowledge,
-  parseJsonContainer,
+  readJsonContainer,
+  type TextBlockOutcome,
   type ToolResultCompactionOptions,
   type ToolResultCompactor,
+  textOf,
 } from './rewrite.js';
 
 /** The levers' options: flags (which win over `config`), the config file, cache and metrics. */
@@ -307,64 +310,60 @@ export class LeverSession {
     const spec = eligible ? (call.fields ?? settings.fields) : undefined;
     const budget = eligible ? settings.maxTokens : undefined;
 
-    // Parse the JSON texts once, for projection and paging.
+    // Read the texts once, for projection, paging and the compactor.
     const original = result as Record<string, unknown>;
-    const values = new Map<number, JsonValue>();
-    let working = result;
-    const notes: string[] = [];
+    const reads = new Map<number, JsonRead>();
     if (spec !== undefined || budget !== undefined) {
-      const content = original.content as unknown[];
-      content.forEach((block, index) => {
+      (original.content as unknown[]).forEach((block, index) => {
         const text = textOf(block);
-        const value = text === undefined ? undefined : parseJsonContainer(text);
-        if (value !== undefined) values.set(index, value as JsonValue);
+        if (text !== undefined) reads.set(index, readJsonContainer(text));
       });
-      if (spec !== undefined && values.size > 0) {
-        const projectedContent = [...content];
-        for (const [index, value] of values) {
-          const projection = projectFields(value, spec);
-          values.set(index, projection.value);
-          if (projection.note !== undefined) notes.push(projection.note);
-          projectedContent[index] = {
-            ...(content[index] as object),
-            text: JSON.stringify(projection.value),
-          };
-        }
-        working = { ...original, content: projectedContent };
+    }
+    const notes: string[] = [];
+    const projecting =
+      spec !== undefined && [...reads.values()].some((read) => read.failed === undefined);
+    const values = new Map<number, JsonValue>();
+    for (const [index, read] of reads) {
+      if (read.failed !== undefined) continue;
+      let value = read.value as JsonValue;
+      if (projecting) {
+        const projection = projectFields(value, spec);
+        value = projection.value;
+        if (projection.note !== undefined) notes.push(projection.note);
+        reads.set(index, { value });
       }
+      values.set(index, value);
     }
 
     if (budget !== undefined) {
-      const compact = (standIn: unknown) =>
-        compactor.compact(standIn, tool, outputSchema, inputSchema);
       const paged = this.pageFirst(
         original,
-        working,
         values,
+        projecting,
         notes,
         settings,
         budget,
+        outputSchema,
         tool,
-        compact,
       );
       if (paged !== undefined) {
-        if (tool !== undefined) this.record(tool, result, paged.outcome, settings, paged.page);
+        if (tool !== undefined) this.record(tool, paged.outcome, settings, paged.shipping);
         return paged.outcome;
       }
     }
-    let outcome = compactor.compact(working, tool, outputSchema, inputSchema);
-    if (working !== result) outcome = this.afterProjection(original, outcome);
+    const read = reads.size === 0 ? undefined : { reads, replace: projecting };
+    let outcome = compactor.compact(result, tool, outputSchema, inputSchema, read);
+    if (projecting) outcome = this.afterProjection(outcome);
     let shipped = outcome.result as Record<string, unknown>;
-    let pageServed: Page | undefined;
     if (notes.length > 0) shipped = withNotes(shipped, notes);
+    let shipping: Shipping = { extra: notes, page: undefined, tokens: undefined };
     if (budget !== undefined) {
       const paged = this.overBudget(original, shipped, values, settings, budget, tool);
-      if (paged !== undefined) {
-        shipped = paged.result;
-        pageServed = paged.page;
-      }
+      shipped = paged.result;
+      shipping = { extra: [...notes, ...paged.added], page: paged.page, tokens: paged.tokens };
     }
     if (shipped !== outcome.result) outcome = { ...outcome, result: shipped, changed: true };
+    const pageServed = shipping.page;
     if (pageServed !== undefined) {
       const index = [...values.keys()][0]!;
       outcome = {
@@ -380,7 +379,7 @@ export class LeverSession {
         ),
       };
     }
-    if (tool !== undefined) this.record(tool, result, outcome, settings, pageServed);
+    if (tool !== undefined) this.record(tool, outcome, settings, shipping);
     return outcome;
   }
 
@@ -392,25 +391,27 @@ export class LeverSession {
    */
   private pageFirst(
     original: Record<string, unknown>,
-    working: unknown,
     values: ReadonlyMap<number, JsonValue>,
+    projected: boolean,
     notes: readonly string[],
     settings: ResolvedToolSettings,
     budget: number,
+    outputSchema: OutputSchemaKnowledge,
     tool: string | undefined,
-    compact: (result: unknown) => CompactionOutcome,
-  ): { outcome: CompactionOutcome; page: Page } | undefined {
+  ): { outcome: CompactionOutcome; shipping: Shipping } | undefined {
     const { levers } = this;
     const pager = levers.pager;
-    const content = (working as { content: unknown[] }).content;
+    const content = original.content as unknown[];
     const texts = content.map(textOf).filter((text) => text !== undefined);
     const [only] = values;
     if (pager === undefined || only === undefined || values.size !== 1 || texts.length !== 1)
       return undefined;
     const [index, value] = only;
     const list = mainList(value);
-    if (list === undefined || list.rows.length < 2 || byteLength(texts[0]!) <= budget)
-      return undefined;
+    if (list === undefined || list.rows.length < 2) return undefined;
+    // A token is at least one byte, so a text within the budget in bytes is within it in tokens.
+    const over = projected ? jsonLongerThan(value, list, budget) : byteLength(texts[0]!) > budget;
+    if (!over) return undefined;
     const reserved = notes.reduce((sum, note) => sum + levers.tokens(note), 0);
     const page = pager.first(
       {
@@ -427,51 +428,43 @@ export class LeverSession {
       pager.drop(page);
       return undefined;
     }
-    // The compactor still decides what becomes of structuredContent and _meta: give it the page.
-    const standIn = [...content];
-    standIn[index] = {
-      ...(content[index] as object),
-      text: JSON.stringify(pageValue(value, list, 0, page.to)),
-    };
-    const compacted = compact({ ...original, content: standIn }).result as Record<string, unknown>;
-    const shipped = [...standIn];
-    shipped[index] = { ...(content[index] as object), text: page.text };
-    const meta = isPlainObject(compacted._meta) ? compacted._meta : {};
-    const result: Record<string, unknown> = {
-      ...compacted,
-      content: [
-        ...shipped,
-        ...notes.map((text) => ({ type: 'text', text })),
-        { type: 'text', text: page.note },
-      ],
-      _meta: { ...meta, [levers.metaKey]: page.strategy, [PAGE_META_KEY]: pageMeta(page) },
-    };
-    if (!Object.hasOwn(original, 'structuredContent')) delete result.structuredContent;
-    const before = textOf((original.content as unknown[])[index]) ?? '';
+    const pagedContent = [...content];
+    pagedContent[index] = { ...(content[index] as object), text: page.text };
+    // structuredContent and _meta as the compactor ships any rewritten result.
+    const result = levers
+      .compactorFor(settings)
+      .shipped(
+        original,
+        [
+          ...pagedContent,
+          ...notes.map((text) => ({ type: 'text', text })),
+          { type: 'text', text: page.note },
+        ],
+        page.strategy,
+        outputSchema,
+      );
+    result._meta = { ...(result._meta as object), [PAGE_META_KEY]: pageMeta(page) };
     return {
       outcome: {
         result,
         changed: true,
-        blocks: [{ before, after: page.text, strategy: page.strategy }],
+        blocks: [{ before: texts[0]!, after: page.text, strategy: page.strategy }],
       },
-      page,
+      shipping: { extra: [...notes, page.note], page, tokens: reserved + page.tokens },
     };
   }
 
-  /** Blocks name the upstream's texts again (not the projected ones), and JSON counts as a strategy. */
-  private afterProjection(
-    original: Record<string, unknown>,
-    outcome: CompactionOutcome,
-  ): CompactionOutcome {
+  /**
+   * A projected text ships as rewritten even where JSON won: blocks and `_meta` name JSON. Its
+   * sizes are left to be measured, as for a text the proxy wrote itself.
+   */
+  private afterProjection(outcome: CompactionOutcome): CompactionOutcome {
     const shipped = outcome.result as Record<string, unknown>;
-    const originalTexts = (original.content as unknown[])
-      .map(textOf)
-      .filter((t) => t !== undefined);
-    const blocks = outcome.blocks.map((block, i) => {
-      const before = originalTexts[i] ?? block.before;
-      if (before === block.before) return block;
-      return { before, after: block.after, strategy: block.strategy ?? 'json' };
-    });
+    const blocks = outcome.blocks.map(({ before, after, strategy, ...sizes }) =>
+      after === before
+        ? { before, after, strategy, ...sizes }
+        : { before, after, strategy: strategy ?? 'json' },
+    );
     const meta = isPlainObject(shipped._meta) ? shipped._meta : {};
     const strategy = meta[this.levers.metaKey] ?? 'json';
     return {
@@ -482,7 +475,11 @@ export class LeverSession {
     };
   }
 
-  /** The first page of `shipped` when its text is over `budget` tokens; a warning when it cannot be paged. */
+  /**
+   * `shipped` as it goes out under `budget` tokens: its first page when its text is over the
+   * budget, with a warning when it cannot be paged, else as it is. `added` are the texts added
+   * to it, `tokens` the tokens of all its texts when they were counted.
+   */
   private overBudget(
     original: Record<string, unknown>,
     shipped: Record<string, unknown>,
@@ -490,14 +487,16 @@ export class LeverSession {
     settings: ResolvedToolSettings,
     budget: number,
     tool: string | undefined,
-  ): { result: Record<string, unknown>; page: Page | undefined } | undefined {
+  ): { result: Record<string, unknown>; added: string[]; page?: Page; tokens?: number } {
     const { levers } = this;
     const content = shipped.content as unknown[];
     const texts = content.map(textOf);
     // A token is at least one byte, so text within the budget in bytes is within it in tokens.
     if (texts.reduce((sum, text) => sum + (text === undefined ? 0 : byteLength(text)), 0) <= budget)
-      return undefined;
-    if (!this.exceeds(texts, budget)) return undefined;
+      return { result: shipped, added: [] };
+    const counts = new TokenCounts(texts, (text) => levers.tokens(text));
+    if (!this.exceeds(counts, budget))
+      return { result: shipped, added: [], tokens: counts.total() };
     const candidates = [...values].map(([index, value]) => ({
       index,
       list: mainList(value),
@@ -510,25 +509,19 @@ export class LeverSession {
       only.list.rows.length < 2 ||
       levers.pager === undefined
     ) {
-      const tokens = texts.reduce(
-        (sum, text) => sum + (text === undefined ? 0 : levers.tokens(text)),
-        0,
-      );
+      const tokens = counts.total();
       const why =
         candidates.length > 1
           ? 'has several JSON texts, so it is not split into pages'
           : 'has no list of rows to split into pages';
+      const warning = `toonwire proxy: this result is ${tokens} tokens, over the budget of ${budget}, and ${why}: it is shipped whole, nothing cut.`;
       return {
-        result: withNotes(shipped, [
-          `toonwire proxy: this result is ${tokens} tokens, over the budget of ${budget}, and ${why}: it is shipped whole, nothing cut.`,
-        ]),
-        page: undefined,
+        result: withNotes(shipped, [warning]),
+        added: [warning],
+        tokens: tokens + levers.tokens(warning),
       };
     }
-    const reserved = texts.reduce<number>(
-      (sum, text, i) => sum + (text === undefined || i === only.index ? 0 : levers.tokens(text)),
-      0,
-    );
+    const reserved = counts.total(only.index);
     const page = levers.pager.first(
       {
         tool: tool ?? '',
@@ -551,18 +544,20 @@ export class LeverSession {
     };
     // A structuredContent the proxy added would carry every row past the budget.
     if (!Object.hasOwn(original, 'structuredContent')) delete paged.structuredContent;
-    return { result: paged, page };
+    return { result: paged, added: [page.note], page, tokens: reserved + page.tokens };
   }
 
   /**
-   * Whether `texts` are over `budget` tokens. A long text is first counted on a prefix of about
-   * `PREFIX_CHARS_PER_TOKEN * budget` characters cut at a line end: a text has at least the
-   * tokens of its prefix, less the few that can merge differently at the cut (`CUT_MARGIN`),
-   * so a prefix clearly over the budget settles it without counting megabytes.
+   * Whether the texts are over `budget` tokens. A long text is first counted on a prefix of
+   * about `PREFIX_CHARS_PER_TOKEN * budget` characters cut at a line end: a text has at least
+   * the tokens of its prefix, less the few that can merge differently at the cut (`CUT_MARGIN`),
+   * so a prefix clearly over the budget settles it without counting megabytes. When the answer
+   * is no, every text has been counted.
    */
-  private exceeds(texts: readonly (string | undefined)[], budget: number): boolean {
+  private exceeds(counts: TokenCounts, budget: number): boolean {
     let tokens = 0;
-    for (const text of texts) {
+    for (let index = 0; index < counts.texts.length; index++) {
+      const text = counts.texts[index];
       if (text === undefined) continue;
       const cut =
         text.length > budget * PREFIX_CHARS_PER_TOKEN
@@ -572,7 +567,7 @@ export class LeverSession {
         const prefix = this.levers.tokens(text.slice(0, cut + 1));
         if (tokens + prefix > budget + CUT_MARGIN) return true;
       }
-      tokens += this.levers.tokens(text);
+      tokens += counts.of(index);
       if (tokens > budget) return true;
     }
     return false;
@@ -598,66 +593,128 @@ export class LeverSession {
     };
   }
 
+  /** Reports one answered call to the metrics, from the sizes measured on the way. */
   private record(
     tool: string,
-    result: unknown,
     outcome: CompactionOutcome,
     settings: ResolvedToolSettings,
-    page: Page | undefined,
+    shipping: Shipping,
   ): void {
-    const metrics = this.levers.metrics;
+    const { levers } = this;
+    const metrics = levers.metrics;
     if (metrics === undefined) return;
-    const textsIn = contentTexts(result);
-    const textsOut = contentTexts(outcome.result);
     const shippedMeta = (outcome.result as { _meta?: Record<string, unknown> })._meta;
-    const strategy = outcome.changed ? shippedMeta?.[this.levers.metaKey] : undefined;
+    const strategy = outcome.changed ? shippedMeta?.[levers.metaKey] : undefined;
     const counted =
-      this.levers.countsTokens && (settings.by === 'tokens' || settings.maxTokens !== undefined);
-    const sum = (texts: string[], measure: (text: string) => number): number =>
-      texts.reduce((total, text) => total + measure(text), 0);
+      levers.countsTokens && (settings.by === 'tokens' || settings.maxTokens !== undefined);
+    const countedIn = counted && settings.by === 'tokens';
+    const unit = levers.compactorFor(settings).unit;
+    const bytes = sizesOf(outcome.blocks, byteLength, unit === 'bytes', true);
+    const countTokens = (text: string) => levers.tokens(text);
+    const tokens =
+      countedIn || (counted && shipping.tokens === undefined)
+        ? sizesOf(outcome.blocks, countTokens, unit === 'tokens', countedIn)
+        : undefined;
     metrics.recordCall({
       tool,
       strategy: typeof strategy === 'string' ? strategy : 'passthrough',
       passthrough:
-        typeof strategy === 'string' ? undefined : passThroughReason(result, outcome, settings),
-      bytesIn: sum(textsIn, byteLength),
-      bytesOut: sum(textsOut, byteLength),
-      tokensIn:
-        counted && settings.by === 'tokens'
-          ? sum(textsIn, (t) => this.levers.tokens(t))
-          : undefined,
-      tokensOut: counted ? sum(textsOut, (t) => this.levers.tokens(t)) : undefined,
-      pages: page === undefined ? 0 : 1,
+        typeof strategy === 'string'
+          ? undefined
+          : settings.compact
+            ? (outcome.passedThrough ?? outcome.kept ?? 'no-text')
+            : 'config',
+      bytesIn: bytes.before!,
+      bytesOut: bytes.after + sum(shipping.extra.map(byteLength)),
+      tokensIn: tokens?.before,
+      tokensOut: counted
+        ? (shipping.tokens ?? tokens!.after + sum(shipping.extra.map(countTokens)))
+        : undefined,
+      pages: shipping.page === undefined ? 0 : 1,
     });
   }
 }
 
-/** Why a result went out as it came. */
-function passThroughReason(
-  result: unknown,
-  outcome: CompactionOutcome,
-  settings: ResolvedToolSettings,
-): string {
-  if (!settings.compact) return 'config';
-  const given = outcome.passedThrough;
-  if (given !== undefined) return given;
-  const texts = contentTexts(result);
-  if (texts.length === 0) return 'no-text';
-  const json = texts.filter((text) => /^\s*[[{]/.test(text));
-  if (json.length === 0) return 'not-json';
-  if (json.some((text) => losesPrecision(text))) return 'unsafe-numbers';
-  return 'not-smaller';
+/** What the levers shipped besides the compactor's texts, and what they counted on the way. */
+interface Shipping {
+  /** Texts shipped after the result's own (notes, a warning, the page note). */
+  extra: string[];
+  /** The first page served, if any. */
+  page: Page | undefined;
+  /** Tokens of every text shipped, when the levers counted them. */
+  tokens: number | undefined;
 }
 
-function textOf(block: unknown): string | undefined {
-  return isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
-    ? block.text
-    : undefined;
+/** Exact tokens of a result's texts (`undefined`: not a text), each counted at most once. */
+class TokenCounts {
+  private readonly counts: (number | undefined)[] = [];
+
+  constructor(
+    readonly texts: readonly (string | undefined)[],
+    private readonly count: (text: string) => number,
+  ) {}
+
+  /** The tokens of the text at `index` (0 for no text). */
+  of(index: number): number {
+    const text = this.texts[index];
+    if (text === undefined) return 0;
+    this.counts[index] ??= this.count(text);
+    return this.counts[index];
+  }
+
+  /** The tokens of every text but the one at `except`. */
+  total(except?: number): number {
+    let tokens = 0;
+    for (let index = 0; index < this.texts.length; index++)
+      if (index !== except) tokens += this.of(index);
+    return tokens;
+  }
 }
 
-function contentTexts(result: unknown): string[] {
-  if (!isPlainObject(result) || !Array.isArray(result.content)) return [];
-  return (result.content as unknown[]).map(textOf).filter((text) => text !== undefined);
+/**
+ * Whether `value`'s JSON text is over `limit` bytes, stringifying prefixes of its main list
+ * (each page's JSON is no longer than the whole's), so that about `limit` bytes are written
+ * however long the list is.
+ */
+function jsonLongerThan(value: JsonValue, list: MainList, limit: number): boolean {
+  for (let rows = 64; ; rows *= 2) {
+    const end = Math.min(rows, list.rows.length);
+    if (byteLength(JSON.stringify(pageValue(value, list, 0, end))) > limit) return true;
+    if (end === list.rows.length) return false;
+  }
+}
+
+/**
+ * The sizes of the blocks' texts before (only when `before` is asked) and after, summed, in
+ * `measure`'s unit; `known`: the blocks' own sizes are in that unit, so they are used. A text
+ * kept as it was is measured once.
+ */
+function sizesOf(
+  blocks: readonly TextBlockOutcome[],
+  measure: (text: string) => number,
+  known: boolean,
+  before: boolean,
+): { before: number | undefined; after: number } {
+  let sumBefore = 0;
+  let sumAfter = 0;
+  for (const block of blocks) {
+    const kept = block.after === block.before;
+    const sizeBefore =
+      before || kept
+        ? known && block.beforeSize !== undefined
+          ? block.beforeSize
+          : measure(block.before)
+        : 0;
+    sumBefore += sizeBefore;
+    if (kept) sumAfter += sizeBefore;
+    else
+      sumAfter += known && block.afterSize !== undefined ? block.afterSize : measure(block.after);
+  }
+  return { before: before ? sumBefore : undefined, after: sumAfter };
+}
+
+function sum(values: readonly number[]): number {
+  return values.reduce((total, value) => total + value, 0);
 }
 
 function withNotes(

@@ -319,8 +319,10 @@ export class Pager {
     );
     const { text, strategy, cursor } = fitted.value;
     let note = fitted.value.note;
+    let tokens = fitted.cost;
     if (fitted.cost > budget) {
       note = `toonwire proxy: this page is over the budget of ${continuation.budget} tokens because one row alone is larger; nothing was cut. ${note.replace(/^toonwire proxy: /, '')}`;
+      tokens += encoder.countTokens(note) - encoder.countTokens(fitted.value.note);
     }
     return {
       text,
@@ -330,7 +332,7 @@ export class Pager {
       to: start + fitted.count,
       total,
       nextCursor: cursor,
-      tokens: fitted.cost,
+      tokens,
     };
   }
 }

@@ -64,6 +64,37 @@ export type OutputSchemaKnowledge = 'declared' | 'none' | 'unknown';
  */
 export type PassThroughReason = 'excluded' | 'content' | 'error' | 'no-content';
 
+/**
+ * Why the compactor looked at a result's text and rewrote none of it: `'no-text'` (no text
+ * content), `'not-json'` (no text that looks like a JSON object or array), `'unsafe-numbers'`
+ * (JSON with a number a double cannot carry exactly), `'not-smaller'` (the picked text was not
+ * smaller than the original, or the JSON-looking text was not JSON).
+ */
+export type KeptReason = 'no-text' | 'not-json' | 'unsafe-numbers' | 'not-smaller';
+
+/**
+ * What reading a text content as JSON gave: its object or array, or why there is none
+ * (`'not-container'`: it does not start with `{` or `[`; `'invalid'`: not JSON;
+ * `'unsafe-numbers'`: a number would lose digits). See {@link readJsonContainer}.
+ */
+export type JsonRead =
+  | { value: unknown; failed?: undefined }
+  | { value?: undefined; failed: 'not-container' | 'invalid' | 'unsafe-numbers' };
+
+/**
+ * Text contents the caller has read already (with {@link readJsonContainer}), for
+ * {@link ToolResultCompactor.compact} to use instead of reading them again.
+ */
+export interface ReadTexts {
+  /** What each text content held, by its index in `content`; one entry per text content. */
+  reads: ReadonlyMap<number, JsonRead>;
+  /**
+   * The values are not the texts' own but replace them (a projection): each ships as the
+   * picker's text of its value, JSON included, and its `before` size is unknown.
+   */
+  replace: boolean;
+}
+
 /** One text content of a tool result, before and after (the same text when it was kept). */
 export interface TextBlockOutcome {
   before: string;
@@ -85,6 +116,21 @@ export interface CompactionOutcome {
   blocks: TextBlockOutcome[];
   /** Set when the result's text was passed through without being looked at, and why. */
   passedThrough?: PassThroughReason;
+  /** Set when the result's text was looked at and none of it rewritten, and why. */
+  kept?: KeptReason;
+}
+
+/**
+ * The text of a content block, or `undefined` when it is not a text content.
+ *
+ * @example
+ * textOf({ type: 'text', text: 'hi' }); // 'hi'
+ * textOf({ type: 'image', data: '...' }); // undefined
+ */
+export function textOf(block: unknown): string | undefined {
+  return isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
+    ? block.text
+    : undefined;
 }
 
 /**
@@ -148,14 +194,16 @@ export class ToolResultCompactor {
    * Compacts one tools/call result. Passed through untouched: results of excluded tools and of
    * tools that return file or document contents (see {@link passThroughReason}), `isError`
    * results, results without a `content` array (a task handle), text that is not a JSON object
-   * or array, and JSON whose numbers would lose digits in a JavaScript number. `structuredContent` follows {@link structuredContent}.
-   * `inputSchema` is the tool's, from tools/list, when known.
+   * or array, and JSON whose numbers would lose digits in a JavaScript number.
+   * `structuredContent` follows {@link structuredContent}. `inputSchema` is the tool's, from
+   * tools/list, when known; `read`, the text contents already read by the caller.
    */
   compact(
     result: unknown,
     toolName: string | undefined,
     outputSchema: OutputSchemaKnowledge,
     inputSchema?: unknown,
+    read?: ReadTexts,
   ): CompactionOutcome {
     if (!isPlainObject(result)) return { result, changed: false, blocks: [] };
     const tool = toolName === undefined ? undefined : { name: toolName, inputSchema };
@@ -164,10 +212,47 @@ export class ToolResultCompactor {
         ? 'error'
         : (this.passThroughReason(tool) ??
           (Array.isArray(result.content) ? undefined : 'no-content'));
-    const outcome: CompactionOutcome =
-      reason === undefined
-        ? this.rewrite(result, outputSchema)
-        : { result, changed: false, blocks: textBlocks(result.content), passedThrough: reason };
+    if (reason !== undefined)
+      return this.stripped({
+        result,
+        changed: false,
+        blocks: textBlocks(result.content),
+        passedThrough: reason,
+      });
+    return this.rewrite(result, outputSchema, read);
+  }
+
+  /**
+   * `result` as {@link compact} ships it once its text contents are rewritten to `content`:
+   * `_meta[metaKey]` names `strategy`, and `structuredContent` follows
+   * {@link structuredContent} (`added`, the one JSON object the texts held, is what `'add'`
+   * adds where it may). Paging asks for this alone, for a page it encoded itself.
+   *
+   * @example
+   * compactor.shipped(result, [{ type: 'text', text: 'a: 1' }], 'toon', 'none');
+   * // { ...result, content: [...], _meta: { ...result._meta, 'toonwire/encodingStrategy': 'toon' } }
+   */
+  shipped(
+    result: Record<string, unknown>,
+    content: unknown[],
+    strategy: string,
+    outputSchema: OutputSchemaKnowledge,
+    added?: Record<string, unknown>,
+  ): Record<string, unknown> {
+    const shipped: Record<string, unknown> = { ...result, content };
+    const meta = isPlainObject(result._meta) ? result._meta : {};
+    shipped._meta = { ...meta, [this.metaKey]: strategy };
+    const canAdd =
+      this.structuredContent === 'add' &&
+      outputSchema === 'none' &&
+      !Object.hasOwn(result, 'structuredContent');
+    if (canAdd && added !== undefined) shipped.structuredContent = added;
+    if (this.structuredContent === 'strip') delete shipped.structuredContent;
+    return shipped;
+  }
+
+  /** `outcome` without `structuredContent` in `'strip'` mode. */
+  private stripped(outcome: CompactionOutcome): CompactionOutcome {
     if (this.structuredContent !== 'strip') return outcome;
     const shipped = outcome.result as Record<string, unknown>;
     if (!Object.hasOwn(shipped, 'structuredContent')) return outcome;
@@ -200,28 +285,50 @@ export class ToolResultCompactor {
   private rewrite(
     result: Record<string, unknown>,
     outputSchema: OutputSchemaKnowledge,
+    read: ReadTexts | undefined,
   ): CompactionOutcome {
     const content = result.content as unknown[];
     const blocks: TextBlockOutcome[] = [];
     const strategies: string[] = [];
     const parsedObjects: Record<string, unknown>[] = [];
+    const kept: KeptReason[] = [];
     let parsedCount = 0;
-    const newContent = content.map((block: unknown) => {
-      if (!isPlainObject(block) || block.type !== 'text' || typeof block.text !== 'string')
-        return block;
-      const text = block.text;
-      const kept: TextBlockOutcome = { before: text, after: text, strategy: undefined };
-      const value = parseJsonContainer(text);
-      if (value === undefined) {
-        blocks.push(kept);
+    let replaced = false;
+    const newContent = content.map((block: unknown, index) => {
+      const text = textOf(block);
+      if (text === undefined) return block;
+      const { value, failed } = read?.reads.get(index) ?? readJsonContainer(text);
+      if (failed !== undefined) {
+        blocks.push({ before: text, after: text, strategy: undefined });
+        kept.push(keptReason(text, failed));
         return block;
       }
       parsedCount += 1;
       if (isPlainObject(value)) parsedObjects.push(value);
       const picked = this.pick(value);
+      if (read?.replace) {
+        // A replacing value ships as its own text: the picker's, or its JSON where that wins.
+        if (picked === undefined || picked.strategy === 'json') {
+          const json = picked?.text ?? JSON.stringify(value);
+          blocks.push({ before: text, after: json, strategy: undefined });
+          kept.push('not-smaller');
+          if (json === text) return block;
+          replaced = true;
+          return { ...(block as object), text: json };
+        }
+        strategies.push(picked.strategy);
+        blocks.push({
+          before: text,
+          after: picked.text,
+          strategy: picked.strategy,
+          afterSize: picked.size,
+        });
+        return { ...(block as object), text: picked.text };
+      }
       const beforeSize = picked === undefined ? undefined : this.sizeIfLarger(picked.size, text);
       if (picked === undefined || beforeSize === undefined) {
-        blocks.push(kept);
+        blocks.push({ before: text, after: text, strategy: undefined });
+        kept.push('not-smaller');
         return block;
       }
       strategies.push(picked.strategy);
@@ -232,21 +339,22 @@ export class ToolResultCompactor {
         beforeSize: beforeSize >= 0 ? beforeSize : undefined,
         afterSize: picked.size,
       });
-      return { ...block, text: picked.text };
+      return { ...(block as object), text: picked.text };
     });
-    if (strategies.length === 0) return { result, changed: false, blocks };
-
-    const rewritten: Record<string, unknown> = { ...result, content: newContent };
-    const meta = isPlainObject(result._meta) ? result._meta : {};
-    rewritten._meta = { ...meta, [this.metaKey]: strategies.join(',') };
-    const canAdd =
-      this.structuredContent === 'add' &&
-      outputSchema === 'none' &&
-      !Object.hasOwn(result, 'structuredContent');
-    if (canAdd && parsedCount === 1 && parsedObjects.length === 1) {
-      rewritten.structuredContent = parsedObjects[0];
+    if (strategies.length === 0) {
+      return this.stripped({
+        result: replaced ? { ...result, content: newContent } : result,
+        changed: replaced,
+        blocks,
+        kept: keptOverall(kept),
+      });
     }
-    return { result: rewritten, changed: true, blocks };
+    const added = parsedCount === 1 && parsedObjects.length === 1 ? parsedObjects[0] : undefined;
+    return {
+      result: this.shipped(result, newContent, strategies.join(','), outputSchema, added),
+      changed: true,
+      blocks,
+    };
   }
 
   /**
@@ -277,10 +385,26 @@ function textBlocks(content: unknown): TextBlockOutcome[] {
   if (!Array.isArray(content)) return [];
   const blocks: TextBlockOutcome[] = [];
   for (const block of content as unknown[]) {
-    if (isPlainObject(block) && block.type === 'text' && typeof block.text === 'string')
-      blocks.push({ before: block.text, after: block.text, strategy: undefined });
+    const text = textOf(block);
+    if (text !== undefined) blocks.push({ before: text, after: text, strategy: undefined });
   }
   return blocks;
+}
+
+/** Why one text was kept, when reading it as JSON `failed`. */
+function keptReason(text: string, failed: NonNullable<JsonRead['failed']>): KeptReason {
+  if (failed === 'unsafe-numbers') return 'unsafe-numbers';
+  // What looks like JSON to a reader (any white space first) but was not read as JSON counts as
+  // JSON that was not smaller, unless a number in it would lose digits.
+  if (!/^\s*[[{]/.test(text)) return 'not-json';
+  return losesPrecision(text) ? 'unsafe-numbers' : 'not-smaller';
+}
+
+/** Why a result's texts were all kept, from why each was: the first reason that applies. */
+function keptOverall(reasons: readonly KeptReason[]): KeptReason {
+  if (reasons.length === 0) return 'no-text';
+  if (reasons.every((reason) => reason === 'not-json')) return 'not-json';
+  return reasons.includes('unsafe-numbers') ? 'unsafe-numbers' : 'not-smaller';
 }
 
 /**
@@ -293,15 +417,27 @@ function textBlocks(content: unknown): TextBlockOutcome[] {
  * parseJsonContainer('"text"'); // undefined
  */
 export function parseJsonContainer(text: string): unknown {
+  return readJsonContainer(text).value;
+}
+
+/**
+ * {@link parseJsonContainer} saying why there is no value: `{ value }`, or `{ failed }` with
+ * `'not-container'`, `'invalid'` or `'unsafe-numbers'`.
+ *
+ * @example
+ * readJsonContainer('[1, 2]'); // { value: [1, 2] }
+ * readJsonContainer('{"id": 12345678901234567891}'); // { failed: 'unsafe-numbers' }
+ */
+export function readJsonContainer(text: string): JsonRead {
   const first = firstNonSpace(text);
-  if (first !== '{' && first !== '[') return undefined;
+  if (first !== '{' && first !== '[') return { failed: 'not-container' };
   let value: unknown;
   try {
     value = JSON.parse(text);
   } catch {
-    return undefined;
+    return { failed: 'invalid' };
   }
-  return losesPrecision(text) ? undefined : value;
+  return losesPrecision(text) ? { failed: 'unsafe-numbers' } : { value };
 }
 
 function firstNonSpace(text: string): string | undefined {
