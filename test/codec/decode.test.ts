@@ -447,6 +447,28 @@ describe('§9.2 arrays of arrays', () => {
   it('checks inner counts in strict mode', () => {
     rejects(lines('m[1]:', '  - [2]: x'), { line: 2, column: 6, reason: /expected 2 values/ });
   });
+  it('keeps each header its own after inline arrays (their header record is reused)', () => {
+    // The outer headers' counts are checked after inner inline headers were parsed.
+    rejects(lines('m[3]:', '  - [1]: x', '  - [2]: y,z'), {
+      line: 1,
+      column: 3,
+      reason: /expected 3 list items as declared by \[3\], found 2/,
+    });
+    rejects(lines('m[2]:', '  - [1]: x', '  - [3]: y,z'), {
+      line: 3,
+      column: 6,
+      reason: /expected 3 values as declared by \[3\], found 2/,
+    });
+    rejects(lines('t[2]{a}:', '  1', '  2', 'k[1|]: p|q'), {
+      line: 4,
+      column: 10,
+      reason: /expected 1 value as declared by \[1\], found more/,
+    });
+    assert.deepEqual(decode(lines('[2]:', '  - k[2|]: 1|2', '    m[1]: 3', '  - [1]: 4')), [
+      { k: [1, 2], m: [3] },
+      [4],
+    ]);
+  });
 });
 
 describe('§9.3 tabular arrays', () => {

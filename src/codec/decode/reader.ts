@@ -8,7 +8,7 @@ import type { ToonDecodeError } from '../errors.js';
 import type { QuotedToken, QuotedTokenError as QuotedTokenErrorType } from '../lexical.js';
 import * as lexical from '../lexical.js';
 import type { JsonValue } from '../types.js';
-import type { Header, LineClass } from './header.js';
+import type { Header, InlineHeader, LineClass } from './header.js';
 import * as header from './header.js';
 import { reasons } from './messages.js';
 
@@ -51,6 +51,8 @@ export abstract class Reader {
    */
   fieldKey = '';
   fieldValueStart = 0;
+  /** The record parseHeader refills for every inline-array header line. */
+  readonly inlineHeader: InlineHeader = header.inlineHeaderRecord();
   /** Why a header-looking line without any colon failed, to explain a later "missing colon". */
   scalarHint: InstanceType<typeof HeaderSyntax> | null = null;
 
