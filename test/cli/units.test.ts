@@ -13,6 +13,7 @@ import {
   parseJson,
   parseJsonLines,
 } from '../../src/cli/json-input.js';
+import { collectGarbage } from '../../src/cli/memory.js';
 import { firstDifference } from '../../src/cli/report/deep-equal.js';
 import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
@@ -135,6 +136,21 @@ describe('glob patterns', () => {
 
   it('passes plain file names through for the reader to report', async () => {
     assert.deepEqual(await expandArguments(['missing.json']), ['missing.json']);
+  });
+});
+
+describe('collecting garbage', () => {
+  it('returns memory that was let go, without --expose-gc', () => {
+    assert.equal(typeof (globalThis as { gc?: unknown }).gc, 'undefined');
+    let rows: Array<{ id: number; name: string }> | undefined = Array.from(
+      { length: 500_000 },
+      (_, id) => ({ id, name: `row ${id}` }),
+    );
+    assert.equal(rows.length, 500_000);
+    rows = undefined;
+    const before = process.memoryUsage().heapUsed;
+    collectGarbage();
+    assert.ok(before - process.memoryUsage().heapUsed > 10_000_000);
   });
 });
 
@@ -262,6 +278,27 @@ describe('measuring a payload', () => {
     const result = measurePayload({ 'a.b': { c: 1 } }, settings);
     assert.match(result.candidates.find((c) => c.name === 'toon-flatten')!.error!, /contains '\.'/);
     assert.notEqual(result.picked.strategy, 'toon-flatten');
+  });
+
+  it('calls afterStep after the pick, the encodings and each round trip, with the same result', () => {
+    let steps = 0;
+    const result = measurePayload(rows, { ...settings, afterStep: () => steps++ });
+    assert.equal(steps, 4); // the pick, measuring the candidates, toon's and toon-flatten's checks
+    assert.deepEqual(result, measurePayload(rows, settings));
+  });
+
+  it('counts the tokens of identical candidate texts once', () => {
+    const counted: string[] = [];
+    const countTokens = (text: string) => {
+      counted.push(text);
+      return text.length;
+    };
+    // Nothing nested: toon-flatten writes exactly toon's text.
+    const flat = [1, 2, 3].map((id) => ({ id, name: `row ${id}` }));
+    const result = measurePayload(flat, { ...settings, countTokens });
+    const [, toon, toonFlatten] = result.candidates;
+    assert.deepEqual(toonFlatten!.size, toon!.size);
+    assert.equal(counted.length, 2);
   });
 
   it('counts the rows of a list or of an envelope', () => {

@@ -12,6 +12,7 @@ import { CliError, EXIT_DATA, EXIT_USAGE, formatError, messageOf } from '../erro
 import { fieldsWarning, missingFields } from '../fields.js';
 import { readTextFile, writeOutput } from '../input.js';
 import { type InputFormat, parseInput } from '../json-input.js';
+import { collectGarbage } from '../memory.js';
 import {
   type CliMeasure,
   candidatesOption,
@@ -134,6 +135,13 @@ function outputWidth(): number {
   return process.stdout.isTTY && process.stdout.columns > 0 ? process.stdout.columns : Infinity;
 }
 
+/**
+ * Files from this size on are measured with full garbage collections between steps: a few tens
+ * of milliseconds each, against seconds of tokenizing such a file, and they keep a 10 MB file's
+ * report under half the memory it took without (bench/scale.bench.ts).
+ */
+const COLLECT_BYTES = 4 * 1024 * 1024;
+
 async function buildReport(
   inputs: ReportInputs,
   options: ReportCommandOptions,
@@ -171,9 +179,8 @@ async function buildReport(
   const measureFile = async (
     input: { file: string; path: string; format: InputFormat },
     fields: readonly string[] | undefined,
-    withFull: boolean,
   ): Promise<{
-    full: PayloadResult | undefined;
+    full: PayloadResult;
     projected: PayloadResult | undefined;
     items: number | null;
   }> => {
@@ -193,21 +200,26 @@ async function buildReport(
         roundTrip: true,
       };
       try {
-        const full = withFull
-          ? await measureRows(input.file, input.format, stream, bytes)
-          : undefined;
+        const full = await measureRows(input.file, input.format, stream, bytes);
         const projected = fields
           ? await measureRows(input.file, input.format, { ...stream, fields }, bytes)
           : undefined;
         return {
-          full: full && record(input.path, full),
+          full: record(input.path, full),
           projected: projected && record(input.path, projected, fields),
-          items: full?.rows ?? projected?.rows ?? null,
+          items: full.rows,
         };
       } finally {
         bytes.done();
       }
     }
+    // A large file is measured with full collections between its steps (see memory.ts), and
+    // after the files before it, whose garbage would otherwise set the heap this one starts in.
+    const large = size !== undefined && size >= COLLECT_BYTES;
+    if (large) collectGarbage();
+    const stepSettings: MeasureSettings = large
+      ? { ...settings, afterStep: collectGarbage }
+      : settings;
     const value = parseInput(await readTextFile(input.file), input.path, input.format);
     let projectFields = fields;
     if (fields) {
@@ -217,9 +229,9 @@ async function buildReport(
       if (missing.length === fields.length) projectFields = undefined;
     }
     return {
-      full: withFull ? record(input.path, measurePayload(value, settings)) : undefined,
+      full: record(input.path, measurePayload(value, stepSettings)),
       projected: projectFields
-        ? record(input.path, measurePayload(value, settings, projectFields), projectFields)
+        ? record(input.path, measurePayload(value, stepSettings, projectFields), projectFields)
         : undefined,
       items: itemCount(value),
     };
@@ -231,43 +243,35 @@ async function buildReport(
 
   const fixtures: FixtureReport[] = [];
   const projections: ProjectionReport[] = [];
-  for (const input of inputs.fixtures) {
+  /** Measures one file, whole and projected to `fields`; `fixture` also lists it as a payload. */
+  const measureInput = async (
+    input: { name: string; file: string; path: string; format: InputFormat },
+    fields: string[] | undefined,
+    fixture?: { group: string },
+  ) => {
     progress.step(input.path);
     try {
-      const { full, projected, items } = await measureFile(input, inputs.projectFixtures, true);
-      fixtures.push(
-        fixtureReport({ name: input.name, group: input.group, path: input.path, items }, full!),
-      );
-      if (projected && inputs.projectFixtures) {
+      const { full, projected, items } = await measureFile(input, fields);
+      if (fixture) {
+        fixtures.push(
+          fixtureReport({ name: input.name, group: fixture.group, path: input.path, items }, full),
+        );
+      }
+      if (projected && fields) {
         projections.push({
           name: input.name,
           path: input.path,
-          fields: inputs.projectFixtures,
+          fields,
           items,
-          rows: projectionRows(full!, projected),
+          rows: projectionRows(full, projected),
         });
       }
     } catch (error) {
       failedFile(input.path, error);
     }
-  }
-  for (const input of inputs.projections) {
-    progress.step(input.path);
-    try {
-      const { full, projected, items } = await measureFile(input, input.fields, true);
-      if (projected) {
-        projections.push({
-          name: input.name,
-          path: input.path,
-          fields: input.fields,
-          items,
-          rows: projectionRows(full!, projected),
-        });
-      }
-    } catch (error) {
-      failedFile(input.path, error);
-    }
-  }
+  };
+  for (const input of inputs.fixtures) await measureInput(input, inputs.projectFixtures, input);
+  for (const input of inputs.projections) await measureInput(input, input.fields);
   progress.done();
 
   return {

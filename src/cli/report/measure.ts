@@ -25,6 +25,12 @@ export interface MeasureSettings {
   tokenizer: TokenizerName;
   /** Token counter of the loaded tokenizer. */
   countTokens: (text: string) => number;
+  /**
+   * Called after each step of a payload (the pick, encoding the candidates, checking each one),
+   * when nothing of that step but its figures is alive: where the report collects garbage for a
+   * large payload.
+   */
+  afterStep?: () => void;
 }
 
 /** Bytes and tokens of one text. */
@@ -71,82 +77,74 @@ export function measurePayload(
   };
   const expected = fields ? project(value, fields) : value;
   const failures: string[] = [];
-  const texts = new Map<string, string>();
-  // Candidates often produce the same text (toon-flatten on data with nothing to flatten), and
-  // tokenizing is most of a report's time: count each distinct text once.
-  const tokenCounts = new Map<string, number>();
-  const countTokens = (text: string): number => {
-    let count = tokenCounts.get(text);
-    if (count === undefined) {
-      count = settings.countTokens(text);
-      tokenCounts.set(text, count);
-    }
-    return count;
-  };
-  // JSON comes first: its text is JSON.stringify of the expected value, what every other
-  // candidate's decoded value is compared with (one string, not one per candidate).
-  let expectedJson: string | undefined;
-  const candidates = measureCandidates(value, { ...options, by: 'bytes' }).map(
-    (measurement): CandidateResult => {
-      if (measurement.text === undefined)
-        return { name: measurement.name, error: messageOf(measurement.error) };
-      const text = measurement.text;
-      texts.set(measurement.name, text);
-      if (measurement.name === 'json') expectedJson = text;
-      const problem =
-        measurement.name === 'json'
-          ? undefined
-          : roundTripProblem(text, measurement.name, expected, expectedJson);
-      if (problem !== undefined) failures.push(`${measurement.name}: ${problem}`);
-      return {
-        name: measurement.name,
-        size: { bytes: byteLength(text), tokens: countTokens(text) },
-      };
+  // Memory: a 10 MB payload's texts, decoded values and the picker's own encodings add up to
+  // many times the payload, and V8 grows its heap to a multiple of what is alive when it
+  // collects. So the picker runs first (only its text, the smallest, is kept), and each
+  // candidate's text is let go as soon as it is sized and checked.
+  const afterStep = settings.afterStep ?? (() => {});
+  const choice = pick(value, { ...options, by: settings.by });
+  afterStep();
+  const texts: Array<string | undefined> = [];
+  const measured = measureCandidates(value, { ...options, by: 'bytes' }).map(
+    ({ name, text, error }) => {
+      texts.push(text);
+      return { name, error };
     },
   );
-
-  const choice = pick(value, { ...options, by: settings.by });
-  if (texts.get(choice.strategy) !== choice.text) {
+  afterStep();
+  const chosen = measured.findIndex((measurement) => measurement.name === choice.strategy);
+  if (texts[chosen] !== choice.text) {
     failures.push(
       `picker: the text it chose (${choice.strategy}) differs from that candidate's full encoding`,
     );
   }
-  const chosen = candidates.find((candidate) => candidate.name === choice.strategy);
-  const size = chosen?.size ?? { bytes: byteLength(choice.text), tokens: countTokens(choice.text) };
+  // Candidates often produce the same text (toon-flatten on data with nothing to flatten), and
+  // tokenizing is most of a report's time: each distinct text is counted once, its copies found
+  // while every text is still at hand.
+  const firstCopy = texts.map((text) => (text === undefined ? -1 : texts.indexOf(text)));
+  const sizes: Array<Size | undefined> = [];
+  const candidates = measured.map(({ name, error }, index): CandidateResult => {
+    const text = texts[index];
+    texts[index] = undefined;
+    if (text === undefined) return { name, error: messageOf(error) };
+    if (name !== 'json') {
+      const problem = roundTripProblem(text, name, expected);
+      if (problem !== undefined) failures.push(`${name}: ${problem}`);
+      afterStep();
+    }
+    const copyOf = firstCopy[index]!;
+    const size = {
+      bytes: byteLength(text),
+      tokens: copyOf < index ? sizes[copyOf]!.tokens : settings.countTokens(text),
+    };
+    sizes[index] = size;
+    return { name, size };
+  });
+  const size = sizes[chosen] ?? {
+    bytes: byteLength(choice.text),
+    tokens: settings.countTokens(choice.text),
+  };
   return { candidates, picked: { strategy: choice.strategy, ...size }, failures };
 }
 
-function roundTripProblem(
-  text: string,
-  strategy: string,
-  expected: JsonValue,
-  expectedJson: string | undefined,
-): string | undefined {
+function roundTripProblem(text: string, strategy: string, expected: JsonValue): string | undefined {
   let decoded: JsonValue;
   try {
     decoded = parseCompact(text, strategy);
   } catch (error) {
     return `its output does not decode: ${messageOf(error)}`;
   }
-  // Same text, same data: the common case (JSON.stringify recurses, so deep values take the
-  // writer that does not).
-  if (sameJson(decoded, expected, expectedJson)) return undefined;
   let difference: string | undefined;
   try {
     difference = firstDifference(expected, decoded);
-  } catch {
-    return 'decodes to different data (too deep to name where)';
+  } catch (error) {
+    // Too deep to walk: the writer that does not recurse can still tell equal from different.
+    if (!(error instanceof RangeError)) throw error;
+    return stringifyDeep(expected) === stringifyDeep(decoded)
+      ? undefined
+      : 'decodes to different data (too deep to name where)';
   }
   return difference === undefined ? undefined : `decodes to different data at ${difference}`;
-}
-
-function sameJson(a: JsonValue, b: JsonValue, bJson: string | undefined): boolean {
-  try {
-    return JSON.stringify(a) === (bJson ?? JSON.stringify(b));
-  } catch (error) {
-    if (!(error instanceof RangeError)) throw error;
-    return stringifyDeep(a) === stringifyDeep(b);
-  }
 }
 
 /** Row count of a payload: a root array's length, or the length of an envelope's `items`/`data`. */
