@@ -3,6 +3,9 @@
 // 40 files of 10 MB, then runs encode, decode, pick and report on them with /usr/bin/time and
 // prints wall time and peak RSS beside @toon-format/cli (node_modules/.bin/toon) on the same
 // files. Run: npm run build && npm run bench:scale [-- --scale 0.1 for a quick smaller run]
+// `-- --tasks encode,decode,pick,report` runs only some tasks (all by default) and generates only
+// the files they read; `report` is both reports, `report-folder` (the 40 files alone, ~10 minutes)
+// and `report-file` (the 700 MB array) each one of them; `decode` runs encode too, for its input.
 import { spawnSync } from 'node:child_process';
 import fs from 'node:fs';
 import os from 'node:os';
@@ -16,8 +19,15 @@ const cli = process.env['SCALE_CLI'] ?? path.join(root, 'dist/cli/main.js');
 const tasksArg = process.argv.indexOf('--tasks');
 /** Which tasks to run (`--tasks encode,decode,pick,report`), all by default. */
 const tasks = new Set(
-  (tasksArg > 0 ? process.argv[tasksArg + 1]! : 'encode,decode,pick,report').split(','),
+  (tasksArg > 0 ? process.argv[tasksArg + 1]! : 'encode,decode,pick,report')
+    .split(',')
+    .flatMap((task) => (task === 'report' ? ['report-folder', 'report-file'] : [task])),
 );
+// decode reads what encode wrote.
+if (tasks.has('decode')) tasks.add('encode');
+const KNOWN_TASKS = ['encode', 'decode', 'pick', 'report-folder', 'report-file'];
+for (const task of tasks)
+  if (!KNOWN_TASKS.includes(task)) throw new Error(`unknown task ${task}; use ${KNOWN_TASKS}`);
 const reference = path.join(root, 'node_modules/.bin/toon');
 const scaleArg = process.argv.indexOf('--scale');
 const scale = scaleArg > 0 ? Number(process.argv[scaleArg + 1]) : 1;
@@ -76,13 +86,9 @@ interface Run {
   error: string;
 }
 
-/** Runs `command args` under GNU time with stdout to `out`; wall seconds and peak RSS. */
-function timed(command: string, args: string[], out: string): Run {
-  const task = args[1] ?? '';
-  if (command !== reference && !tasks.has(task))
-    return { seconds: 0, peakMb: 0, code: null, error: '' };
-  if (command === reference && !tasks.has(args[0] === '--encode' ? 'encode' : 'decode'))
-    return { seconds: 0, peakMb: 0, code: null, error: '' };
+/** Runs `command args` for `task` under GNU time with stdout to `out`; wall seconds and peak RSS. */
+function timed(task: string, command: string, args: string[], out: string): Run {
+  if (!tasks.has(task)) return { seconds: 0, peakMb: 0, code: null, error: '' };
   const timeFile = path.join(dir, 'time.txt');
   const fd = fs.openSync(out, 'w');
   const limit = command === reference ? ['timeout', String(REFERENCE_SECONDS)] : [];
@@ -123,12 +129,17 @@ try {
   const json = path.join(dir, 'rows.json');
   const folder = path.join(dir, 'folder');
   fs.mkdirSync(folder);
+  const needs = (...some: string[]) => some.some((task) => tasks.has(task));
   const sizes = {
-    jsonl: generate(jsonl, 1000 * MB * scale, false),
-    json: generate(json, 700 * MB * scale, true),
+    jsonl: needs('encode', 'decode', 'pick') ? generate(jsonl, 1000 * MB * scale, false) : 0,
+    json: needs('encode', 'decode', 'pick', 'report-file')
+      ? generate(json, 700 * MB * scale, true)
+      : 0,
   };
-  for (let i = 0; i < 40; i++)
-    generate(path.join(folder, `part-${String(i).padStart(2, '0')}.json`), 10 * MB * scale, true);
+  if (needs('report-folder')) {
+    for (let i = 0; i < 40; i++)
+      generate(path.join(folder, `part-${String(i).padStart(2, '0')}.json`), 10 * MB * scale, true);
+  }
   const node = process.execPath;
   const nul = '/dev/null';
   const toonOfJsonl = path.join(dir, 'rows-jsonl.toon');
@@ -143,35 +154,38 @@ try {
   const mb = (bytes: number) => `${Math.round(bytes / MB)} MB`;
   add(
     `encode ${mb(sizes.jsonl)} JSON Lines`,
-    timed(node, [cli, 'encode', jsonl], toonOfJsonl),
+    timed('encode', node, [cli, 'encode', jsonl], toonOfJsonl),
     undefined,
   );
   add(
     `encode ${mb(sizes.json)} JSON array`,
-    timed(node, [cli, 'encode', json], toonOfJson),
-    timed(reference, ['--encode', json, '-o', refToon], nul),
+    timed('encode', node, [cli, 'encode', json], toonOfJson),
+    timed('encode', reference, ['--encode', json, '-o', refToon], nul),
   );
   const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
   const toonSize = sizeOf(toonOfJsonl);
   add(
     `decode ${mb(toonSize)} TOON (from the JSON Lines) to indented JSON`,
-    timed(node, [cli, 'decode', toonOfJsonl], nul),
-    timed(reference, ['--decode', toonOfJsonl, '-o', nul], nul),
+    timed('decode', node, [cli, 'decode', toonOfJsonl], nul),
+    timed('decode', reference, ['--decode', toonOfJsonl, '-o', nul], nul),
   );
   add(
     `decode ${mb(sizeOf(toonOfJson))} TOON (from the array), --compact`,
-    timed(node, [cli, 'decode', '--compact', toonOfJson], nul),
+    timed('decode', node, [cli, 'decode', '--compact', toonOfJson], nul),
     undefined,
   );
   fs.rmSync(toonOfJsonl, { force: true });
   fs.rmSync(refToon, { force: true });
-  add(`pick ${mb(sizes.jsonl)} JSON Lines`, timed(node, [cli, 'pick', jsonl], nul));
-  add(`pick ${mb(sizes.json)} JSON array`, timed(node, [cli, 'pick', json], nul));
+  add(`pick ${mb(sizes.jsonl)} JSON Lines`, timed('pick', node, [cli, 'pick', jsonl], nul));
+  add(`pick ${mb(sizes.json)} JSON array`, timed('pick', node, [cli, 'pick', json], nul));
   add(
     `report on a folder of 40 x ${mb(10 * MB * scale)}`,
-    timed(node, [cli, 'report', folder], nul),
+    timed('report-folder', node, [cli, 'report', folder], nul),
   );
-  add(`report ${mb(sizes.json)} JSON array`, timed(node, [cli, 'report', json], nul));
+  add(
+    `report ${mb(sizes.json)} JSON array`,
+    timed('report-file', node, [cli, 'report', json], nul),
+  );
   console.log(
     `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; wall time and peak RSS (GNU time)\n`,
   );
