@@ -390,11 +390,7 @@ export class EventDecoder extends Reader {
         continue;
       }
       if (this.strict && count === declared) {
-        throw errorOn(
-          line,
-          line.start,
-          reasons.count(declaredLength(headerLine.text, head), 'more', 'list item'),
-        );
+        throw countError(line, line.start, headerLine, head, 'more', 'list item');
       }
       this.consume(line);
       // The span opens with the first item line, so it covers that item's own nested lines.
@@ -404,11 +400,7 @@ export class EventDecoder extends Reader {
     }
     if (count > 0) this.openSpans--;
     if (this.strict && count !== declared) {
-      throw errorOn(
-        headerLine,
-        head.lengthOffset,
-        reasons.count(declaredLength(headerLine.text, head), String(count), 'list item'),
-      );
+      throw countError(headerLine, head.lengthOffset, headerLine, head, String(count), 'list item');
     }
   }
 
@@ -490,11 +482,7 @@ export class EventDecoder extends Reader {
         break;
       }
       if (this.strict) {
-        if (count === declared)
-          throw this.error(
-            start,
-            reasons.count(declaredLength(headerLine.text, head), 'more', noun),
-          );
+        if (count === declared) throw countError(line, start, headerLine, head, 'more', noun);
         if (seen !== null) {
           if (seen.has(key)) throw this.error(start, reasons.duplicateEntry(key));
           seen.add(key);
@@ -510,11 +498,7 @@ export class EventDecoder extends Reader {
     }
     if (count > 0) this.openSpans--;
     if (this.strict && count !== declared) {
-      throw errorOn(
-        headerLine,
-        head.lengthOffset,
-        reasons.count(declaredLength(headerLine.text, head), String(count), noun),
-      );
+      throw countError(headerLine, head.lengthOffset, headerLine, head, String(count), noun);
     }
   }
 
@@ -552,6 +536,21 @@ export class EventDecoder extends Reader {
     }
     this.out.push(END_OBJECT);
   }
+}
+
+/**
+ * The count mismatch of `head`, the header on `headerLine`, reported at `offset` of `line`:
+ * `found` is a count, or "more" on the first line beyond the declared length.
+ */
+function countError(
+  line: Line,
+  offset: number,
+  headerLine: Line,
+  head: Header,
+  found: string,
+  noun: string,
+): ToonDecodeError {
+  return errorOn(line, offset, reasons.count(declaredLength(headerLine.text, head), found, noun));
 }
 
 /** An error at `offset` of `line` (column counted in Unicode characters). */
