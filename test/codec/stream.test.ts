@@ -189,19 +189,18 @@ describe('decodeFromLines, decodeStreamSync and decodeStream agree with decode',
           const lines = text.split('\n');
           assert.equal(JSON.stringify(decodeFromLines(lines, settings)), expected);
           assert.equal(JSON.stringify(fold(decodeStreamSync(lines, settings))), expected);
-          // Lines grouped into multi-line strings at random (an embedded LF splits an item).
-          const groups: string[] = [];
+          // Lines grouped into multi-line strings at random (an embedded LF splits an item):
+          // consecutive runs of lines, cut at distinct inner positions, so that every case
+          // checks the grouping and the groups always join back to the text.
+          const inner = [...new Set(cuts.map((c) => c % lines.length))].filter((c) => c > 0);
+          const grouped: string[] = [];
           let from = 0;
-          for (const cut of [...cuts.map((c) => c % (lines.length + 1)), lines.length].sort(
-            (a, b) => a - b,
-          )) {
-            groups.push(lines.slice(from, Math.max(from, cut)).join('\n'));
-            from = Math.max(from, cut);
+          for (const cut of [...inner.sort((a, b) => a - b), lines.length]) {
+            grouped.push(lines.slice(from, cut).join('\n'));
+            from = cut;
           }
-          const grouped = groups.filter((group, i) => group !== '' || i === groups.length - 1);
-          if (grouped.join('\n') === text) {
-            assert.equal(JSON.stringify(fold(decodeStreamSync(grouped, settings))), expected);
-          }
+          assert.equal(grouped.join('\n'), text);
+          assert.equal(JSON.stringify(fold(decodeStreamSync(grouped, settings))), expected);
           const chunks = chunked(new TextEncoder().encode(text), cuts);
           assert.equal(JSON.stringify(fold(decodeStreamSync(chunks, settings))), expected);
           const asyncChunks = (async function* () {
