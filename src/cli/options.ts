@@ -23,14 +23,43 @@ export function parseDelimiter(value: string): Delimiter {
   return delimiter;
 }
 
-/** A positive integer, for indentation sizes. */
-export function parsePositiveInteger(value: string): number {
-  const number = Number(value);
-  if (!/^\d+$/.test(value) || !Number.isSafeInteger(number) || number < 1) {
-    throw new InvalidArgumentError('Use a whole number of spaces, 1 or more.');
-  }
-  return number;
+/** What {@link numberParser} accepts. */
+export interface NumberSpec {
+  /** Digits only (a safe integer), or digits with an optional decimal part. */
+  whole: boolean;
+  /** The smallest value allowed, or `'above 0'` for any number greater than 0. */
+  least: 0 | 1 | 'above 0';
+  /** Why a value was refused, in commander's words after "argument '...' is invalid." */
+  message: string;
 }
+
+/**
+ * A commander argument parser for a number option: written in digits (no sign, exponent or
+ * hex; spaces around it are ignored), within `spec`'s bounds, else refused with its message.
+ *
+ * @example
+ * const parseTimeout = numberParser({ whole: true, least: 0, message: 'expected milliseconds' });
+ * parseTimeout('250'); // 250
+ * parseTimeout('-1'); // throws InvalidArgumentError('expected milliseconds')
+ */
+export function numberParser(spec: NumberSpec): (value: string) => number {
+  const digits = spec.whole ? /^\d+$/ : /^\d+(\.\d+)?$/;
+  return (value) => {
+    const number = Number(value);
+    const representable = spec.whole ? Number.isSafeInteger(number) : Number.isFinite(number);
+    const inRange = spec.least === 'above 0' ? number > 0 : number >= spec.least;
+    if (!digits.test(value.trim()) || !representable || !inRange)
+      throw new InvalidArgumentError(spec.message);
+    return number;
+  };
+}
+
+/** A positive integer, for indentation sizes. */
+export const parsePositiveInteger = numberParser({
+  whole: true,
+  least: 1,
+  message: 'Use a whole number of spaces, 1 or more.',
+});
 
 /** The picker's measures on the command line. */
 export type CliMeasure = 'auto' | 'bytes' | 'tokens';

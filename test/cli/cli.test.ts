@@ -34,6 +34,27 @@ describe('toonwire (the program)', () => {
     });
   }
 
+  const refusals: Array<[string, string]> = [
+    ['--timeout=1.5', 'expected a whole number of milliseconds (0 disables the timeout)'],
+    ['--idle-timeout=x', 'expected a number of seconds, e.g. 900 (0 never ends idle sessions)'],
+    ['--max-sessions=0', 'expected a whole number of sessions >= 1, e.g. 32'],
+    ['--max-tokens=1.5', 'expected a whole number of tokens, e.g. 20000 (0: no budget)'],
+    ['--page-ttl=0', 'expected a number greater than 0'],
+    ['--page-cache-mb=-2', 'expected a number greater than 0'],
+  ];
+  for (const [option, reason] of refusals) {
+    it(`refuses proxy ${option} with exit 2: "${reason}"`, async () => {
+      const run = await runCli(['proxy', option, '--', process.execPath, '-e', '']);
+      assert.equal(run.code, 2);
+      const [name, value] = option.split('=');
+      assert.match(
+        run.stderr,
+        new RegExp(`option '${name} <[a-z]+>' argument '${value}' is invalid`),
+      );
+      assert.ok(run.stderr.includes(`is invalid. ${reason}\n`), run.stderr);
+    });
+  }
+
   it('exits 2 with the usage on stderr when no command is given', async () => {
     const run = await runCli([]);
     assert.equal(run.code, 2);

@@ -14,6 +14,7 @@ import {
   parseJsonLines,
 } from '../../src/cli/json-input.js';
 import { collectGarbage } from '../../src/cli/memory.js';
+import { numberParser, parsePositiveInteger } from '../../src/cli/options.js';
 import { firstDifference } from '../../src/cli/report/deep-equal.js';
 import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
@@ -136,6 +137,38 @@ describe('glob patterns', () => {
 
   it('passes plain file names through for the reader to report', async () => {
     assert.deepEqual(await expandArguments(['missing.json']), ['missing.json']);
+  });
+});
+
+describe('number options', () => {
+  const whole = numberParser({ whole: true, least: 0, message: 'whole' });
+  const decimal = numberParser({ whole: false, least: 0, message: 'decimal' });
+  const positive = numberParser({ whole: false, least: 'above 0', message: 'positive' });
+
+  it('reads digits, with spaces around them allowed', () => {
+    assert.equal(whole('0'), 0);
+    assert.equal(whole(' 250 '), 250);
+    assert.equal(decimal('1.5'), 1.5);
+    assert.equal(positive('0.25'), 0.25);
+    assert.equal(parsePositiveInteger('4'), 4);
+  });
+
+  it('refuses signs, exponents, hex, fractions of whole numbers and values out of range', () => {
+    const refused: Array<[(value: string) => number, string, string]> = [
+      [whole, '-1', 'whole'],
+      [whole, '1.5', 'whole'],
+      [whole, '1e3', 'whole'],
+      [whole, '0x10', 'whole'],
+      [whole, '', 'whole'],
+      [whole, '9007199254740993', 'whole'],
+      [decimal, '.5', 'decimal'],
+      [decimal, '-0.5', 'decimal'],
+      [positive, '0', 'positive'],
+      [positive, '0.0', 'positive'],
+      [parsePositiveInteger, '0', 'Use a whole number of spaces, 1 or more.'],
+    ];
+    for (const [parse, value, message] of refused)
+      assert.throws(() => parse(value), { message }, JSON.stringify(value));
   });
 });
 

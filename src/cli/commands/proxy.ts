@@ -14,7 +14,7 @@ import {
 import type { ProxyConfig } from '../../mcp/proxy/config.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
 import { CliExit } from '../errors.js';
-import { candidatesOption, measureOption, tokenizerOption } from '../options.js';
+import { candidatesOption, measureOption, numberParser, tokenizerOption } from '../options.js';
 
 /** Exit codes of `toonwire proxy`. */
 export const ProxyExitCode = {
@@ -372,46 +372,32 @@ function parseList(value: string): string[] {
   return names;
 }
 
-function parseTimeout(value: string): number {
-  const ms = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(ms)) {
-    throw new InvalidArgumentError(
-      'expected a whole number of milliseconds (0 disables the timeout)',
-    );
-  }
-  return ms;
-}
+const parseTimeout = numberParser({
+  whole: true,
+  least: 0,
+  message: 'expected a whole number of milliseconds (0 disables the timeout)',
+});
 
-function parseSeconds(value: string): number {
-  const seconds = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !Number.isFinite(seconds)) {
-    throw new InvalidArgumentError(
-      'expected a number of seconds, e.g. 900 (0 never ends idle sessions)',
-    );
-  }
-  return seconds;
-}
+const parseSeconds = numberParser({
+  whole: false,
+  least: 0,
+  message: 'expected a number of seconds, e.g. 900 (0 never ends idle sessions)',
+});
 
-function parseCount(value: string): number {
-  const count = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(count) || count < 1) {
-    throw new InvalidArgumentError('expected a whole number of sessions >= 1, e.g. 32');
-  }
-  return count;
-}
+const parseCount = numberParser({
+  whole: true,
+  least: 1,
+  message: 'expected a whole number of sessions >= 1, e.g. 32',
+});
 
-function parseTokenBudget(value: string): number {
-  const tokens = Number(value);
-  if (!/^\d+$/.test(value.trim()) || !Number.isSafeInteger(tokens)) {
-    throw new InvalidArgumentError('expected a whole number of tokens, e.g. 20000 (0: no budget)');
-  }
-  return tokens;
-}
+const parseTokenBudget = numberParser({
+  whole: true,
+  least: 0,
+  message: 'expected a whole number of tokens, e.g. 20000 (0: no budget)',
+});
 
-function parsePositive(value: string): number {
-  const number = Number(value);
-  if (!/^\d+(\.\d+)?$/.test(value.trim()) || !(number > 0)) {
-    throw new InvalidArgumentError('expected a number greater than 0');
-  }
-  return number;
-}
+const parsePositive = numberParser({
+  whole: false,
+  least: 'above 0',
+  message: 'expected a number greater than 0',
+});
