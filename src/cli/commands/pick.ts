@@ -83,10 +83,13 @@ export function registerPickCommand(program: Command): void {
       }
       const input = await readInput(file);
       const value = parseInput(input.text, input.source, format);
-      const countTokens =
+      const tokenizer =
         by === 'tokens' || options.explain ? await loadTokenizer(options.tokenizer) : undefined;
+      // With --by tokens --explain the pick and the explanation size the same texts (tokenizing
+      // is most of the time): the picker gets the same counter, remembering what it counted.
+      const countTokens = tokenizer && (by === 'tokens' ? rememberCounts(tokenizer) : tokenizer);
       const pickOptions = {
-        by,
+        by: by === 'tokens' ? countTokens! : by,
         tokenizer: options.tokenizer,
         ...(options.fields ? { fields: options.fields } : {}),
         ...(options.candidates ? { candidates: options.candidates } : {}),
@@ -123,6 +126,19 @@ export function registerPickCommand(program: Command): void {
       }
       await writeOutput(result.text);
     });
+}
+
+/** `count`, asked at most once per distinct text. */
+function rememberCounts(count: (text: string) => number): (text: string) => number {
+  const counts = new Map<string, number>();
+  return (text) => {
+    let tokens = counts.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      counts.set(text, tokens);
+    }
+    return tokens;
+  };
 }
 
 /** The picker on a file too large for memory: size every candidate, then stream the winner. */
