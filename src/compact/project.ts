@@ -47,6 +47,26 @@ export function project(value: JsonValue, fields: FieldSpec, options?: ProjectOp
 }
 
 /**
+ * {@link project} with the field spec parsed once, for projecting many values with the same
+ * fields (the rows of a file streamed a batch at a time): `projector(fields, options)(value)`
+ * returns exactly `project(value, fields, options)`.
+ *
+ * @throws {TypeError} when created, for the same bad specs and envelopes as {@link project}.
+ * @example
+ * const keepNames = projector('name');
+ * keepNames([{ name: 'A', url: 'u' }]); // [{ name: 'A' }]
+ * keepNames({ items: [{ name: 'B', id: 2 }] }); // { items: [{ name: 'B' }] }
+ */
+export function projector(
+  fields: FieldSpec,
+  options?: ProjectOptions,
+): (value: JsonValue) => JsonValue {
+  const tree = parseFields(fields, 'project');
+  envelopeKeys(options, 'project');
+  return (value) => applyToItems(value, options, 'project', (item) => keep(item, tree));
+}
+
+/**
  * The complement of {@link project}: removes the listed fields from each item (Apify's `omit`)
  * and keeps everything else in its original order. A dotted path removes only the nested value
  * (`omit(x, 'location.lat')` keeps `location.lng`). Items are found the same way as in project.

@@ -82,6 +82,23 @@ describe('pick --stream', () => {
   });
 });
 
+describe('pick --stream --fields', () => {
+  it('projects every row as the in-memory pick does (a row with an items key is no envelope)', async () => {
+    const rows = [...mixed, { items: [{ id: 1 }], name: 'holds items', id: -1 }];
+    const jsonl = join(dir, 'fields.jsonl');
+    writeFileSync(jsonl, rows.map((row) => JSON.stringify(row)).join('\n'));
+    for (const fields of ['name', 'id,name']) {
+      const whole = await runCli(['pick', '--jsonl', '--fields', fields], {
+        input: rows.map((row) => JSON.stringify(row)).join('\n'),
+      });
+      assert.equal(whole.code, 0, whole.stderr);
+      const run = await runCli(['pick', '--stream', jsonl, '--fields', fields]);
+      assert.equal(run.code, 0, run.stderr);
+      assert.equal(run.stdout, whole.stdout, fields);
+    }
+  });
+});
+
 describe('UTF-8 input', () => {
   it('refuses ill-formed UTF-8 in JSON with the byte offset, exit 1', async () => {
     const file = join(dir, 'latin1.json');

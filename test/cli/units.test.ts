@@ -20,6 +20,7 @@ import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
 import { progressMode } from '../../src/cli/report/progress.js';
 import { renderMarkdownTable, renderTextTable } from '../../src/cli/report/table.js';
+import { project, projector } from '../../src/compact/project.js';
 
 describe('locating JSON syntax errors', () => {
   const cases: Array<[string, number, string]> = [
@@ -169,6 +170,24 @@ describe('number options', () => {
     ];
     for (const [parse, value, message] of refused)
       assert.throws(() => parse(value), { message }, JSON.stringify(value));
+  });
+});
+
+describe('a projector parsed once', () => {
+  it('projects exactly as project does, envelopes and dotted paths included', () => {
+    const values = [
+      [{ id: 1, name: 'a', location: { lat: 1, lng: 2 } }, 7, null],
+      { total: 1, items: [{ id: 2, name: 'b', extra: true }] },
+      { id: 3, name: 'c', location: 'none' },
+    ];
+    for (const fields of ['name', 'id,location.lat', ['location', 'location.lng']] as const) {
+      const keep = projector(fields);
+      for (const value of values) assert.deepEqual(keep(value), project(value, fields));
+    }
+  });
+
+  it("refuses a bad spec when created, with project's message", () => {
+    assert.throws(() => projector('a,,b'), /^TypeError: project: "" is not a field name/);
   });
 });
 

@@ -11,9 +11,9 @@ import {
   estimateTokens,
   flatten,
   passesTokenGuard,
-  project,
   unflatten,
 } from '../../compact/index.js';
+import { projector } from '../../compact/project.js';
 import { messageOf } from '../errors.js';
 import type { InputFormat } from '../json-input.js';
 import { firstDifference } from '../report/deep-equal.js';
@@ -46,9 +46,15 @@ interface Track {
   failures: string[];
 }
 
-/** One row as the candidate sees it: projected, then flattened for toon-flatten. */
-function rowFor(value: JsonValue, settings: StreamSettings): JsonValue {
-  return settings.fields ? (project([value], settings.fields) as JsonValue[])[0]! : value;
+/**
+ * What a row is before the candidates see it: the row projected to the fields, as an item of
+ * the root array (a row is never itself taken as an envelope). The field spec is parsed once.
+ */
+function rowProjector(settings: StreamSettings): (row: JsonValue) => JsonValue {
+  const fields = settings.fields;
+  if (!fields) return (row) => row;
+  const keepFields = projector(fields);
+  return (row) => (keepFields([row]) as JsonValue[])[0]!;
 }
 
 function makeTrack(name: string): Track {
@@ -89,10 +95,11 @@ export async function measureRows(
   progress: ByteProgress,
 ): Promise<PayloadResult & { rows: number }> {
   const all = tracks(settings);
+  const rowFor = rowProjector(settings);
   let rows = 0;
   for await (const { value } of readRows(file, format, progress.pass('sizing, pass 1 of 2'))) {
     rows++;
-    const row = rowFor(value, settings);
+    const row = rowFor(value);
     for (const track of all) {
       if (track.shape === undefined || track.error !== undefined) continue;
       try {
@@ -142,7 +149,7 @@ export async function measureRows(
     batch = [];
   };
   for await (const { value } of readRows(file, format, progress.pass('sizing, pass 2 of 2'))) {
-    batch.push(rowFor(value, settings));
+    batch.push(rowFor(value));
     if (batch.length === BATCH_ROWS) flush();
   }
   if (batch.length > 0) flush();
@@ -194,9 +201,10 @@ export async function* writeRows(
   progress: ByteProgress,
 ): AsyncGenerator<string> {
   const track = makeTrack(strategy);
+  const rowFor = rowProjector(settings);
   if (track.shape !== undefined) {
     for await (const { value } of readRows(file, format, progress.pass('writing, pass 1 of 2')))
-      track.shape.observe(valueFor(track, rowFor(value, settings)));
+      track.shape.observe(valueFor(track, rowFor(value)));
     yield track.shape.header();
   } else {
     yield '[';
@@ -217,7 +225,7 @@ export async function* writeRows(
     format,
     progress.pass(`writing, pass ${track.shape ? 2 : 1} of ${track.shape ? 2 : 1}`),
   )) {
-    batch.push(rowFor(value, settings));
+    batch.push(rowFor(value));
     if (batch.length === BATCH_ROWS) yield flush();
   }
   if (batch.length > 0) yield flush();
