@@ -1,5 +1,6 @@
-// Real public datasets from npm (devDependencies), for the token benchmarks and the real-data
-// test of the picker's token guard: the shapes where UTF-8 bytes and tokens disagree.
+// Real public datasets from npm (devDependencies), for the token benchmark (bench:tokens): the
+// shapes where UTF-8 bytes and tokens disagree. The real-data test of the picker's token guard
+// (test/compact/token-safe.test.ts) reads the same packages itself.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 
