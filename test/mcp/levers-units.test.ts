@@ -422,6 +422,24 @@ describe('the levers around the compactor', () => {
     assert.deepEqual(reassemble(session, shipped), projectFields(rows, 'id,total').value);
   });
 
+  it('keeps no pages of a result that is not paged, so other results keep theirs', async () => {
+    // A cache so small that each entry added evicts every older one.
+    const levers = await createToolLevers({ maxTokens: 2000, pageCacheBytes: 1 });
+    const session = levers.session();
+    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
+    const call = { tool: 'q', fields: undefined, started: 0 };
+    const long = textResult(JSON.stringify({ rows: orderRows(2000) }, null, 2));
+    const first = session.result(long, call, 'none').result as Shipped;
+    const cursor = (first._meta!['toonwire/page'] as { nextCursor: string }).nextCursor;
+    // Over the budget as pretty JSON, within it compacted: shipped whole, nothing cached.
+    const short = textResult(JSON.stringify({ rows: orderRows(40) }, null, 2));
+    const whole = session.result(short, call, 'none').result as Shipped;
+    assert.equal(whole._meta?.['toonwire/page'], undefined);
+    assert.equal(levers.pager?.cache.size.entries, 1);
+    const next = session.call({ name: 'toonwire_more', arguments: { cursor } });
+    assert.equal((next as { result: { isError?: boolean } }).result.isError, undefined);
+  });
+
   it('leaves results within budget, errors and excluded tools alone', async () => {
     const session = (
       await createToolLevers({

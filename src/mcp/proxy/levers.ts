@@ -413,6 +413,8 @@ export class LeverSession {
     const over = projected ? jsonLongerThan(value, list, budget) : byteLength(texts[0]!) > budget;
     if (!over) return undefined;
     const reserved = notes.reduce((sum, note) => sum + levers.tokens(note), 0);
+    // Shipped only when it holds under half of the rows; else the general way pages, if need be.
+    const quick = (page: Page) => page.to * 2 < list.rows.length;
     const page = pager.first(
       {
         tool: tool ?? '',
@@ -423,11 +425,9 @@ export class LeverSession {
         metaKey: levers.metaKey,
       },
       reserved,
+      quick,
     );
-    if (page.to * 2 >= list.rows.length) {
-      pager.drop(page);
-      return undefined;
-    }
+    if (!quick(page)) return undefined;
     const pagedContent = [...content];
     pagedContent[index] = { ...(content[index] as object), text: page.text };
     // structuredContent and _meta as the compactor ships any rewritten result.

@@ -178,10 +178,9 @@ export class PageCache<T> {
       throw new TypeError(`page cache: maxBytes must be a positive number, got ${this.maxBytes}`);
   }
 
-  /** Adds an entry of about `bytes` bytes and returns its new, unguessable id. */
-  add(value: T, bytes: number): string {
+  /** Adds an entry of about `bytes` bytes under `id` (default: a new, unguessable one); returns the id. */
+  add(value: T, bytes: number, id: string = newEntryId()): string {
     this.sweep();
-    const id = randomBytes(12).toString('base64url');
     this.entries.set(id, { value, bytes, expires: this.now() + this.ttlMs });
     this.total += bytes;
     for (const [oldest, entry] of this.entries) {
@@ -275,17 +274,20 @@ export class Pager {
 
   /**
    * The first page of a result, within `budget - reserved` tokens (`reserved`: the tokens of
-   * the result's other text contents, which ship with the first page). Keeps the rest.
+   * the result's other text contents, which ship with the first page). The rest is kept for
+   * `toonwire_more` when there is a rest and `ships(page)` says the page will be shipped: a page
+   * that is not shipped takes no room from, and evicts nothing of, other results' pages.
    */
-  first(continuation: Continuation, reserved: number): Page {
-    const id = this.cache.add(continuation, approximateBytes(continuation.list));
-    return this.cut(continuation, id, 0, continuation.budget - reserved);
-  }
-
-  /** Forgets the rest of a first page's result (when it is not shipped after all). */
-  drop(page: Page): void {
-    const id = page.nextCursor?.slice(0, page.nextCursor.lastIndexOf('.'));
-    if (id !== undefined) this.cache.delete(id);
+  first(
+    continuation: Continuation,
+    reserved: number,
+    ships: (page: Page) => boolean = () => true,
+  ): Page {
+    const id = newEntryId();
+    const page = this.cut(continuation, id, 0, continuation.budget - reserved);
+    if (page.nextCursor !== undefined && ships(page))
+      this.cache.add(continuation, approximateBytes(continuation.list), id);
+    return page;
   }
 
   /** The page at `cursor`, or `undefined` when the cursor is unknown or expired. */
@@ -335,6 +337,11 @@ export class Pager {
       tokens,
     };
   }
+}
+
+/** A new, unguessable cache id (cursor characters only). */
+function newEntryId(): string {
+  return randomBytes(12).toString('base64url');
 }
 
 function pageNote(
