@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
-import { loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
+import { byteLength, loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
 import { parseProxyConfig, resolveToolSettings } from '../../src/mcp/proxy/config.js';
 import {
   FIELDS_PARAM_DESCRIPTION,
@@ -23,6 +23,7 @@ import {
   pageValue,
   unknownCursorResult,
 } from '../../src/mcp/proxy/paging.js';
+import { ProxyStats } from '../../src/mcp/proxy/stats.js';
 import { orderRows } from './fixtures/levers-upstream.mjs';
 
 describe('--config', () => {
@@ -438,6 +439,26 @@ describe('the levers around the compactor', () => {
     assert.equal(levers.pager?.cache.size.entries, 1);
     const next = session.call({ name: 'toonwire_more', arguments: { cursor } });
     assert.equal((next as { result: { isError?: boolean } }).result.isError, undefined);
+  });
+
+  it('--stats counts in its own unit a tool that --config gives another measure', async () => {
+    const levers = await createToolLevers({
+      config: parseProxyConfig('{"tools":{"t":{"by":"tokens"}}}'),
+    });
+    const session = levers.session();
+    session.toolsList({ tools: [{ name: 't', inputSchema: schema }] });
+    const text = JSON.stringify(orderRows(30), null, 2);
+    const outcome = session.result(
+      textResult(text),
+      { tool: 't', fields: undefined, started: 0 },
+      'none',
+    );
+    const stats = new ProxyStats(); // the default measure: UTF-8 bytes
+    stats.record('t', outcome);
+    const shipped = (outcome.result as Shipped).content[0]!.text;
+    assert.notEqual(shipped, text);
+    assert.equal(stats.snapshot().t?.sizeBefore, byteLength(text));
+    assert.equal(stats.snapshot().t?.sizeAfter, byteLength(shipped));
   });
 
   it('leaves results within budget, errors and excluded tools alone', async () => {

@@ -114,6 +114,8 @@ export interface CompactionOutcome {
   changed: boolean;
   /** Every text content of the result, in order. */
   blocks: TextBlockOutcome[];
+  /** The unit of the blocks' sizes (the compactor's), when any has one. */
+  unit?: 'bytes' | 'tokens';
   /** Set when the result's text was passed through without being looked at, and why. */
   passedThrough?: PassThroughReason;
   /** Set when the result's text was looked at and none of it rewritten, and why. */
@@ -346,6 +348,7 @@ export class ToolResultCompactor {
         result: replaced ? { ...result, content: newContent } : result,
         changed: replaced,
         blocks,
+        unit: this.unit,
         kept: keptOverall(kept),
       });
     }
@@ -354,6 +357,7 @@ export class ToolResultCompactor {
       result: this.shipped(result, newContent, strategies.join(','), outputSchema, added),
       changed: true,
       blocks,
+      unit: this.unit,
     };
   }
 

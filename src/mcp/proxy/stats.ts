@@ -75,7 +75,7 @@ export class ProxyStats {
   /** Records one answered tools/call. */
   record(
     toolName: string,
-    outcome: Pick<CompactionOutcome, 'changed' | 'blocks' | 'passedThrough'>,
+    outcome: Pick<CompactionOutcome, 'changed' | 'blocks' | 'passedThrough' | 'unit'>,
   ): void {
     let entry = this.tools.get(toolName);
     if (entry === undefined) {
@@ -88,12 +88,16 @@ export class ProxyStats {
         (entry.passedThrough[outcome.passedThrough] ?? 0) + 1;
     else if (outcome.changed && outcome.blocks.some((block) => block.strategy !== undefined))
       entry.compacted += 1;
-    const { measure } = this.measureWith;
+    const { measure, unit } = this.measureWith;
+    // A tool of its own `by` (--config) has sizes in another unit: those are measured again.
+    const known = outcome.unit === unit;
     for (const block of outcome.blocks) {
-      const before = block.beforeSize ?? measure(block.before);
+      const before = (known ? block.beforeSize : undefined) ?? measure(block.before);
       entry.sizeBefore += before;
       entry.sizeAfter +=
-        block.after === block.before ? before : (block.afterSize ?? measure(block.after));
+        block.after === block.before
+          ? before
+          : ((known ? block.afterSize : undefined) ?? measure(block.after));
       if (block.strategy !== undefined)
         entry.strategies[block.strategy] = (entry.strategies[block.strategy] ?? 0) + 1;
     }
