@@ -68,17 +68,35 @@ export type InlineHeader = { -readonly [K in keyof Header]: Header[K] };
 
 /** A blank {@link InlineHeader}, one per reader. */
 export function inlineHeaderRecord(): InlineHeader {
+  return headerRecord(null, 0, 0, 0, 0, false, COMMA, null, 0);
+}
+
+/**
+ * Every Header, fresh or reused, is built here: one property order means one object shape, and
+ * the decoder's header reads stay monomorphic.
+ */
+function headerRecord(
+  key: string | null,
+  keyOffset: number,
+  length: number,
+  lengthOffset: number,
+  lengthEnd: number,
+  keyed: boolean,
+  delimiter: number,
+  fields: FieldList | null,
+  end: number,
+): InlineHeader {
   return {
     kind: KIND_HEADER,
-    key: null,
-    keyOffset: 0,
-    length: 0,
-    lengthOffset: 0,
-    lengthEnd: 0,
-    keyed: false,
-    delimiter: COMMA,
-    fields: null,
-    end: 0,
+    key,
+    keyOffset,
+    length,
+    lengthOffset,
+    lengthEnd,
+    keyed,
+    delimiter,
+    fields,
+    end,
   };
 }
 
@@ -205,18 +223,7 @@ export function parseHeader(
     inline.end = j;
     return inline;
   }
-  return {
-    kind: KIND_HEADER,
-    key,
-    keyOffset,
-    length,
-    lengthEnd,
-    lengthOffset: digits,
-    keyed,
-    delimiter,
-    fields,
-    end: j,
-  };
+  return headerRecord(key, keyOffset, length, digits, lengthEnd, keyed, delimiter, fields, j);
 }
 
 /**
