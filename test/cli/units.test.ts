@@ -20,6 +20,7 @@ import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
 import { progressMode } from '../../src/cli/report/progress.js';
 import { renderMarkdownTable, renderTextTable } from '../../src/cli/report/table.js';
+import type { JsonValue } from '../../src/codec/types.js';
 import { project, projector } from '../../src/compact/project.js';
 
 describe('locating JSON syntax errors', () => {
@@ -175,7 +176,7 @@ describe('number options', () => {
 
 describe('a projector parsed once', () => {
   it('projects exactly as project does, envelopes and dotted paths included', () => {
-    const values = [
+    const values: JsonValue[] = [
       [{ id: 1, name: 'a', location: { lat: 1, lng: 2 } }, 7, null],
       { total: 1, items: [{ id: 2, name: 'b', extra: true }] },
       { id: 3, name: 'c', location: 'none' },
