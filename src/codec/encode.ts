@@ -58,19 +58,61 @@ const MAX_LEVEL = DEFAULT_MAX_DEPTH;
 export function encode(value: unknown, options?: EncodeOptions): string {
   const settings = resolveEncodeOptions('encode', options);
   if (settings.replacer === undefined) {
-    try {
-      // Most values are plain JSON data already: encode them as they are, checking as we go.
-      // A RawString is no plain object, so the checks stop at it too.
-      return new Writer(settings, OPTIMISTIC).document(value as JsonValue);
-    } catch (error) {
-      // NOT_JSON: a Date, Map, undefined, toJSON... TOO_DEEP or RangeError: a cycle (or very
-      // deep data) ran into the depth bound or the stack. normalize() knows what to do with
-      // each, or how to explain it.
-      if (error !== NOT_JSON && error !== TOO_DEEP && !(error instanceof RangeError)) throw error;
-    }
+    const text = encodeAsIs(value, settings, OPTIMISTIC);
+    if (typeof text === 'string') return text;
   }
   const prepared = prepare(value, settings);
   return write(new Writer(settings, unbounded(prepared.rawStrings)), prepared.value);
+}
+
+/** What {@link encodeIfPlain} returns for a value that is not plain JSON data. */
+export const NOT_PLAIN: unique symbol = Symbol('toonwire.notPlain');
+
+/**
+ * Encodes `value` only if it is plain JSON data already: plain objects and arrays whose leaves
+ * are strings, finite numbers, booleans and null (NaN and ±Infinity pass, written as `null` like
+ * `JSON.stringify` writes them). Returns {@link NOT_PLAIN} as soon as it meets anything else (a
+ * Date, Map, `toJSON`, `undefined`, a BigInt, a RawString, a cycle or data nested too deep), for
+ * the caller to normalize first; `undefined`, like {@link encodeWithin}, once the output passes
+ * `maxLength` UTF-16 code units (the rest of the value then went unchecked). One pass instead of
+ * normalize's walk plus an encode, for layers that also need to know whether the value is plain:
+ * the picker then takes `JSON.stringify` of the value as it is. A `replacer` in the options makes
+ * every value "not plain".
+ *
+ * @example
+ * encodeIfPlain({ tags: ['a', 'b'] }); // 'tags[2]: a,b'
+ * encodeIfPlain({ at: new Date(0) }); // NOT_PLAIN
+ * encodeIfPlain({ a: 'x'.repeat(500) }, undefined, 100); // undefined
+ */
+export function encodeIfPlain(
+  value: unknown,
+  options?: EncodeOptions,
+  maxLength = Number.POSITIVE_INFINITY,
+): string | undefined | typeof NOT_PLAIN {
+  const settings = resolveEncodeOptions('encodeIfPlain', options);
+  if (settings.replacer !== undefined) return NOT_PLAIN;
+  const mode = maxLength === Number.POSITIVE_INFINITY ? OPTIMISTIC : { ...OPTIMISTIC, maxLength };
+  const text = encodeAsIs(value, settings, mode);
+  return text === OVER_BUDGET ? undefined : text;
+}
+
+/** The optimistic pass: the value encoded as it is, checking as it goes. */
+function encodeAsIs(
+  value: unknown,
+  settings: EncodeSettings,
+  mode: WriterMode,
+): string | typeof NOT_PLAIN | typeof OVER_BUDGET {
+  try {
+    // A RawString is no plain object, so the checks stop at it too.
+    return new Writer(settings, mode).document(value as JsonValue);
+  } catch (error) {
+    if (error === OVER_BUDGET) return OVER_BUDGET;
+    // NOT_JSON: a Date, Map, undefined, toJSON... TOO_DEEP or RangeError: a cycle (or very deep
+    // data) ran into the depth bound or the stack. normalize() knows what to do with each, or
+    // how to explain it.
+    if (error !== NOT_JSON && error !== TOO_DEEP && !(error instanceof RangeError)) throw error;
+    return NOT_PLAIN;
+  }
 }
 
 /**
@@ -148,7 +190,7 @@ function prepare(value: unknown, settings: EncodeSettings): Normalized {
   const normalized = normalizeTracked(value, { bigint: settings.bigint });
   if (settings.replacer === undefined) return normalized;
   const replaced = applyReplacer(normalized.value, settings.replacer, settings.bigint);
-  return { value: replaced, rawStrings: true };
+  return { ...normalized, value: replaced, rawStrings: true };
 }
 
 /** How a {@link Writer} runs. */

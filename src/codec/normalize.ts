@@ -56,15 +56,21 @@ export function normalize(value: unknown, options?: NormalizeOptions): JsonValue
 export interface Normalized {
   value: JsonValue;
   rawStrings: boolean;
+  /**
+   * Did the walk turn a Map or a Set into JSON? Only then (or with a RawString) does
+   * `JSON.stringify` of the original value differ from `JSON.stringify` of the normalized one:
+   * every other rule here is JSON.stringify's own.
+   */
+  collections: boolean;
 }
 
 /**
- * {@link normalize}, also telling whether the result holds a RawString: the encoder tests each
- * value for one only when it does.
+ * {@link normalize}, also telling whether the result holds a RawString (the encoder tests each
+ * value for one only when it does) and whether a Map or Set was converted.
  *
  * @example
  * normalizeTracked({ id: rawString('"7"') }).rawStrings; // true
- * normalizeTracked({ at: new Date(0) }); // { value: { at: '1970-01-01T00:00:00.000Z' }, rawStrings: false }
+ * normalizeTracked({ at: new Date(0) }); // { value: { at: '1970-01-01T00:00:00.000Z' }, rawStrings: false, collections: false }
  */
 export function normalizeTracked(value: unknown, options?: NormalizeOptions): Normalized {
   const policy = options?.bigint ?? 'auto';
@@ -78,12 +84,14 @@ export function normalizeTracked(value: unknown, options?: NormalizeOptions): No
     normalizer = new Normalizer(policy, true);
     result = normalizer.root(value);
   }
-  return { value: result, rawStrings: normalizer.rawStrings };
+  return { value: result, rawStrings: normalizer.rawStrings, collections: normalizer.collections };
 }
 
 class Normalizer {
   /** Has the walk passed a RawString through? */
   rawStrings = false;
+  /** Has the walk converted a Map or a Set? */
+  collections = false;
   private readonly ancestors: object[] = [];
   private readonly path: string[] = [];
 
@@ -151,8 +159,8 @@ class Normalizer {
     let result: JsonValue;
     if (Array.isArray(value)) result = this.array(value, depth);
     else if (plain) result = this.record(value as Record<string, unknown>, depth);
-    else if (value instanceof Map) result = this.map(value, depth);
-    else if (value instanceof Set) result = this.array([...value], depth);
+    else if (value instanceof Map) result = this.collection(this.map(value, depth));
+    else if (value instanceof Set) result = this.collection(this.array([...value], depth));
     else result = this.record(value as Record<string, unknown>, depth);
     // No try/finally: an exception abandons the whole walk, so the stacks need no unwinding.
     if (this.trackCycles) this.leave();
@@ -173,6 +181,11 @@ class Normalizer {
     // In the cycle-tracking walk a cycle is reported before this point; here it is depth.
     if (this.trackCycles) this.enter(value, key);
     throw tooDeepError();
+  }
+
+  private collection(converted: JsonValue): JsonValue {
+    this.collections = true;
+    return converted;
   }
 
   /** A RawString stands in for a primitive: it passes through, and the walk notes it. */

@@ -1,6 +1,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { encode, encodeWithin } from '../../src/codec/encode.js';
+import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
+import { rawString } from '../../src/codec/raw-string.js';
 
 const lines = (...text: string[]) => text.join('\n');
 
@@ -403,5 +404,41 @@ describe('encodeWithin (the picker’s budgeted encode)', () => {
     assert.equal(encodeWithin(value, undefined, full.length - 1), undefined);
     assert.equal(encodeWithin(value, undefined, 5), undefined);
     assert.equal(encodeWithin('a primitive root', undefined, 3), undefined);
+  });
+});
+
+describe('encodeIfPlain (the picker’s one-pass check and encode)', () => {
+  const rows = [
+    { id: 1, name: 'Ada', ratio: 0.5 },
+    { id: 2, name: 'Bob', ratio: Number.NaN },
+  ];
+  it('is encode() for plain JSON data, NaN written as null like JSON.stringify', () => {
+    assert.equal(encodeIfPlain(rows), encode(rows));
+    assert.equal(encodeIfPlain(rows, { delimiter: '\t' }), encode(rows, { delimiter: '\t' }));
+  });
+  it('says NOT_PLAIN for anything normalize would convert or JSON.stringify would not take', () => {
+    for (const host of [
+      new Date(0),
+      new Map([['a', 1]]),
+      new Set([1]),
+      { toJSON: () => 1 },
+      undefined,
+      10n,
+      rawString('"7"'),
+      Object.create({ inherited: 1 }),
+    ]) {
+      assert.equal(encodeIfPlain([...rows, { id: 3, host }]), NOT_PLAIN, String(host));
+    }
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic['self'] = cyclic;
+    assert.equal(encodeIfPlain(cyclic), NOT_PLAIN);
+  });
+  it('says NOT_PLAIN for every value when a replacer is set', () => {
+    assert.equal(encodeIfPlain({ a: 1 }, { replacer: (_key, value) => value }), NOT_PLAIN);
+  });
+  it('gives up with undefined over budget, like encodeWithin, before checking the rest', () => {
+    const full = encode(rows);
+    assert.equal(encodeIfPlain(rows, undefined, full.length), full);
+    assert.equal(encodeIfPlain([...rows, { id: 3, at: new Date(0) }], undefined, 10), undefined);
   });
 });
