@@ -2,8 +2,9 @@
 // JSON is always a candidate and wins ties, so the result is never larger than JSON; a candidate
 // that throws is dropped, so the picker never fails where JSON.stringify would succeed.
 
-import { encodeWithin } from '../codec/encode.js';
-import { normalize } from '../codec/normalize.js';
+import { encodeIfPlain, encodeWithin } from '../codec/encode.js';
+import { isPlain } from '../codec/layout.js';
+import { normalize, normalizeTracked } from '../codec/normalize.js';
 import type { JsonValue } from '../codec/types.js';
 import {
   type Candidate,
@@ -102,24 +103,31 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
   const guarded = options?.by === undefined || options.by === 'auto';
   const candidates = resolveCandidates(options?.candidates, 'pick');
-  const prepared = prepareOrJson(value, options);
-  if (prepared instanceof DeepJson) {
-    const size = checkedSize(measure(prepared.text), 'json');
-    const result = { text: prepared.text, strategy: 'json', size, sizes: { json: size } };
-    options?.onPick?.({ strategy: 'json', sizes: result.sizes });
-    return result;
-  }
-  const shared = new SharedInput(prepared);
   // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
   // length alone shows it cannot be smaller than the best.
   const budgeted = measure === byteLength;
-
-  const json = JSON.stringify(shared.value);
+  const outcomes: ToonOutcome[] = [];
+  let shared: SharedInput;
+  let json: string;
+  let size: number;
+  const quick = quickStart(value, options, candidates, measure, budgeted, outcomes);
+  if (quick !== undefined) {
+    ({ shared, json, size } = quick);
+  } else {
+    const prepared = prepareOrJson(value, options);
+    if (prepared instanceof DeepJson) {
+      const size = checkedSize(measure(prepared.text), 'json');
+      const result = { text: prepared.text, strategy: 'json', size, sizes: { json: size } };
+      options?.onPick?.({ strategy: 'json', sizes: result.sizes });
+      return result;
+    }
+    shared = new SharedInput(prepared);
+    json = JSON.stringify(shared.value);
+    size = checkedSize(measure(json), 'json');
+  }
   let text = json;
   let strategy = 'json';
-  let size = checkedSize(measure(json), 'json');
   const sizes: Record<string, number> = { json: size };
-  const outcomes: ToonOutcome[] = [];
 
   for (let i = 1; i < candidates.length; i++) {
     const candidate = candidates[i]!;
@@ -389,6 +397,102 @@ function prepareOrJson(value: unknown, options: PickOptions | undefined): JsonVa
     if (!(error instanceof RangeError)) throw error;
     return new DeepJson(stringifyDeep(projected));
   }
+}
+
+/** JSON's text and size, and the shared input, as {@link quickStart} found them. */
+interface QuickStart {
+  shared: SharedInput;
+  json: string;
+  size: number;
+}
+
+/**
+ * Pick's start for the common case, with JSON's text taken from the value as it is and at most
+ * one walk before the candidates. `JSON.stringify` applies the JSON model's rules itself (toJSON,
+ * so Dates; dropping undefined; NaN to null), so its text of the value is JSON's candidate text
+ * unless normalize converts something its own way (a Map, a Set; a RawString passes through).
+ * Plain toon's optimistic encode (`encodeIfPlain`) runs next, within the budget the candidate
+ * loop would give it: on plain data, which needs no normalizing, it is toon's outcome and no
+ * normalize walk runs at all. Otherwise (a Date, say, or an encode that stopped over budget with
+ * the rest unchecked) normalize runs once, as it would have, and returns plain data as the very
+ * same object.
+ *
+ * Only for picks that hand the value to nothing else: no projection, and no custom candidate
+ * (their `encode` is promised the normalized value, with NaN already null). Undefined when it
+ * does not apply or JSON's text cannot be reused: the caller takes the ordinary path.
+ */
+function quickStart(
+  value: unknown,
+  options: PickOptions | undefined,
+  candidates: readonly ResolvedCandidate[],
+  measure: (text: string) => number,
+  budgeted: boolean,
+  outcomes: ToonOutcome[],
+): QuickStart | undefined {
+  if (options?.fields !== undefined) return undefined;
+  let toon: ToonCandidate | undefined;
+  for (const candidate of candidates) {
+    if (candidate.kind === 'custom') return undefined;
+    if (candidate.kind === 'toon' && candidate.name === 'toon') toon = candidate;
+  }
+  if (toon === undefined || !looksPlain(value)) return undefined;
+  try {
+    const json = JSON.stringify(value);
+    if (typeof json !== 'string') return undefined;
+    const size = checkedSize(measure(json), 'json');
+    const maxLength = budgeted ? size - 1 : Number.POSITIVE_INFINITY;
+    const text = encodeIfPlain(value, toon.options, maxLength);
+    if (typeof text === 'string') {
+      const shared = new SharedInput(value as JsonValue);
+      const toonSize = checkedSize(measure(text), toon.name);
+      const delimiter = toon.options?.delimiter ?? ',';
+      outcomes.push({ input: shared.value, delimiter, text, size: toonSize, atLeast: toonSize });
+      return { shared, json, size };
+    }
+    const normalized = normalizeTracked(value);
+    if (normalized.rawStrings || normalized.collections) return undefined;
+    const shared = new SharedInput(normalized.value);
+    if (text === undefined && normalized.value === value) {
+      // Plain after all, and toon outgrew JSON: the loop need not encode it again.
+      const delimiter = toon.options?.delimiter ?? ',';
+      outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
+    }
+    return { shared, json, size };
+  } catch {
+    // A BigInt or a cycle (JSON.stringify), a value too deep (normalize), text TOON cannot carry
+    // (an unpaired surrogate), a failing measure: the ordinary path meets each again and
+    // handles or reports it.
+    return undefined;
+  }
+}
+
+/** How many values {@link looksPlain} looks at. */
+const PLAIN_PROBE = 64;
+
+/**
+ * Are the value's first {@link PLAIN_PROBE} values (depth first) plain JSON data? Data is
+ * usually uniform: a Date in the first row means one in every row, and then the quick start
+ * would only add work (`JSON.stringify` of Dates takes V8's slow path, and normalize runs
+ * anyway), so the ordinary path is taken at once.
+ */
+function looksPlain(value: unknown): boolean {
+  let left = PLAIN_PROBE;
+  const visit = (node: unknown): boolean => {
+    left--;
+    if (typeof node !== 'object' || node === null) {
+      return (
+        typeof node === 'string' ||
+        typeof node === 'number' ||
+        typeof node === 'boolean' ||
+        node === null
+      );
+    }
+    if (!isPlain(node)) return false;
+    const items = Array.isArray(node) ? node : Object.values(node);
+    for (let i = 0; i < items.length && left > 0; i++) if (!visit(items[i])) return false;
+    return true;
+  };
+  return visit(value);
 }
 
 /** The JSON text of a value too deep to normalize: the one candidate left. */

@@ -176,6 +176,37 @@ describe('pick', () => {
     });
   });
 
+  it('sizes JSON from the normalized value when a Map or Set hides behind plain-looking rows', () => {
+    // JSON.stringify writes a Map as {}: its text of the value as it is must not be JSON's.
+    const rows: unknown[] = runs.map((run) => ({ ...run }));
+    for (let i = 0; i < 20; i++) rows.push({ id: `x${i}`, status: 'READY', usd: i });
+    rows.push({ id: 'last', counts: new Map([['x', 1]]), tags: new Set(['a']) });
+    const expected = [...rows.slice(0, -1), { id: 'last', counts: { x: 1 }, tags: ['a'] }];
+    const result = pick(rows);
+    assert.equal(result.sizes['json'], byteLength(JSON.stringify(expected)));
+    assert.deepEqual(parseCompact(result.text, result.strategy), expected);
+  });
+
+  it('writes a Date past the first rows as JSON.stringify does, in every candidate', () => {
+    const rows: unknown[] = Array.from({ length: 40 }, (_, i) => ({ id: i, at: '1970' }));
+    rows.push({ id: 40, at: new Date(0) });
+    const expected = [...rows.slice(0, -1), { id: 40, at: '1970-01-01T00:00:00.000Z' }];
+    const result = pick(rows);
+    assert.equal(result.strategy, 'toon');
+    assert.equal(result.text, encode(expected));
+    assert.equal(result.sizes['json'], byteLength(JSON.stringify(expected)));
+  });
+
+  it('ships NaN and Infinity in plain data as null, like JSON.stringify', () => {
+    const rows = Array.from({ length: 5 }, (_, i) => ({ id: i, ratio: i === 2 ? NaN : -Infinity }));
+    const result = pick(rows);
+    assert.equal(result.strategy, 'toon');
+    assert.deepEqual(
+      parseCompact(result.text, result.strategy),
+      rows.map(({ id }) => ({ id, ratio: null })),
+    );
+  });
+
   it('throws a TypeError for a circular structure, like JSON.stringify', () => {
     const cyclic: Record<string, unknown> = {};
     cyclic['self'] = cyclic;
