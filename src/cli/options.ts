@@ -61,6 +61,13 @@ export const parsePositiveInteger = numberParser({
   message: 'Use a whole number of spaces, 1 or more.',
 });
 
+/** A positive integer, for `--max-depth`. */
+export const parseMaxDepth = numberParser({
+  whole: true,
+  least: 1,
+  message: 'Use a whole number of nesting levels, 1 or more (the default is 1000).',
+});
+
 /** The picker's measures on the command line. */
 export type CliMeasure = 'auto' | 'bytes' | 'tokens';
 

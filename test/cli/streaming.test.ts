@@ -139,6 +139,12 @@ describe('decode --max-depth', () => {
     assert.ok(read.stdout.startsWith('{"a":{"a":'));
   });
 
+  it('refuses a depth that is no whole number of levels, naming levels, not spaces', async () => {
+    const run = await runCli(['decode', '--max-depth', '0', join(dir, 'deep.toon')]);
+    assert.equal(run.code, 2);
+    assert.match(run.stderr, /--max-depth.*whole number of nesting levels, 1 or more/);
+  });
+
   it('writes large output in pieces, indented exactly as JSON.stringify', async () => {
     const file = join(dir, 'table.toon');
     const value = {

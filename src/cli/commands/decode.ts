@@ -10,7 +10,7 @@ import type { JsonValue } from '../../codec/types.js';
 import { unflatten } from '../../compact/index.js';
 import { CliError, EXIT_DATA } from '../errors.js';
 import { writeChunks } from '../input.js';
-import { parsePositiveInteger } from '../options.js';
+import { parseMaxDepth, parsePositiveInteger } from '../options.js';
 import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
 import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
 import { fileSize, readBytes, STREAM_BYTES } from '../stream/read.js';
@@ -52,7 +52,7 @@ export function registerDecodeCommand(program: Command): void {
     .option(
       '--max-depth <levels>',
       'deepest nesting to accept (documents nested deeper are refused)',
-      parsePositiveInteger,
+      parseMaxDepth,
       1000,
     )
     .option(
