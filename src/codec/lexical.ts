@@ -12,6 +12,13 @@ import type { Delimiter, JsonPrimitive } from './types.js';
 const {
   BACKSLASH: CHAR_BACKSLASH,
   BOM,
+  BRACE_CLOSE,
+  BRACE_OPEN,
+  BRACKET_CLOSE,
+  BRACKET_OPEN,
+  COLON,
+  COMMA,
+  PIPE,
   CR,
   HASH: CHAR_HASH,
   LF,
@@ -132,8 +139,78 @@ export function encodeKey(key: string): string {
  * encodeString('a,b', '|'); // 'a,b'
  */
 export function encodeString(value: string, delimiter: Delimiter): string {
+  if (value.length <= SHORT_STRING) {
+    const text = encodeShortString(value, delimiter);
+    if (text !== undefined) return text;
+  }
   assertWellFormed(value, 'string');
   return needsQuotes(value, delimiter) ? quote(value) : value;
+}
+
+/**
+ * Strings up to this length are classified in one loop over a table: for them the call into the
+ * regular expression engine costs more than the scan itself (as for keys; most cells of real
+ * tables are short). Longer strings take the regular expressions, which stop at the first
+ * character that forces quotes.
+ */
+const SHORT_STRING = 32;
+
+/** Per ASCII code: what it asks of a string value (§7.2 quotes; §7.1 escapes, inside quotes). */
+const PLAIN = 0;
+const QUOTES = 1;
+const ESCAPES = 2;
+
+function quotingTable(delimiter: number | undefined): Uint8Array {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 0x20; code++) table[code] = ESCAPES;
+  table[CHAR_QUOTE] = ESCAPES;
+  table[CHAR_BACKSLASH] = ESCAPES;
+  for (const code of [COLON, BRACKET_OPEN, BRACKET_CLOSE, BRACE_OPEN, BRACE_CLOSE]) {
+    table[code] = QUOTES;
+  }
+  if (delimiter !== undefined) table[delimiter] = QUOTES; // the tab is a control character
+  return table;
+}
+
+const QUOTING_COMMA = quotingTable(COMMA);
+const QUOTING_PIPE = quotingTable(PIPE);
+const QUOTING_TAB = quotingTable(undefined);
+
+/**
+ * {@link encodeString} for a short string in one pass, with the same rules as
+ * {@link needsQuotes} and {@link escapeString}; `undefined` for a string holding a surrogate
+ * (paired or not), which the general path checks.
+ */
+function encodeShortString(value: string, delimiter: Delimiter): string | undefined {
+  const table = delimiter === ',' ? QUOTING_COMMA : delimiter === '|' ? QUOTING_PIPE : QUOTING_TAB;
+  const length = value.length;
+  let asks = PLAIN;
+  for (let i = 0; i < length; i++) {
+    const code = value.charCodeAt(i);
+    if (code < 0x80) {
+      const ask = table[code]!;
+      if (ask > asks) asks = ask;
+    } else if (code >= 0xd800 && code <= 0xdfff) {
+      return undefined;
+    }
+  }
+  if (asks === ESCAPES) return quote(value);
+  if (asks === QUOTES || length === 0) return `"${value}"`;
+  const first = value.charCodeAt(0);
+  if (
+    first === CHAR_MINUS ||
+    first === CHAR_HASH ||
+    first === CHAR_SPACE ||
+    value.charCodeAt(length - 1) === CHAR_SPACE ||
+    ((first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) &&
+      NUMERIC_LIKE.test(value)) ||
+    value === 'true' ||
+    value === 'false' ||
+    value === 'null'
+  ) {
+    return `"${value}"`;
+  }
+  return value;
 }
 
 /**

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import fc from 'fast-check';
 import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
+import { encodeString } from '../../src/codec/lexical.js';
 import { rawString } from '../../src/codec/raw-string.js';
 
 const lines = (...text: string[]) => text.join('\n');
@@ -440,5 +442,75 @@ describe('encodeIfPlain (the picker’s one-pass check and encode)', () => {
     const full = encode(rows);
     assert.equal(encodeIfPlain(rows, undefined, full.length), full);
     assert.equal(encodeIfPlain([...rows, { id: 3, at: new Date(0) }], undefined, 10), undefined);
+  });
+});
+
+describe('§7.2 string values: quoted exactly when the spec says, on every path', () => {
+  // The rules written out once more, from the spec's text, as the oracle for encodeString's
+  // short-string loop and its regular-expression path alike.
+  const forcesQuotes = (text: string, delimiter: string): boolean =>
+    text === '' ||
+    /^[-# ]|[ ]$/.test(text) ||
+    /[\x00-\x1f:"\\[\]{}]/.test(text) ||
+    text.includes(delimiter) ||
+    /^[+-]?\d+(\.\d+)?(e[+-]?\d+)?$/i.test(text) ||
+    text === 'true' ||
+    text === 'false' ||
+    text === 'null';
+  const escaped = (text: string): string =>
+    text.replace(/[\x00-\x1f"\\]/g, (c) =>
+      c === '\n'
+        ? '\\n'
+        : c === '\r'
+          ? '\\r'
+          : c === '\t'
+            ? '\\t'
+            : c === '"' || c === '\\'
+              ? `\\${c}`
+              : `\\u${c.charCodeAt(0).toString(16).padStart(4, '0')}`,
+    );
+  const pieces = [
+    'a',
+    'Z',
+    '0',
+    '7',
+    '.',
+    'e',
+    '-',
+    '+',
+    '#',
+    ' ',
+    ':',
+    ',',
+    '|',
+    '\t',
+    '\n',
+    '\u0001',
+    '"',
+    '\\',
+    '[',
+    '}',
+    'é',
+    '✓',
+    '😀',
+    'true',
+    'null',
+  ];
+  const text = fc
+    .array(fc.constantFrom(...pieces), { maxLength: 24 })
+    .map((parts) => parts.join(''));
+  it('matches the oracle for strings short and long, with every delimiter', () => {
+    fc.assert(
+      fc.property(text, fc.constantFrom(',', '|', '\t'), fc.boolean(), (value, delimiter, long) => {
+        const input = long ? `${value}${'x'.repeat(40)}` : value;
+        const expected = forcesQuotes(input, delimiter) ? `"${escaped(input)}"` : input;
+        assert.equal(encodeString(input, delimiter as ',' | '|' | '\t'), expected);
+      }),
+      { numRuns: 3000 },
+    );
+  });
+  it('refuses an unpaired surrogate in a short string too', () => {
+    assert.throws(() => encodeString('a\ud800', ','), /unpaired surrogate/);
+    assert.equal(encodeString('😀', ','), '😀');
   });
 });
