@@ -50,18 +50,26 @@ const FORCES_QUOTES_TAB = /[\x00-\x1f:"\\[\]{}]/;
  * relevant at that position (§11.1).
  */
 function needsQuotes(value: string, delimiter: Delimiter): boolean {
-  const length = value.length;
-  if (length === 0) return true;
-  const first = value.charCodeAt(0);
-  if (first === CHAR_MINUS || first === CHAR_HASH || first === CHAR_SPACE) return true;
-  if (value.charCodeAt(length - 1) === CHAR_SPACE) return true;
+  if (shapeNeedsQuotes(value)) return true;
   const forcesQuotes =
     delimiter === ','
       ? FORCES_QUOTES_COMMA
       : delimiter === '|'
         ? FORCES_QUOTES_PIPE
         : FORCES_QUOTES_TAB;
-  if (forcesQuotes.test(value)) return true;
+  return forcesQuotes.test(value);
+}
+
+/**
+ * The §7.2 rules that look at a string's shape rather than at each character: empty, a leading
+ * `-`, `#` or space, a trailing space, numeric-like, or one of the literals.
+ */
+function shapeNeedsQuotes(value: string): boolean {
+  const length = value.length;
+  if (length === 0) return true;
+  const first = value.charCodeAt(0);
+  if (first === CHAR_MINUS || first === CHAR_HASH || first === CHAR_SPACE) return true;
+  if (value.charCodeAt(length - 1) === CHAR_SPACE) return true;
   if (first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE))
     return NUMERIC_LIKE.test(value);
   return value === 'true' || value === 'false' || value === 'null';
@@ -195,22 +203,8 @@ function encodeShortString(value: string, delimiter: Delimiter): string | undefi
     }
   }
   if (asks === ESCAPES) return quote(value);
-  if (asks === QUOTES || length === 0) return `"${value}"`;
-  const first = value.charCodeAt(0);
-  if (
-    first === CHAR_MINUS ||
-    first === CHAR_HASH ||
-    first === CHAR_SPACE ||
-    value.charCodeAt(length - 1) === CHAR_SPACE ||
-    ((first === CHAR_PLUS || (first >= CHAR_ZERO && first <= CHAR_NINE)) &&
-      NUMERIC_LIKE.test(value)) ||
-    value === 'true' ||
-    value === 'false' ||
-    value === 'null'
-  ) {
-    return `"${value}"`;
-  }
-  return value;
+  // No escapes needed, so quoting is just the two marks.
+  return asks === QUOTES || shapeNeedsQuotes(value) ? `"${value}"` : value;
 }
 
 /**
