@@ -436,6 +436,7 @@ function quickStart(
     if (candidate.kind === 'toon' && candidate.name === 'toon') toon = candidate;
   }
   if (toon === undefined || !looksPlain(value)) return undefined;
+  const delimiter = toon.options?.delimiter ?? ',';
   try {
     const json = JSON.stringify(value);
     if (typeof json !== 'string') return undefined;
@@ -445,7 +446,6 @@ function quickStart(
     if (typeof text === 'string') {
       const shared = new SharedInput(value as JsonValue);
       const toonSize = checkedSize(measure(text), toon.name);
-      const delimiter = toon.options?.delimiter ?? ',';
       outcomes.push({ input: shared.value, delimiter, text, size: toonSize, atLeast: toonSize });
       return { shared, json, size };
     }
@@ -454,7 +454,6 @@ function quickStart(
     const shared = new SharedInput(normalized.value);
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
-      const delimiter = toon.options?.delimiter ?? ',';
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
     }
     return { shared, json, size };
