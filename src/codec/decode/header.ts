@@ -1,7 +1,7 @@
 // Header parsing (§6): one immutable Header record per header line (except inline arrays, see
-// parseHeader). The parser reads the text
-// through a Reader, so the tree decoder (whole document) and the stream decoders (one line at a
-// time) parse headers with the same code and the same field-name grammar as the line scanner.
+// parseHeader). The parser reads the text through a Reader, so the tree decoder (whole
+// document) and the stream decoders (one line at a time) parse headers with the same code and
+// the same field-name grammar as the line scanner.
 
 import * as codes from '../char-codes.js';
 import { QuotedTokenError } from '../lexical.js';
