@@ -415,11 +415,12 @@ interface QuickStart {
  * loop would give it: on plain data, which needs no normalizing, it is toon's outcome and no
  * normalize walk runs at all. Otherwise (a Date, say, or an encode that stopped over budget with
  * the rest unchecked) normalize runs once, as it would have, and returns plain data as the very
- * same object.
+ * same object; after a Map, Set or RawString, JSON's text is written again from its result
+ * rather than normalizing a second time on the ordinary path.
  *
  * Only for picks that hand the value to nothing else: no projection, and no custom candidate
  * (their `encode` is promised the normalized value, with NaN already null). Undefined when it
- * does not apply or JSON's text cannot be reused: the caller takes the ordinary path.
+ * does not apply or a step failed: the caller takes the ordinary path.
  */
 function quickStart(
   value: unknown,
@@ -450,8 +451,12 @@ function quickStart(
       return { shared, json, size };
     }
     const normalized = normalizeTracked(value);
-    if (normalized.rawStrings || normalized.collections) return undefined;
     const shared = new SharedInput(normalized.value);
+    if (normalized.rawStrings || normalized.collections) {
+      // JSON.stringify wrote these its own way: JSON's text comes from the normalized value.
+      const normalizedJson = JSON.stringify(normalized.value);
+      return { shared, json: normalizedJson, size: checkedSize(measure(normalizedJson), 'json') };
+    }
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
