@@ -301,7 +301,7 @@ export class ToolResultCompactor {
       if (text === undefined) return block;
       const { value, failed } = read?.reads.get(index) ?? readJsonContainer(text);
       if (failed !== undefined) {
-        blocks.push({ before: text, after: text, strategy: undefined });
+        blocks.push(keptBlock(text));
         kept.push(keptReason(text, failed));
         return block;
       }
@@ -329,7 +329,7 @@ export class ToolResultCompactor {
       }
       const beforeSize = picked === undefined ? undefined : this.sizeIfLarger(picked.size, text);
       if (picked === undefined || beforeSize === undefined) {
-        blocks.push({ before: text, after: text, strategy: undefined });
+        blocks.push(keptBlock(text));
         kept.push('not-smaller');
         return block;
       }
@@ -390,9 +390,14 @@ function textBlocks(content: unknown): TextBlockOutcome[] {
   const blocks: TextBlockOutcome[] = [];
   for (const block of content as unknown[]) {
     const text = textOf(block);
-    if (text !== undefined) blocks.push({ before: text, after: text, strategy: undefined });
+    if (text !== undefined) blocks.push(keptBlock(text));
   }
   return blocks;
+}
+
+/** The outcome of a text block shipped as it came. */
+function keptBlock(text: string): TextBlockOutcome {
+  return { before: text, after: text, strategy: undefined };
 }
 
 /** Why one text was kept, when reading it as JSON `failed`. */
