@@ -4,6 +4,7 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../codec/objects.js';
+import { type ClientInfo, structuredContentModeFor } from './clients.js';
 /** The `_meta` key that names the winning encoding unless told otherwise. */
 import { DEFAULT_META_KEY } from './defaults.js';
 import { type ModelTextOptions, modelText } from './model-text.js';
@@ -17,6 +18,15 @@ export interface CompactResultOptions extends ModelTextOptions {
    * `'com.apify/encodingStrategy'` to keep an existing telemetry key.
    */
   metaKey?: string;
+  /**
+   * Whether the result carries `structuredContent` (default `'auto'`): `'keep'` always (for an
+   * object payload), `'strip'` never, `'auto'` unless `client` is one known to show the model
+   * `structuredContent` instead of the text (Claude Code, Codex, VS Code, Copilot CLI), where the
+   * compacted text would never be read. Pass `server.server.getClientVersion()` as `client`.
+   */
+  structuredContent?: 'auto' | 'keep' | 'strip';
+  /** The client's `clientInfo`, for `structuredContent: 'auto'`. */
+  client?: ClientInfo;
 }
 
 /**
@@ -28,8 +38,11 @@ export interface CompactResultOptions extends ModelTextOptions {
  *
  * MCP requires `structuredContent` to be an object, so a payload that is not a plain object (an
  * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views.
- * `fields` projects the text view only. Throws only for bad options or field specs, or a
- * circular payload.
+ * `fields` projects the text view only. For clients that show the model `structuredContent`
+ * instead of the text, pass `client` (`server.server.getClientVersion()`): `'auto'` then leaves
+ * `structuredContent` out, so that the model reads the compacted text (a tool that declares an
+ * `outputSchema` needs `registerCompactTool` for that, since the SDK refuses such a result).
+ * Throws only for bad options or field specs, or a circular payload.
  *
  * @example
  * server.registerTool('list-runs', { outputSchema: { items: z.array(runSchema) } }, async () => {
@@ -43,14 +56,24 @@ export function compactResult(
   payload: unknown,
   options: CompactResultOptions = {},
 ): CallToolResult {
-  const { metaKey = DEFAULT_META_KEY, ...textOptions } = options;
+  const {
+    metaKey = DEFAULT_META_KEY,
+    structuredContent = 'auto',
+    client,
+    ...textOptions
+  } = options;
   checkMetaKey(metaKey, 'compactResult');
+  if (structuredContent !== 'auto' && structuredContent !== 'keep' && structuredContent !== 'strip')
+    throw new TypeError(
+      `compactResult: structuredContent must be 'auto', 'keep' or 'strip', got ${JSON.stringify(structuredContent)}`,
+    );
   const { text, strategy } = modelText(payload, textOptions);
   const result: CallToolResult = {
     content: [{ type: 'text', text }],
     _meta: { [metaKey]: strategy },
   };
-  if (isPlainObject(payload)) result.structuredContent = payload;
+  const { mode } = structuredContentModeFor(structuredContent, client);
+  if (isPlainObject(payload) && mode !== 'strip') result.structuredContent = payload;
   return result;
 }
 

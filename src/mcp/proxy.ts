@@ -2,20 +2,30 @@
 // every message unchanged, and compacts the JSON text of tool results.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { DEFAULT_TOKENIZER } from '../compact/index.js';
 import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 import { JsonLineTransport } from './proxy/json-lines.js';
-import { createToolLevers, type LeverOptions, type ToolLevers } from './proxy/levers.js';
 import {
   type ListenAddress,
   listenHttp,
   type ProxyHttpServer,
   type SessionLimits,
 } from './proxy/listen.js';
+import {
+  createResultPipeline,
+  type PipelineOptions,
+  type ResultPipeline,
+} from './proxy/result/pipeline.js';
 import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
-import type { ProxyStats } from './proxy/stats.js';
 import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 
+export {
+  type ClientInfo,
+  STRUCTURED_CONTENT_CLIENTS,
+  STRUCTURED_CONTENT_SETTINGS,
+  type StructuredContentMode,
+  type StructuredContentSetting,
+  structuredContentModeFor,
+} from './clients.js';
 export {
   loadProxyConfig,
   type ProxyConfig,
@@ -38,14 +48,6 @@ export {
   SkippedLineNotice,
 } from './proxy/json-lines.js';
 export { ProxyErrorCode } from './proxy/json-rpc.js';
-export {
-  type CallPlan,
-  createToolLevers,
-  type LeverOptions,
-  LeverSession,
-  type ToolCall,
-  ToolLevers,
-} from './proxy/levers.js';
 export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/listen.js';
 export {
   type MetricsAddress,
@@ -62,34 +64,36 @@ export {
   PageCache,
 } from './proxy/paging.js';
 export {
-  type CompactionOutcome,
-  createToolResultCompactor,
-  type JsonRead,
-  type KeptReason,
-  type OutputSchemaKnowledge,
-  type PassThroughReason,
-  type ReadTexts,
-  readJsonContainer,
-  STRUCTURED_CONTENT_MODES,
-  type StructuredContentMode,
-  type TextBlockOutcome,
-  type ToolResultCompactionOptions,
-  ToolResultCompactor,
-} from './proxy/rewrite.js';
+  createResultPipeline,
+  type PipelineOptions,
+  ResultPipeline,
+  type ToolCall,
+} from './proxy/result/pipeline.js';
+export { type JsonRead, readJsonContainer } from './proxy/result/read.js';
+export { MERGED_META_KEY, type ShippedResult } from './proxy/result/ship.js';
+export {
+  RESULT_STRATEGIES,
+  type ResultStrategy,
+  type ToolFacts,
+  VERBATIM_REASONS,
+  type VerbatimReason,
+} from './proxy/result/view.js';
 export {
   DEFAULT_TIMEOUT_MS,
   ProxySession,
   type ProxySessionEnd,
   type ProxySessionOptions,
 } from './proxy/session.js';
-export { ProxyStats, type StatsMeasure, type ToolStats } from './proxy/stats.js';
+export { type CallSizes, ProxyStats, type ToolStats } from './proxy/stats.js';
 export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
+export { type ToolRuleOptions, ToolRules } from './proxy/tool-rules.js';
+export { type CallPlan, declaresUi, ToolCatalog } from './proxy/tools.js';
 
 /** The upstream MCP server: a command to run (stdio) or a Streamable HTTP endpoint. */
 export type Upstream = StdioUpstream | HttpUpstream;
 
 /** Options of {@link runStdioProxy} and {@link listenProxy}. */
-export interface ProxyOptions extends LeverOptions {
+export interface ProxyOptions extends PipelineOptions {
   /** The server to front. */
   upstream: Upstream;
   /**
@@ -98,8 +102,6 @@ export interface ProxyOptions extends LeverOptions {
    * `0` for no limit.
    */
   timeoutMs?: number;
-  /** Collects per-tool savings (print `stats.format()` at exit). */
-  stats?: ProxyStats;
   /** Where messages for humans go (default: stderr; stdout carries only MCP). */
   log?: (message: string) => void;
 }
@@ -156,7 +158,11 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
     input: options.input ?? process.stdin,
     output: options.output ?? process.stdout,
   });
-  const session = createSession(downstream, options, await createToolLevers(options));
+  const session = createSession(
+    downstream,
+    options,
+    await createResultPipeline(options, logFor(options)),
+  );
   const { signal } = options;
   const stop = (): void => void session.close();
   signal?.addEventListener('abort', stop, { once: true });
@@ -193,10 +199,10 @@ export async function listenProxy(
   options: ProxyOptions & { listen: ListenAddress } & Omit<SessionLimits, 'log'>,
 ): Promise<ProxyHttpServer> {
   // Invalid options fail now, not on the first connection; the sessions share one page cache.
-  const levers = await createToolLevers(options);
+  const pipeline = await createResultPipeline(options, logFor(options));
   return listenHttp(
     options.listen,
-    async (downstream) => createSession(downstream, options, levers),
+    async (downstream) => createSession(downstream, options, pipeline),
     {
       idleTimeoutMs: options.idleTimeoutMs,
       maxSessions: options.maxSessions,
@@ -208,21 +214,17 @@ export async function listenProxy(
 function createSession(
   downstream: Transport,
   options: ProxyOptions,
-  levers: ToolLevers,
+  pipeline: ResultPipeline,
 ): ProxySession {
-  const compactor = levers.compactorFor(levers.settingsFor(undefined));
-  options.stats?.useMeasure({
-    unit: compactor.unit,
-    measure: compactor.measure,
-    tokenizer: compactor.unit === 'tokens' ? (options.tokenizer ?? DEFAULT_TOKENIZER) : undefined,
-  });
   return new ProxySession(downstream, createUpstreamTransport(options.upstream), {
-    compactor,
+    pipeline,
     timeoutMs: options.timeoutMs,
-    stats: options.stats,
-    levers: levers.session(),
     metrics: options.metrics,
     log: options.log,
     upstreamName: describeUpstream(options.upstream),
   });
+}
+
+function logFor(options: ProxyOptions): (message: string) => void {
+  return options.log ?? ((message) => process.stderr.write(`${message}\n`));
 }

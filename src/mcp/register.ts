@@ -19,6 +19,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z3 from 'zod/v3';
 import * as z4 from 'zod/v4';
+import { structuredContentModeFor } from './clients.js';
 import {
   type CompactResultOptions,
   checkMetaKey,
@@ -94,7 +95,11 @@ export interface CompactToolConfig<InputArgs, OutputArgs> {
  * Registers a tool on an `McpServer` whose handler returns its plain payload; each call's payload
  * becomes {@link compactResult}: the picker's text for the model, the payload itself as
  * `structuredContent` (validated by the SDK against `outputSchema`, which is kept), and the
- * strategy in `_meta`. With `fields: true` the tool gets an optional `fields` input parameter;
+ * strategy in `_meta`. For a client that shows the model `structuredContent` instead of the text
+ * (Claude Code, Codex, VS Code, Copilot CLI: `compact.structuredContent` `'auto'`, the default),
+ * results carry no `structuredContent` and the tool is listed without its `outputSchema`, so the
+ * model reads the compacted text; `'keep'` keeps both for every client.
+ * With `fields: true` the tool gets an optional `fields` input parameter;
  * a call that passes it gets only those fields of each item in its text (the handler sees
  * `args.fields` too and may use it to fetch less). A handler that throws becomes an `isError`
  * result, as with `registerTool`.
@@ -124,18 +129,51 @@ export function registerCompactTool<
     ? withFieldsParameter(inputSchema, fields === true ? {} : fields, name)
     : inputSchema;
 
+  const setting = compact.structuredContent ?? 'auto';
+  /** Whether the connected client gets results without structuredContent (and the tool no outputSchema). */
+  const strips = (): boolean =>
+    structuredContentModeFor(setting, server.server.getClientVersion()).mode === 'strip';
   const run = async (args: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
     const payload = await handler(args as ToolArguments<InputArgs> & { fields?: string }, extra);
     const requested = fields ? args.fields : undefined;
     const project = typeof requested === 'string' && requested.trim() !== '';
-    return compactResult(payload, project ? { ...compact, fields: requested } : compact);
+    return compactResult(payload, {
+      ...compact,
+      ...(project ? { fields: requested } : {}),
+      structuredContent: strips() ? 'strip' : 'keep',
+    });
   };
   // The SDK calls a tool without an input schema with the request context alone.
   const callback =
     schema === undefined
       ? (extra: ToolExtra) => run({}, extra)
       : (args: Record<string, unknown>, extra: ToolExtra) => run(args, extra);
-  return server.registerTool(name, { ...toolConfig, inputSchema: schema }, callback as never);
+  const registered = server.registerTool(
+    name,
+    { ...toolConfig, inputSchema: schema },
+    callback as never,
+  );
+  if (config.outputSchema !== undefined) hideOutputSchemaWhen(registered, strips);
+  return registered;
+}
+
+/**
+ * Makes `tool` declare no `outputSchema` while `hidden()` says so. The SDK's McpServer reads a
+ * registered tool's `outputSchema` on every tools/list (to list it) and every call (to require and
+ * validate `structuredContent`), and one McpServer serves one client, so a tool listed without it
+ * to a client that shows the model `structuredContent` may answer that client without it.
+ * `RegisteredTool.update({ outputSchema })` still works.
+ */
+function hideOutputSchemaWhen(tool: RegisteredTool, hidden: () => boolean): void {
+  let schema = tool.outputSchema;
+  Object.defineProperty(tool, 'outputSchema', {
+    configurable: true,
+    enumerable: true,
+    get: () => (hidden() ? undefined : schema),
+    set: (value: typeof schema) => {
+      schema = value;
+    },
+  });
 }
 
 type ZodInternals = {

@@ -15,11 +15,11 @@ import {
 } from '../../src/cli/json-input.js';
 import { collectGarbage } from '../../src/cli/memory.js';
 import { numberParser, parsePositiveInteger } from '../../src/cli/options.js';
-import { firstDifference } from '../../src/cli/report/deep-equal.js';
 import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
 import { progressMode } from '../../src/cli/report/progress.js';
 import { renderMarkdownTable, renderTextTable } from '../../src/cli/report/table.js';
+import { firstDifference } from '../../src/codec/json-equal.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import { project, projector } from '../../src/compact/project.js';
 

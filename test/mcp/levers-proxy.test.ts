@@ -257,10 +257,7 @@ describe('proxy metrics equal what the client saw', () => {
         return Number(match[1]);
       };
       assert.equal(value('toonwire_proxy_tool_calls_total{tool="query",strategy="toon"}'), 1);
-      assert.equal(
-        value('toonwire_proxy_tool_calls_total{tool="prose",strategy="passthrough"}'),
-        1,
-      );
+      assert.equal(value('toonwire_proxy_tool_calls_total{tool="prose",strategy="verbatim"}'), 1);
       assert.equal(value('toonwire_proxy_passthrough_total{tool="prose",reason="not-json"}'), 1);
       assert.equal(value('toonwire_proxy_pages_served_total{tool="query"}'), 2);
       assert.equal(

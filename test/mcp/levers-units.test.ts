@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
-import { byteLength, loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
+import { loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
 import { parseProxyConfig, resolveToolSettings } from '../../src/mcp/proxy/config.js';
 import {
   FIELDS_PARAM_DESCRIPTION,
@@ -12,8 +12,7 @@ import {
   takeFieldsArgument,
   withFieldsParam,
 } from '../../src/mcp/proxy/fields-param.js';
-import { createToolLevers, type ToolLevers } from '../../src/mcp/proxy/levers.js';
-import { ProxyMetrics, type ToolCallRecord } from '../../src/mcp/proxy/metrics.js';
+import { ProxyMetrics } from '../../src/mcp/proxy/metrics.js';
 import {
   type Continuation,
   largestFitting,
@@ -23,7 +22,6 @@ import {
   pageValue,
   unknownCursorResult,
 } from '../../src/mcp/proxy/paging.js';
-import { ProxyStats } from '../../src/mcp/proxy/stats.js';
 import { orderRows } from './fixtures/levers-upstream.mjs';
 
 describe('--config', () => {
@@ -192,7 +190,7 @@ describe('--max-tokens paging', () => {
       countTokens,
     };
     let page = pager.first(
-      { tool: 'query', value, list: mainList(value)!, budget: 5000, encoder, metaKey: 'k' },
+      { tool: 'query', value, list: mainList(value)!, budget: 5000, encoder },
       0,
     );
     const first = parseCompact(page.text, page.strategy) as { query: string; rows: JsonValue[] };
@@ -222,7 +220,7 @@ describe('--max-tokens paging', () => {
     const pager = new Pager(new PageCache<Continuation>());
     const encoder = { encode: (page: JsonValue) => pick(page), countTokens };
     const page = pager.first(
-      { tool: 'q', value: rows, list: mainList(rows)!, budget: 100, encoder, metaKey: 'k' },
+      { tool: 'q', value: rows, list: mainList(rows)!, budget: 100, encoder },
       0,
     );
     assert.match(page.note, /over the budget of 100 tokens because one row alone is larger/);
@@ -265,8 +263,8 @@ describe('--metrics', () => {
     });
     metrics.recordCall({
       tool: 'read_file',
-      strategy: 'passthrough',
-      passthrough: 'content',
+      strategy: 'verbatim',
+      verbatim: 'content',
       bytesIn: 5,
       bytesOut: 5,
       pages: 0,
@@ -278,7 +276,7 @@ describe('--metrics', () => {
     const text = await metrics.text();
     for (const line of [
       'toonwire_proxy_tool_calls_total{tool="query",strategy="toon"} 1',
-      'toonwire_proxy_tool_calls_total{tool="read_file",strategy="passthrough"} 1',
+      'toonwire_proxy_tool_calls_total{tool="read_file",strategy="verbatim"} 1',
       'toonwire_proxy_tool_bytes_in_total{tool="query"} 100',
       'toonwire_proxy_tool_bytes_out_total{tool="query"} 70',
       'toonwire_proxy_tool_tokens_out_total{tool="query"} 21',
@@ -302,179 +300,5 @@ describe('--metrics', () => {
     } finally {
       await endpoint.close();
     }
-  });
-});
-
-describe('the levers around the compactor', () => {
-  const schema = { type: 'object', properties: { count: { type: 'number' } } };
-  const textResult = (...texts: string[]) => ({
-    content: texts.map((text) => ({ type: 'text', text })),
-  });
-  type Shipped = { content: Array<{ text: string }>; _meta?: Record<string, unknown> };
-
-  /** Every row of a paged result, following its cursors through toonwire_more. */
-  function reassemble(session: ReturnType<ToolLevers['session']>, first: Shipped): JsonValue[] {
-    const rows: JsonValue[] = [];
-    let page = first;
-    for (;;) {
-      const value = parseCompact(
-        page.content[0]!.text,
-        page._meta?.['toonwire/encodingStrategy'] as string,
-      );
-      rows.push(...(Array.isArray(value) ? value : (value as { rows: JsonValue[] }).rows));
-      const cursor = (page._meta?.['toonwire/page'] as { nextCursor?: string } | undefined)
-        ?.nextCursor;
-      if (cursor === undefined) return rows;
-      const plan = session.call({ name: 'toonwire_more', arguments: { cursor } });
-      assert.equal(plan.kind, 'answer');
-      page = (plan as unknown as { result: Shipped }).result;
-    }
-  }
-
-  it('pages by the general way when the first page holds most rows, and keeps other texts', async () => {
-    const countTokens = await loadTokenizer('o200k_base');
-    const rows = orderRows(100) as unknown as JsonValue[];
-    const whole = JSON.stringify({ query: 'q', rows });
-    const fullTokens = countTokens(pick({ query: 'q', rows }).text);
-    const budget = Math.ceil(fullTokens * 0.8); // the first page holds about 80% of the rows
-    const levers = await createToolLevers({ maxTokens: budget });
-    const session = levers.session();
-    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
-    const outcome = session.result(
-      textResult(whole, 'Query took 3 ms.'),
-      { tool: 'q', fields: undefined, started: 0 },
-      'none',
-    );
-    const shipped = outcome.result as Shipped;
-    assert.equal(shipped.content[1]!.text, 'Query took 3 ms.');
-    assert.match(shipped.content[2]!.text, /^toonwire proxy: rows 1-\d+ of 100 of "rows"/);
-    const tokens = shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0);
-    assert.ok(tokens <= budget, `${tokens} tokens over ${budget}`);
-    assert.deepEqual(reassemble(session, shipped), rows);
-    // The quick first cut was dropped (it held most rows); only the general way's rest is kept.
-    assert.equal(levers.pager?.cache.size.entries, 1);
-  });
-
-  /** Levers whose token counts are recorded, text by text, and whose metrics are kept. */
-  async function countingLevers(options: Parameters<typeof createToolLevers>[0]) {
-    const counted: string[] = [];
-    const calls: ToolCallRecord[] = [];
-    const metrics = {
-      recordCall: (record: ToolCallRecord) => calls.push(record),
-      observeUpstreamLatency: () => {},
-      watchPageCache: () => {},
-      recordPage: () => {},
-    } as unknown as ProxyMetrics;
-    const levers = await createToolLevers({ ...options, metrics });
-    const count = levers.tokens.bind(levers);
-    levers.tokens = (text: string) => {
-      counted.push(text);
-      return count(text);
-    };
-    const session = levers.session();
-    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
-    return { levers, session, counted, calls };
-  }
-
-  it('counts each text once for the budget, the warning and the metrics', async () => {
-    const countTokens = await loadTokenizer('o200k_base');
-    // Over the budget and no list to page: the warning says how many tokens it is.
-    const whole = JSON.stringify({ report: 'word '.repeat(3000), n: 1 });
-    const { session, counted, calls } = await countingLevers({ maxTokens: 500, by: 'bytes' });
-    const shipped = session.result(
-      textResult(whole),
-      { tool: 'q', fields: undefined, started: 0 },
-      'none',
-    ).result as Shipped;
-    const text = shipped.content[0]!.text;
-    assert.match(shipped.content[1]!.text, /over the budget of 500, and has no list of rows/);
-    assert.equal(counted.filter((counting) => counting === text).length, 1);
-    assert.equal(
-      calls[0]?.tokensOut,
-      shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0),
-    );
-  });
-
-  it('cuts a long list into its first page without compacting the whole, and counts nothing again for the metrics', async () => {
-    const countTokens = await loadTokenizer('o200k_base');
-    const rows = orderRows(2000) as unknown as JsonValue[];
-    const whole = JSON.stringify({ query: 'q', rows }, null, 2);
-    const { levers, session, counted, calls } = await countingLevers({ maxTokens: 2000 });
-    const compactor = levers.compactorFor(levers.settingsFor('q'));
-    let compacted = 0;
-    const compact = compactor.compact.bind(compactor);
-    compactor.compact = (...args) => {
-      compacted += 1;
-      return compact(...args);
-    };
-    const shipped = session.result(
-      textResult(whole),
-      { tool: 'q', fields: 'id,total', started: 0 },
-      'none',
-    ).result as Shipped;
-    assert.match(shipped.content.at(-1)!.text, /^toonwire proxy: rows 1-\d+ of 2000 of "rows"/);
-    assert.equal(compacted, 0);
-    // The pager counted the page it cut; the metrics reuse that count.
-    assert.equal(counted.filter((text) => text === shipped.content[0]!.text).length, 1);
-    assert.equal(
-      calls[0]?.tokensOut,
-      shipped.content.reduce((sum, block) => sum + countTokens(block.text), 0),
-    );
-    assert.deepEqual(reassemble(session, shipped), projectFields(rows, 'id,total').value);
-  });
-
-  it('keeps no pages of a result that is not paged, so other results keep theirs', async () => {
-    // A cache so small that each entry added evicts every older one.
-    const levers = await createToolLevers({ maxTokens: 2000, pageCacheBytes: 1 });
-    const session = levers.session();
-    session.toolsList({ tools: [{ name: 'q', inputSchema: schema }] });
-    const call = { tool: 'q', fields: undefined, started: 0 };
-    const long = textResult(JSON.stringify({ rows: orderRows(2000) }, null, 2));
-    const first = session.result(long, call, 'none').result as Shipped;
-    const cursor = (first._meta!['toonwire/page'] as { nextCursor: string }).nextCursor;
-    // Over the budget as pretty JSON, within it compacted: shipped whole, nothing cached.
-    const short = textResult(JSON.stringify({ rows: orderRows(40) }, null, 2));
-    const whole = session.result(short, call, 'none').result as Shipped;
-    assert.equal(whole._meta?.['toonwire/page'], undefined);
-    assert.equal(levers.pager?.cache.size.entries, 1);
-    const next = session.call({ name: 'toonwire_more', arguments: { cursor } });
-    assert.equal((next as { result: { isError?: boolean } }).result.isError, undefined);
-  });
-
-  it('--stats counts in its own unit a tool that --config gives another measure', async () => {
-    const levers = await createToolLevers({
-      config: parseProxyConfig('{"tools":{"t":{"by":"tokens"}}}'),
-    });
-    const session = levers.session();
-    session.toolsList({ tools: [{ name: 't', inputSchema: schema }] });
-    const text = JSON.stringify(orderRows(30), null, 2);
-    const outcome = session.result(
-      textResult(text),
-      { tool: 't', fields: undefined, started: 0 },
-      'none',
-    );
-    const stats = new ProxyStats(); // the default measure: UTF-8 bytes
-    stats.record('t', outcome);
-    const shipped = (outcome.result as Shipped).content[0]!.text;
-    assert.notEqual(shipped, text);
-    assert.equal(stats.snapshot().t?.sizeBefore, byteLength(text));
-    assert.equal(stats.snapshot().t?.sizeAfter, byteLength(shipped));
-  });
-
-  it('leaves results within budget, errors and excluded tools alone', async () => {
-    const session = (
-      await createToolLevers({
-        maxTokens: 50,
-        config: parseProxyConfig('{"tools":{"raw":{"compact":false}}}'),
-      })
-    ).session();
-    const call = (tool: string) => ({ tool, fields: undefined, started: 0 });
-    const big = JSON.stringify(orderRows(50), null, 2);
-    const raw = textResult(big);
-    assert.equal(session.result(raw, call('raw'), 'none').result, raw);
-    const error = { isError: true, ...textResult(big) };
-    assert.equal(session.result(error, call('q'), 'none').result, error);
-    const small = textResult('[{"a":1},{"a":2}]');
-    assert.equal(session.result(small, call('q'), 'none').changed, false);
   });
 });

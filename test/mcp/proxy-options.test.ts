@@ -142,52 +142,59 @@ describe('toonwire proxy options', () => {
     }
   });
 
-  it('--stats logs per-tool bytes and strategy wins to stderr on exit', async () => {
+  it('--stats logs per-tool bytes, tokens and what shipped to stderr on exit', async () => {
     const { value, stderr } = await withProxy(['--stats'], async (call) => [
       await call('array_rows', 10),
       await call('array_rows', 10),
       await call('prose'),
     ]);
-    const shipped = byteLength(value[0]!.content[0]!.text) * 2;
-    const original = byteLength(await upstreamText('array_rows', 10)) * 2;
-    assert.match(stderr, /toonwire proxy stats \(UTF-8 bytes of tool-result text\):/);
+    const count = await loadTokenizer('o200k_base');
+    const shipped = value[0]!.content[0]!.text;
+    const original = await upstreamText('array_rows', 10);
+    const percent = (before: number, after: number) =>
+      `${((1 - after / before) * 100).toFixed(1)}%`;
+    assert.match(
+      stderr,
+      /toonwire proxy stats \(UTF-8 bytes and o200k_base tokens of tool-result text\):/,
+    );
     const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
+    const [bytesIn, bytesOut] = [byteLength(original) * 2, byteLength(shipped) * 2];
+    const [tokensIn, tokensOut] = [count(original) * 2, count(shipped) * 2];
     assert.deepEqual(arrayLine?.split(/\s{2,}/), [
       'array_rows',
       '2',
       '2',
-      String(original),
-      String(shipped),
-      `${((1 - shipped / original) * 100).toFixed(1)}%`,
+      String(bytesIn),
+      String(bytesOut),
+      percent(bytesIn, bytesOut),
+      String(tokensIn),
+      String(tokensOut),
+      percent(tokensIn, tokensOut),
       'toon 2',
     ]);
-    assert.match(stderr, /^prose\s+1\s+0\s+36\s+36\s+0\.0%\s+-$/m);
+    assert.match(
+      stderr,
+      /^prose\s+1\s+0\s+36\s+36\s+0\.0%\s+7\s+7\s+0\.0%\s+verbatim 1 \(1 not JSON\)$/m,
+    );
   });
 
-  it('--stats counts in tokens under --by tokens, and shows passed-through calls with their sizes', async () => {
+  it('--stats under --by tokens, and verbatim calls with their sizes and reason', async () => {
     const { value, stderr } = await withProxy(
       ['--stats', '--by', 'tokens', '--exclude-tools', 'list_rows'],
       async (call) => [await call('array_rows', 10), await call('list_rows', 10)],
     );
     const count = await loadTokenizer('o200k_base');
-    assert.match(stderr, /toonwire proxy stats \(o200k_base tokens of tool-result text\):/);
-    assert.match(stderr, /tokens before\s+tokens after/);
     const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
     const before = count(await upstreamText('array_rows', 10));
     const after = count(value[0]!.content[0]!.text);
-    assert.deepEqual(arrayLine?.split(/\s{2,}/).slice(0, 5), [
-      'array_rows',
-      '1',
-      '1',
-      String(before),
-      String(after),
-    ]);
-    const listed = count(await upstreamText('list_rows', 10));
-    assert.equal(value[1]!.content[0]!.text, await upstreamText('list_rows', 10));
+    assert.deepEqual(arrayLine?.split(/\s{2,}/).slice(6, 8), [String(before), String(after)]);
+    const listed = await upstreamText('list_rows', 10);
+    assert.equal(value[1]!.content[0]!.text, listed);
+    const [bytes, tokens] = [byteLength(listed), count(listed)];
     assert.match(
       stderr,
       new RegExp(
-        `^list_rows\\s+1\\s+0\\s+${listed}\\s+${listed}\\s+0\\.0%\\s+passed through 1 \\(excluded\\)$`,
+        `^list_rows\\s+1\\s+0\\s+${bytes}\\s+${bytes}\\s+0\\.0%\\s+${tokens}\\s+${tokens}\\s+0\\.0%\\s+verbatim 1 \\(1 excluded\\)$`,
         'm',
       ),
     );

@@ -10,7 +10,7 @@ import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import {
-  createToolResultCompactor,
+  createResultPipeline,
   JsonLineTransport,
   ProxySession,
   type ProxySessionEnd,
@@ -63,9 +63,8 @@ async function proxied(
   await slowServer().connect(serverSide);
   const logs: string[] = [];
   const session = new ProxySession(proxyDownstream, proxyUpstream, {
-    compactor: await createToolResultCompactor(),
+    pipeline: await createResultPipeline({ stats }, () => {}),
     timeoutMs,
-    stats,
     log: (message) => logs.push(message),
   });
   await session.start();
@@ -89,7 +88,7 @@ async function stdioClientEnds(
   const [proxyUpstream, serverSide] = InMemoryTransport.createLinkedPair();
   await slowServer().connect(serverSide);
   const session = new ProxySession(new JsonLineTransport({ input, output }), proxyUpstream, {
-    compactor: await createToolResultCompactor(),
+    pipeline: await createResultPipeline({}, () => {}),
     timeoutMs,
     log: () => {},
   });
@@ -199,8 +198,7 @@ describe('ProxySession', () => {
     await server.connect(serverSide);
     const stats = new ProxyStats();
     const session = new ProxySession(proxyDownstream, proxyUpstream, {
-      compactor: await createToolResultCompactor(),
-      stats,
+      pipeline: await createResultPipeline({ stats }),
     });
     await session.start();
     const client = new Client({ name: 'client', version: '1.0.0' });
@@ -214,7 +212,7 @@ describe('ProxySession', () => {
     assert.equal(opened.content[0]!.text, notes);
     const listed = (await client.callTool({ name: 'list_notes' })) as Text;
     assert.equal(listed._meta?.['toonwire/encodingStrategy'], 'toon');
-    assert.deepEqual(stats.snapshot().open_note?.passedThrough, { content: 1 });
+    assert.deepEqual(stats.snapshot().open_note?.verbatim, { content: 1 });
     await client.close();
     await session.ended;
   });

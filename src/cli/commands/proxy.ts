@@ -44,8 +44,11 @@ Everything passes through unchanged except tools/call results: a text content ho
 object or array becomes the smaller of JSON and TOON. Never rewritten: the results of tools that
 return file, resource or document contents (read_text_file, get_file_contents, fetch, names with
 a read verb and a content noun, or a read verb and a path/uri/url argument; --include-tools
-overrides), --exclude-tools, errors, and everything that is not JSON text. structuredContent is
-passed through as it came (--structured-content keep).
+overrides), --exclude-tools, errors, a text that structuredContent shows to be a string, and
+everything that is not JSON text. Several JSON texts that are the items of one list (a Python
+FastMCP list result) ship as one text. structuredContent: removed for clients that show the
+model structuredContent instead of the text (Claude Code, Codex, Copilot CLI), kept as it came
+for the others (--structured-content auto).
 Exit codes: 0 client disconnected or stopped by a signal, 1 the upstream failed (could not
 start, exited, hung past --timeout, or sent something that is not JSON-RPC), 2 bad usage.`;
 
@@ -79,7 +82,7 @@ interface ProxyCliOptions {
   maxSessions: number;
   metaKey: string;
   hint?: boolean;
-  structuredContent: 'keep' | 'add' | 'strip';
+  structuredContent: 'auto' | 'keep' | 'add' | 'strip';
 }
 
 interface ListenTarget {
@@ -141,7 +144,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--stats',
-      'log per-tool sizes saved (in the --by unit) and strategy win counts to stderr on exit',
+      'log per-tool bytes and tokens saved (tokens counted with --tokenizer) and what shipped, to stderr on exit',
     )
     .option(
       '--timeout <ms>',
@@ -170,10 +173,10 @@ export function registerProxyCommand(program: Command): void {
     .addOption(
       new Option(
         '--structured-content <mode>',
-        'keep: pass structuredContent through as sent; add: also give compacted results without it the parsed JSON; strip: remove it from results and outputSchema from tools/list (for clients that show the model structuredContent)',
+        'auto: strip for clients known to show the model structuredContent instead of the text, keep for the others; keep: pass structuredContent through as sent; add: also give rewritten results without it the parsed JSON; strip: remove it from results and outputSchema from tools/list (MCP Apps tools keep both)',
       )
-        .choices(['keep', 'add', 'strip'])
-        .default('keep'),
+        .choices(['auto', 'keep', 'add', 'strip'])
+        .default('auto'),
     )
     .option(
       '--fields-param',

@@ -1,6 +1,8 @@
 // Measures one payload the way the report needs it: every candidate encoded in full, sized in
 // bytes and tokens, decoded back and compared with the input; then the real picker run on the
 // same value, checked to ship exactly one of those texts.
+
+import { firstDifference } from '../../codec/json-equal.js';
 import type { JsonValue } from '../../codec/types.js';
 import { stringifyDeep } from '../../compact/deep-json.js';
 import {
@@ -14,7 +16,6 @@ import {
   type TokenizerName,
 } from '../../compact/index.js';
 import { messageOf } from '../errors.js';
-import { firstDifference } from './deep-equal.js';
 
 /** How every payload of one report is measured. */
 export interface MeasureSettings {

@@ -4,6 +4,7 @@
 // piece is counted on its own, which can differ from counting the whole text by a token where
 // pieces meet.
 import { decode } from '../../codec/decode.js';
+import { firstDifference } from '../../codec/json-equal.js';
 import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 import {
   byteLength,
@@ -16,7 +17,6 @@ import {
 import { projector } from '../../compact/project.js';
 import { messageOf } from '../errors.js';
 import type { InputFormat } from '../json-input.js';
-import { firstDifference } from '../report/deep-equal.js';
 import type { CandidateResult, PayloadResult } from '../report/measure.js';
 import { ArrayShape, BATCH_ROWS } from './encode.js';
 import type { ByteProgress } from './progress.js';

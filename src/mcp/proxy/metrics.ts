@@ -3,14 +3,15 @@
 
 import type { Server } from 'node:http';
 import type * as PromClient from 'prom-client';
+import type { ResultStrategy, VerbatimReason } from './result/view.js';
 
 /** What one answered tools/call did, for {@link ProxyMetrics.recordCall}. */
 export interface ToolCallRecord {
   tool: string;
-  /** The strategy of the text shipped (`'json'`, `'toon'`, ...), or `'passthrough'`. */
-  strategy: string;
-  /** Why the result passed through unchanged, when it did. */
-  passthrough?: string;
+  /** What the shipped text is: `'verbatim'`, or the encoding of its rewritten text. */
+  strategy: ResultStrategy;
+  /** Why the result's text went out verbatim, when it did. */
+  verbatim?: VerbatimReason;
   /** UTF-8 bytes of the result's text contents as the upstream sent them. */
   bytesIn: number;
   /** UTF-8 bytes of the text contents shipped to the client. */
@@ -72,7 +73,7 @@ export class ProxyMetrics {
       new prom.Counter<L>({ name, help, labelNames, registers: [registry] });
     this.calls = counter(
       'toonwire_proxy_tool_calls_total',
-      'Answered tools/call requests, by tool and by the strategy of the text shipped (passthrough: unchanged)',
+      'Answered tools/call requests, by tool and by the strategy of the text shipped (verbatim: as the upstream sent it)',
       ['tool', 'strategy'],
     );
     this.bytesIn = counter(
@@ -102,7 +103,7 @@ export class ProxyMetrics {
     );
     this.passthrough = counter(
       'toonwire_proxy_passthrough_total',
-      'Results forwarded unchanged, by tool and reason',
+      'Results whose text went out as the upstream sent it, by tool and reason',
       ['tool', 'reason'],
     );
     this.latency = new prom.Histogram({
@@ -183,8 +184,8 @@ export class ProxyMetrics {
     if (record.tokensIn !== undefined) this.tokensIn.inc(tool, record.tokensIn);
     if (record.tokensOut !== undefined) this.tokensOut.inc(tool, record.tokensOut);
     if (record.pages > 0) this.pages.inc(tool, record.pages);
-    if (record.passthrough !== undefined)
-      this.passthrough.inc({ tool: record.tool, reason: record.passthrough });
+    if (record.verbatim !== undefined)
+      this.passthrough.inc({ tool: record.tool, reason: record.verbatim });
   }
 
   /** Records a page served by `toonwire_more` for a result of `tool`. */

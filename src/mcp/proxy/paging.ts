@@ -241,7 +241,6 @@ export interface Continuation {
   list: MainList;
   budget: number;
   encoder: PageEncoder;
-  metaKey: string;
 }
 
 /** One page, ready to ship. */
@@ -259,6 +258,8 @@ export interface Page {
   nextCursor: string | undefined;
   /** Tokens of `text` plus `note`. */
   tokens: number;
+  /** Tokens of `text` alone. */
+  textTokens: number;
 }
 
 /**
@@ -266,7 +267,7 @@ export interface Page {
  *
  * @example
  * const pager = new Pager(new PageCache());
- * const page = pager.first({ tool: 'query', value, list: mainList(value)!, budget: 20000, encoder, metaKey }, 0);
+ * const page = pager.first({ tool: 'query', value, list: mainList(value)!, budget: 20000, encoder }, 0);
  * page.note; // 'toonwire proxy: rows 1-812 of 20000 ... call toonwire_more with {"cursor":"..."}'
  */
 export class Pager {
@@ -274,18 +275,13 @@ export class Pager {
 
   /**
    * The first page of a result, within `budget - reserved` tokens (`reserved`: the tokens of
-   * the result's other text contents, which ship with the first page). The rest is kept for
-   * `toonwire_more` when there is a rest and `ships(page)` says the page will be shipped: a page
-   * that is not shipped takes no room from, and evicts nothing of, other results' pages.
+   * the result's other texts, which ship with the first page). The rest is kept for
+   * `toonwire_more` when there is a rest; a first page holding every row keeps nothing.
    */
-  first(
-    continuation: Continuation,
-    reserved: number,
-    ships: (page: Page) => boolean = () => true,
-  ): Page {
+  first(continuation: Continuation, reserved: number): Page {
     const id = newEntryId();
     const page = this.cut(continuation, id, 0, continuation.budget - reserved);
-    if (page.nextCursor !== undefined && ships(page))
+    if (page.nextCursor !== undefined)
       this.cache.add(continuation, approximateBytes(continuation.list), id);
     return page;
   }
@@ -314,12 +310,13 @@ export class Pager {
         const encoded = encoder.encode(pageValue(value, list, start, end));
         const cursor = end < total ? `${id}.${end}` : undefined;
         const note = pageNote(list, start + 1, end, cursor, continuation.budget);
-        const cost = encoder.countTokens(encoded.text) + encoder.countTokens(note);
-        return { cost, value: { ...encoded, note, cursor } };
+        const textTokens = encoder.countTokens(encoded.text);
+        const cost = textTokens + encoder.countTokens(note);
+        return { cost, value: { ...encoded, note, cursor, textTokens } };
       },
       budget,
     );
-    const { text, strategy, cursor } = fitted.value;
+    const { text, strategy, cursor, textTokens } = fitted.value;
     let note = fitted.value.note;
     let tokens = fitted.cost;
     if (fitted.cost > budget) {
@@ -335,6 +332,7 @@ export class Pager {
       total,
       nextCursor: cursor,
       tokens,
+      textTokens,
     };
   }
 }

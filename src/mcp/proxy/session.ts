@@ -8,14 +8,14 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { type StructuredContentMode, structuredContentModeFor } from '../clients.js';
 /** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
-import type { CallPlan, LeverSession, ToolCall } from './levers.js';
 import type { ProxyMetrics } from './metrics.js';
-import type { ToolResultCompactor } from './rewrite.js';
-import type { ProxyStats } from './stats.js';
+import type { ResultPipeline, ToolCall } from './result/pipeline.js';
+import { type CallPlan, ToolCatalog } from './tools.js';
 
 export { DEFAULT_TIMEOUT_MS };
 
@@ -24,18 +24,14 @@ const FAILURE_GRACE_MS = 500;
 
 /** Options of a {@link ProxySession}. */
 export interface ProxySessionOptions {
-  /** Compacts tools/call results. */
-  compactor: ToolResultCompactor;
+  /** What happens to tools/call results (see `createResultPipeline`); shared by sessions. */
+  pipeline: ResultPipeline;
   /**
    * How long a client request may wait for the upstream, restarted by each progress
    * notification for it, before the upstream counts as hung (default five minutes; `0`: no limit).
    */
   timeoutMs?: number;
-  /** Receives per-tool savings. */
-  stats?: ProxyStats;
-  /** Projection, budgets and per-tool settings around the compactor (see `createToolLevers`). */
-  levers?: LeverSession;
-  /** Receives session and upstream counts (the levers report the per-tool ones). */
+  /** Receives session and upstream counts (the pipeline reports the per-tool ones). */
   metrics?: ProxyMetrics;
   /** Where the session's messages for humans go (default: stderr). */
   log?: (message: string) => void;
@@ -56,18 +52,12 @@ interface PendingRequest {
   toolName: string | undefined;
   progressToken: unknown;
   timer: ReturnType<typeof setTimeout> | undefined;
-  /** A tools/call as the levers planned it. */
+  /** A tools/call as the tool catalog planned it. */
   call?: ToolCall;
   /** How much of its timeout is left when its clock (re)starts. */
   remainingMs: number;
   /** When its clock runs out, while it runs. */
   deadline: number;
-}
-
-/** What the session learned of a tool from the tools/list results it forwarded. */
-interface KnownTool {
-  hasOutputSchema: boolean;
-  inputSchema: unknown;
 }
 
 /**
@@ -77,7 +67,7 @@ interface KnownTool {
  *
  * @example
  * const session = new ProxySession(clientSide, new ChildProcessTransport({ command: 'my-server' }), {
- *   compactor: await createToolResultCompactor(),
+ *   pipeline: await createResultPipeline(),
  * });
  * await session.start();
  * const { reason } = await session.ended;
@@ -87,7 +77,9 @@ export class ProxySession {
   readonly ended: Promise<ProxySessionEnd>;
 
   private readonly pending = new Map<RequestId, PendingRequest>();
-  private readonly knownTools = new Map<string, KnownTool>();
+  private readonly tools: ToolCatalog;
+  /** What results' `structuredContent` does, once the client has said who it is. */
+  private structuredContent: StructuredContentMode = 'keep';
   /**
    * Requests the upstream sent the client (sampling, elicitation, roots) not yet answered: while
    * there is one, the upstream waits on the client (often on a person), so no clock runs.
@@ -115,6 +107,11 @@ export class ProxySession {
     this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
     this.upstreamName = options.upstreamName ?? 'the upstream MCP server';
+    this.tools = new ToolCatalog(options.pipeline);
+    this.structuredContent = structuredContentModeFor(
+      options.pipeline.structuredContent,
+      undefined,
+    ).mode;
     if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 0) {
       throw new TypeError(
         `proxy: timeoutMs must be a number of milliseconds >= 0 (0: no limit), got ${this.timeoutMs}`,
@@ -188,8 +185,9 @@ export class ProxySession {
         method: string;
         params?: Record<string, unknown>;
       };
+      if (request.method === 'initialize') this.meetClient(request.params?.clientInfo);
       const plan: CallPlan | undefined =
-        request.method === 'tools/call' ? this.options.levers?.call(request.params) : undefined;
+        request.method === 'tools/call' ? this.tools.plan(request.params) : undefined;
       if (plan?.kind === 'answer') {
         // The proxy's own tool (toonwire_more): answered here, never forwarded.
         this.toClient({ jsonrpc: '2.0', id: request.id, result: plan.result } as JSONRPCMessage, {
@@ -214,6 +212,20 @@ export class ProxySession {
         `could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
+  }
+
+  /** Settles what `structuredContent` does for this client (`'auto'`), and says so once. */
+  private meetClient(clientInfo: unknown): void {
+    const setting = this.options.pipeline.structuredContent;
+    const { mode, client } = structuredContentModeFor(
+      setting,
+      clientInfo as { name?: unknown } | undefined,
+    );
+    this.structuredContent = mode;
+    if (setting === 'auto' && client !== undefined)
+      this.log(
+        `toonwire proxy: the client is ${client}, which shows the model structuredContent instead of the text: results go without it, tools without outputSchema (--structured-content auto; keep or add to override)`,
+      );
   }
 
   private track(
@@ -314,47 +326,23 @@ export class ProxySession {
       // An HTTP upstream must be told the version for its headers, as the SDK's Client does.
       if (typeof version === 'string') this.upstream.setProtocolVersion?.(version);
     } else if (request.method === 'tools/list') {
-      this.learnTools(result);
-      const stripped = this.options.compactor.toolsList(result);
-      const shown = this.options.levers?.toolsList(stripped ?? result) ?? stripped;
+      const shown = this.tools.list(result, this.structuredContent);
       if (shown !== undefined) return { ...message, result: shown } as JSONRPCMessage;
     } else if (request.method === 'tools/call') {
-      const toolName = request.toolName;
-      const known = toolName === undefined ? undefined : this.knownTools.get(toolName);
-      const outputSchema =
-        known === undefined ? 'unknown' : known.hasOutputSchema ? 'declared' : 'none';
-      const levers = this.options.levers;
-      const outcome =
-        levers === undefined
-          ? this.options.compactor.compact(result, toolName, outputSchema, known?.inputSchema)
-          : levers.result(
-              result,
-              request.call ?? { tool: toolName, fields: undefined, started: performance.now() },
-              outputSchema,
-              known?.inputSchema,
-            );
-      if (toolName !== undefined) this.options.stats?.record(toolName, outcome);
-      if (outcome.changed) return { ...message, result: outcome.result } as JSONRPCMessage;
+      const call = request.call ?? {
+        tool: request.toolName,
+        fields: undefined,
+        started: performance.now(),
+      };
+      const shipped = this.options.pipeline.ship(
+        result,
+        call,
+        this.tools.facts(call.tool),
+        this.structuredContent,
+      );
+      if (shipped.changed) return { ...message, result: shipped.result } as JSONRPCMessage;
     }
     return message;
-  }
-
-  private learnTools(result: object): void {
-    const tools = (result as { tools?: unknown }).tools;
-    if (!Array.isArray(tools)) return;
-    for (const tool of tools as unknown[]) {
-      if (typeof tool !== 'object' || tool === null) continue;
-      const { name, outputSchema, inputSchema } = tool as {
-        name?: unknown;
-        outputSchema?: unknown;
-        inputSchema?: unknown;
-      };
-      if (typeof name === 'string')
-        this.knownTools.set(name, {
-          hasOutputSchema: outputSchema !== undefined && outputSchema !== null,
-          inputSchema,
-        });
-    }
   }
 
   /**
@@ -394,7 +382,7 @@ export class ProxySession {
   private onUpstreamError(error: Error): void {
     if (error instanceof SkippedLineNotice) {
       // A banner or a stray console.log: the SDK's own client skips those too.
-      this.options.stats?.recordSkippedLine();
+      this.options.pipeline.stats?.recordSkippedLine();
       this.log(`toonwire proxy: skipped ${error.message} from ${this.upstreamName}`);
       return;
     }

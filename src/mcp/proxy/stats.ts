@@ -1,55 +1,66 @@
 // Per-tool savings of a proxy run, for `--stats`: how much tool-result text the model was spared,
-// in the unit the picker compared by (UTF-8 bytes, or tokens under `--by tokens`), which encoding
-// won how often, and which calls were passed through without a look and why.
+// in UTF-8 bytes and, when the proxy counts tokens, in tokens; which encoding shipped how often,
+// and why the rest went out verbatim.
 
-import { byteLength } from '../../compact/index.js';
-import type { CompactionOutcome, PassThroughReason } from './rewrite.js';
+import { type ResultStrategy, VERBATIM_REASONS, type VerbatimReason } from './result/view.js';
 
-/** The counts for one tool. Sizes are of tool-result text, in {@link ProxyStats.unit}. */
+/** The counts for one tool. */
 export interface ToolStats {
   calls: number;
   /** Calls whose result text was rewritten. */
   compacted: number;
-  /** Calls passed through without a look, by reason. */
-  passedThrough: Partial<Record<PassThroughReason, number>>;
-  sizeBefore: number;
-  sizeAfter: number;
-  /** How often each strategy shipped, over rewritten text contents. */
-  strategies: Record<string, number>;
+  /** How often each strategy shipped, one per call (`'verbatim'` included). */
+  strategies: Partial<Record<ResultStrategy, number>>;
+  /** Calls whose text went out verbatim, by reason. */
+  verbatim: Partial<Record<VerbatimReason, number>>;
+  bytesBefore: number;
+  bytesAfter: number;
+  /** Tokens, when the proxy counted them (see {@link ProxyStats.countTokensWith}). */
+  tokensBefore: number;
+  tokensAfter: number;
 }
 
-/** How {@link ProxyStats} measures text. */
-export interface StatsMeasure {
-  unit: 'bytes' | 'tokens';
-  measure: (text: string) => number;
-  /** The tokenizer's name, for the table's title. */
-  tokenizer?: string;
+/** What one answered call contributes, sizes measured once by the proxy. */
+export interface CallSizes {
+  strategy: ResultStrategy;
+  verbatim: VerbatimReason | undefined;
+  bytesIn: number;
+  bytesOut: number;
+  tokensIn: number | undefined;
+  tokensOut: number | undefined;
 }
 
-const REASONS: Readonly<Record<PassThroughReason, string>> = {
+const REASON_TEXT: Readonly<Record<VerbatimReason, string>> = {
+  config: 'compact: false',
   excluded: 'excluded',
   content: 'file/document contents',
   error: 'error results',
   'no-content': 'no content',
+  'no-text': 'no text',
+  'not-json': 'not JSON',
+  string: 'string values',
+  mixed: 'mixed content',
+  'unsafe-numbers': 'unsafe numbers',
+  'not-smaller': 'not smaller',
 };
 
 /**
- * Collects per-tool counts from the proxy's sessions. Sizes are measured in the unit the
- * proxy's picker uses: the proxy sets it when a session starts (`useMeasure`), bytes until then.
+ * Collects per-tool counts from the proxy's sessions: UTF-8 bytes always, and tokens once
+ * {@link countTokensWith} has been called (the proxy does it when it starts with stats).
  *
  * @example
  * const stats = new ProxyStats();
- * await runStdioProxy({ upstream, stats, by: 'tokens' });
- * process.stderr.write(stats.format()); // sizes in o200k_base tokens
+ * await runStdioProxy({ upstream, stats });
+ * process.stderr.write(stats.format());
  */
 export class ProxyStats {
   private readonly tools = new Map<string, ToolStats>();
-  private measureWith: StatsMeasure = { unit: 'bytes', measure: byteLength };
   private skipped = 0;
+  private tokenizer: string | undefined;
 
-  /** The unit sizes are counted in. */
-  get unit(): 'bytes' | 'tokens' {
-    return this.measureWith.unit;
+  /** The tokenizer's name, once the proxy counts tokens for these stats. */
+  get countsTokensWith(): string | undefined {
+    return this.tokenizer;
   }
 
   /** Lines the upstream wrote to stdout that were not JSON, skipped. */
@@ -57,14 +68,9 @@ export class ProxyStats {
     return this.skipped;
   }
 
-  /**
-   * Counts in `measure`'s unit from now on (the proxy calls it with its compactor's measure).
-   *
-   * @example
-   * stats.useMeasure({ unit: 'tokens', measure: await loadTokenizer(), tokenizer: 'o200k_base' });
-   */
-  useMeasure(measure: StatsMeasure): void {
-    this.measureWith = measure;
+  /** Says that tokens are counted from now on, with the tokenizer `name` (for the table's title). */
+  countTokensWith(name: string): void {
+    this.tokenizer = name;
   }
 
   /** Counts one line the upstream wrote to stdout that was not JSON (and was skipped). */
@@ -72,83 +78,54 @@ export class ProxyStats {
     this.skipped += 1;
   }
 
-  /** Records one answered tools/call. */
-  record(
-    toolName: string,
-    outcome: Pick<CompactionOutcome, 'changed' | 'blocks' | 'passedThrough' | 'unit'>,
-  ): void {
-    let entry = this.tools.get(toolName);
+  /** Records one answered tools/call of `tool`. */
+  record(tool: string, call: CallSizes): void {
+    let entry = this.tools.get(tool);
     if (entry === undefined) {
       entry = emptyStats();
-      this.tools.set(toolName, entry);
+      this.tools.set(tool, entry);
     }
-    entry.calls += 1;
-    if (outcome.passedThrough !== undefined)
-      entry.passedThrough[outcome.passedThrough] =
-        (entry.passedThrough[outcome.passedThrough] ?? 0) + 1;
-    else if (outcome.changed && outcome.blocks.some((block) => block.strategy !== undefined))
-      entry.compacted += 1;
-    const { measure, unit } = this.measureWith;
-    // A tool of its own `by` (--config) has sizes in another unit: those are measured again.
-    const known = outcome.unit === unit;
-    for (const block of outcome.blocks) {
-      const before = (known ? block.beforeSize : undefined) ?? measure(block.before);
-      entry.sizeBefore += before;
-      entry.sizeAfter +=
-        block.after === block.before
-          ? before
-          : ((known ? block.afterSize : undefined) ?? measure(block.after));
-      if (block.strategy !== undefined)
-        entry.strategies[block.strategy] = (entry.strategies[block.strategy] ?? 0) + 1;
-    }
+    add(entry, {
+      calls: 1,
+      compacted: call.strategy === 'verbatim' ? 0 : 1,
+      strategies: { [call.strategy]: 1 },
+      verbatim: call.verbatim === undefined ? {} : { [call.verbatim]: 1 },
+      bytesBefore: call.bytesIn,
+      bytesAfter: call.bytesOut,
+      tokensBefore: call.tokensIn ?? 0,
+      tokensAfter: call.tokensOut ?? 0,
+    });
   }
 
   /** A copy of the counts, by tool name. */
   snapshot(): Record<string, ToolStats> {
     const copy: Record<string, ToolStats> = {};
-    for (const [name, entry] of this.tools)
-      copy[name] = {
-        ...entry,
-        passedThrough: { ...entry.passedThrough },
-        strategies: { ...entry.strategies },
-      };
+    for (const [name, entry] of this.tools) {
+      const clone = emptyStats();
+      add(clone, entry);
+      copy[name] = clone;
+    }
     return copy;
   }
 
   /** A table for stderr, one line per tool plus a total, then the count of skipped lines. */
   format(): string {
-    const { unit, tokenizer } = this.measureWith;
-    const header = [
-      'tool',
-      'calls',
-      'compacted',
-      `${unit} before`,
-      `${unit} after`,
-      'saved',
-      'strategies',
-    ];
+    const tokens = this.tokenizer !== undefined;
+    const header = ['tool', 'calls', 'compacted', 'bytes before', 'bytes after', 'saved'];
+    if (tokens) header.push('tokens before', 'tokens after', 'saved');
+    header.push('strategies');
     const rows: string[][] = [];
     const total = emptyStats();
     for (const [name, entry] of [...this.tools].sort(([a], [b]) => a.localeCompare(b))) {
-      rows.push(row(name, entry));
-      total.calls += entry.calls;
-      total.compacted += entry.compacted;
-      total.sizeBefore += entry.sizeBefore;
-      total.sizeAfter += entry.sizeAfter;
-      for (const [strategy, count] of Object.entries(entry.strategies))
-        total.strategies[strategy] = (total.strategies[strategy] ?? 0) + count;
-      for (const [reason, count] of Object.entries(entry.passedThrough) as [
-        PassThroughReason,
-        number,
-      ][])
-        total.passedThrough[reason] = (total.passedThrough[reason] ?? 0) + count;
+      rows.push(row(name, entry, tokens));
+      add(total, entry);
     }
     const skipped =
       this.skipped === 0
         ? ''
         : `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} of the upstream's stdout that ${this.skipped === 1 ? 'was' : 'were'} not JSON\n`;
     if (rows.length === 0) return `toonwire proxy stats: no tool calls\n${skipped}`;
-    rows.push(row('(all tools)', total));
+    rows.push(row('(all tools)', total, tokens));
     const widths = header.map((title, column) =>
       Math.max(title.length, ...rows.map((cells) => cells[column]!.length)),
     );
@@ -161,33 +138,65 @@ export class ProxyStats {
         )
         .join('  ')
         .trimEnd();
-    const what = unit === 'tokens' ? `${tokenizer ?? 'tokenizer'} tokens` : 'UTF-8 bytes';
+    const what = tokens ? `UTF-8 bytes and ${this.tokenizer} tokens` : 'UTF-8 bytes';
     return `toonwire proxy stats (${what} of tool-result text):\n${[header, ...rows].map(line).join('\n')}\n${skipped}`;
   }
 }
 
 function emptyStats(): ToolStats {
-  return { calls: 0, compacted: 0, passedThrough: {}, sizeBefore: 0, sizeAfter: 0, strategies: {} };
+  return {
+    calls: 0,
+    compacted: 0,
+    strategies: {},
+    verbatim: {},
+    bytesBefore: 0,
+    bytesAfter: 0,
+    tokensBefore: 0,
+    tokensAfter: 0,
+  };
 }
 
-function row(name: string, entry: ToolStats): string[] {
-  const saved =
-    entry.sizeBefore === 0 ? 0 : (entry.sizeBefore - entry.sizeAfter) / entry.sizeBefore;
-  const strategies = Object.entries(entry.strategies)
+function add(into: ToolStats, from: ToolStats): void {
+  into.calls += from.calls;
+  into.compacted += from.compacted;
+  into.bytesBefore += from.bytesBefore;
+  into.bytesAfter += from.bytesAfter;
+  into.tokensBefore += from.tokensBefore;
+  into.tokensAfter += from.tokensAfter;
+  for (const [key, count] of Object.entries(from.strategies) as [ResultStrategy, number][])
+    into.strategies[key] = (into.strategies[key] ?? 0) + count;
+  for (const [key, count] of Object.entries(from.verbatim) as [VerbatimReason, number][])
+    into.verbatim[key] = (into.verbatim[key] ?? 0) + count;
+}
+
+function saved(before: number, after: number): string {
+  return `${((before === 0 ? 0 : (before - after) / before) * 100).toFixed(1)}%`;
+}
+
+function row(name: string, entry: ToolStats, tokens: boolean): string[] {
+  const encodings = (Object.entries(entry.strategies) as [ResultStrategy, number][])
+    .filter(([strategy]) => strategy !== 'verbatim')
     .sort(([, a], [, b]) => b - a)
     .map(([strategy, count]) => `${strategy} ${count}`);
-  for (const [reason, count] of Object.entries(entry.passedThrough) as [
-    PassThroughReason,
-    number,
-  ][])
-    strategies.push(`passed through ${count} (${REASONS[reason]})`);
-  return [
+  const reasons = VERBATIM_REASONS.filter((reason) => entry.verbatim[reason] !== undefined).map(
+    (reason) => `${entry.verbatim[reason]} ${REASON_TEXT[reason]}`,
+  );
+  if (reasons.length > 0)
+    encodings.push(`verbatim ${entry.strategies.verbatim} (${reasons.join(', ')})`);
+  const cells = [
     name,
     String(entry.calls),
     String(entry.compacted),
-    String(entry.sizeBefore),
-    String(entry.sizeAfter),
-    `${(saved * 100).toFixed(1)}%`,
-    strategies.join(', ') || '-',
+    String(entry.bytesBefore),
+    String(entry.bytesAfter),
+    saved(entry.bytesBefore, entry.bytesAfter),
   ];
+  if (tokens)
+    cells.push(
+      String(entry.tokensBefore),
+      String(entry.tokensAfter),
+      saved(entry.tokensBefore, entry.tokensAfter),
+    );
+  cells.push(encodings.join(', ') || '-');
+  return cells;
 }

@@ -1,6 +1,7 @@
-// JSON equality for the report's round-trip check: objects compare as unordered key sets (JSON
-// semantics), arrays by position, numbers by value (so -0 equals 0, as JSON.stringify agrees).
-import type { JsonValue } from '../../codec/types.js';
+// JSON equality, for the report's round-trip check and the proxy's evidence that two texts hold
+// the same data: objects compare as unordered key sets (JSON semantics), arrays by position,
+// numbers by value (so -0 equals 0, as JSON.stringify agrees).
+import type { JsonValue } from './types.js';
 
 /**
  * The path of the first place where two JSON values differ, with what differs, or `undefined`
@@ -20,6 +21,22 @@ export function firstDifference(
   const found = difference(expected, actual);
   if (found === undefined) return undefined;
   return `${path}${found.steps.reverse().join('')}: ${found.what}`;
+}
+
+/**
+ * Whether two JSON values are equal (see {@link firstDifference}). Values nested too deep to
+ * compare on the stack count as different, so the answer errs towards "not the same data".
+ *
+ * @example
+ * jsonEqual({ a: [1, 2] }, { a: [1, 2] }); // true
+ * jsonEqual([1], ['1']); // false
+ */
+export function jsonEqual(a: JsonValue, b: JsonValue): boolean {
+  try {
+    return difference(a, b) === undefined;
+  } catch {
+    return false; // RangeError: nested deeper than the stack
+  }
 }
 
 /** What differs, and the member accesses leading to it, innermost first. */

@@ -1,0 +1,335 @@
+// The result pipeline: what happens to one tools/call result, in order. Each stage lives in its
+// own module and takes the payload view the stage before returned:
+//
+//   read → choose → project → page → pick → ship → record
+//
+// A `ResultPipeline` holds what the stages share across the proxy's sessions: the per-tool
+// settings, the encoders, the page cache, the stats and the metrics.
+
+import type { JsonValue } from '../../../codec/types.js';
+import {
+  byteLength,
+  type CandidateName,
+  DEFAULT_TOKENIZER,
+  loadTokenizer,
+  type PickOptions,
+  type TokenizerName,
+} from '../../../compact/index.js';
+import {
+  checkStructuredContentSetting,
+  type StructuredContentMode,
+  type StructuredContentSetting,
+} from '../../clients.js';
+import { checkMetaKey } from '../../compact-result.js';
+import { DEFAULT_META_KEY } from '../../defaults.js';
+import { checkModelTextOptions, type FormatHint, modelText } from '../../model-text.js';
+import {
+  type ProxyConfig,
+  type ResolvedToolSettings,
+  resolveToolSettings,
+  type ToolSettings,
+} from '../config.js';
+import type { ProxyMetrics } from '../metrics.js';
+import {
+  type Continuation,
+  PAGE_META_KEY,
+  PageCache,
+  Pager,
+  pageMeta,
+  unknownCursorResult,
+} from '../paging.js';
+import type { ProxyStats } from '../stats.js';
+import { type ToolRuleOptions, ToolRules } from '../tool-rules.js';
+import { choose, type Encoder } from './choose.js';
+import { page } from './page.js';
+import { pick } from './pick.js';
+import { project } from './project.js';
+import { read } from './read.js';
+import { type RecordTargets, record } from './record.js';
+import { type ShippedResult, ship } from './ship.js';
+import type { Encoding, ToolFacts } from './view.js';
+
+/** How the proxy treats tool results: the flags of `toonwire proxy`, as options. */
+export interface PipelineOptions extends ToolRuleOptions {
+  /**
+   * Size measure the picker compares by (default `'auto'`: UTF-8 bytes, and TOON only where it
+   * also costs clearly fewer tokens than JSON; see `pick`).
+   */
+  by?: 'auto' | 'bytes' | 'tokens';
+  /** Tokenizer for `by: 'tokens'`, budgets and token stats (default `'o200k_base'`). */
+  tokenizer?: TokenizerName;
+  /** Candidates the picker tries (default `['json', 'toon', 'toon-flatten']`). */
+  candidates?: PickOptions['candidates'];
+  /** `_meta` key naming the strategy (default `'toonwire/encodingStrategy'`). */
+  metaKey?: string;
+  /** Label rewritten text with its format (see `FormatHint`). */
+  hint?: FormatHint;
+  /**
+   * What happens to `structuredContent` (default `'auto'`):
+   * - `'auto'`: `'strip'` for clients known to show the model `structuredContent` instead of the
+   *   text (Claude Code, Codex, ...: see `STRUCTURED_CONTENT_CLIENTS`), `'keep'` for the others;
+   * - `'keep'`: results keep exactly the `structuredContent` the upstream sent, and none is added;
+   * - `'add'`: a rewritten object result without `structuredContent`, of a tool that declares no
+   *   `outputSchema`, gets the parsed JSON as `structuredContent` (a JSON view for programs);
+   * - `'strip'`: `structuredContent` is removed from every result and `outputSchema` from every
+   *   tool in tools/list.
+   * Tools with an MCP Apps UI keep both in every mode: their widget renders from them.
+   */
+  structuredContent?: StructuredContentSetting;
+  /** Offer every tool an optional `fields` argument that projects its result's text. */
+  fieldsParam?: boolean;
+  /** Page results whose text is over this many tokens (`0` or unset: no budget). */
+  maxTokens?: number;
+  /** Per-tool settings from `--config`; the options above win over it. */
+  config?: ProxyConfig;
+  /** How long a page cursor stays valid after its last use (default 10 minutes). */
+  pageTtlMs?: number;
+  /** The most bytes of paged results kept for `toonwire_more` (default 64 MiB). */
+  pageCacheBytes?: number;
+  /** Receives per-tool savings, in bytes and tokens. */
+  stats?: ProxyStats;
+  /** Receives what the proxy does. */
+  metrics?: ProxyMetrics;
+}
+
+/** What a {@link ResultPipeline} is made of; {@link createResultPipeline} builds it. */
+export interface PipelineParts {
+  config: ProxyConfig;
+  flags: ToolSettings;
+  rules: ToolRules;
+  /** One encoder per distinct `by`/`candidates` of the settings. */
+  encoders: ReadonlyMap<string, Encoder>;
+  structuredContent: StructuredContentSetting;
+  metaKey: string;
+  stats: ProxyStats | undefined;
+  metrics: ProxyMetrics | undefined;
+  record: RecordTargets;
+  cache: PageCache<Continuation> | undefined;
+  log: (message: string) => void;
+}
+
+/** A tools/call on its way to the upstream. */
+export interface ToolCall {
+  tool: string | undefined;
+  /** The projection the model asked for. */
+  fields: string | undefined;
+  /** `performance.now()` when it was forwarded. */
+  started: number;
+}
+
+/**
+ * The stages of a result, and what they share. Build it with {@link createResultPipeline}.
+ */
+export class ResultPipeline {
+  /** The pager, when any tool has a token budget. */
+  readonly pager: Pager | undefined;
+  private readonly settings = new Map<string, ResolvedToolSettings>();
+  private readonly defaults: ResolvedToolSettings;
+  private failures = 0;
+
+  readonly structuredContent: StructuredContentSetting;
+  readonly metaKey: string;
+  readonly stats: ProxyStats | undefined;
+  readonly metrics: ProxyMetrics | undefined;
+
+  /** Use {@link createResultPipeline}. */
+  constructor(private readonly parts: PipelineParts) {
+    this.structuredContent = parts.structuredContent;
+    this.metaKey = parts.metaKey;
+    this.stats = parts.stats;
+    this.metrics = parts.metrics;
+    this.defaults = resolveToolSettings(parts.config, parts.flags, undefined);
+    this.pager = parts.cache === undefined ? undefined : new Pager(parts.cache);
+    const cache = parts.cache;
+    if (cache !== undefined) this.metrics?.watchPageCache(() => cache.size);
+  }
+
+  /**
+   * The result the client gets for an upstream's tools/call result. Never throws: should a stage
+   * fail (it should not), the result goes out as the upstream sent it.
+   *
+   * @example
+   * const shipped = pipeline.ship(result, { tool: 'search', fields: undefined, started }, { name: 'search' }, 'keep');
+   * shipped.strategy; // 'toon'
+   */
+  ship(
+    result: unknown,
+    call: ToolCall,
+    tool: ToolFacts | undefined,
+    mode: StructuredContentMode,
+  ): ShippedResult {
+    let shipped: ShippedResult;
+    try {
+      shipped = this.stages(result, call, tool, mode);
+    } catch (error) {
+      shipped = this.unchanged(result, error);
+    }
+    if (call.tool !== undefined)
+      record(shipped, call.tool, (performance.now() - call.started) / 1000, this.parts.record);
+    return shipped;
+  }
+
+  /** The stages, in order. */
+  private stages(
+    result: unknown,
+    call: ToolCall,
+    tool: ToolFacts | undefined,
+    mode: StructuredContentMode,
+  ): ShippedResult {
+    const settings = this.settingsFor(call.tool);
+    let view = read(result, tool, this.parts.rules.leaveAlone(tool, settings));
+    view = choose(view, settings, call.fields, this.encoderFor(settings));
+    view = project(view);
+    view = page(view, this.pager, call.tool ?? '');
+    view = pick(view);
+    return ship(view, mode, this.metaKey);
+  }
+
+  /** The answer to `toonwire_more`: the page at the call's cursor, or an `isError` result. */
+  more(params: Record<string, unknown>): Record<string, unknown> {
+    const pager = this.pager!;
+    const args = params.arguments as { cursor?: unknown } | undefined;
+    const cursor = typeof args === 'object' && args !== null ? args.cursor : undefined;
+    const next = typeof cursor === 'string' ? pager.next(cursor) : undefined;
+    if (next === undefined) return unknownCursorResult(cursor, pager.cache.ttlMs);
+    const { page: served, tool } = next;
+    this.metrics?.recordPage(
+      tool,
+      byteLength(served.text) + byteLength(served.note),
+      served.tokens,
+    );
+    return {
+      content: [
+        { type: 'text', text: served.text },
+        { type: 'text', text: served.note },
+      ],
+      _meta: { [this.metaKey]: served.strategy, [PAGE_META_KEY]: pageMeta(served) },
+    };
+  }
+
+  /** The settings of `tool` (flags, then its `--config` entry, then the config's top level). */
+  settingsFor(tool: string | undefined): ResolvedToolSettings {
+    if (tool === undefined) return this.defaults;
+    let settings = this.settings.get(tool);
+    if (settings === undefined) {
+      settings = resolveToolSettings(this.parts.config, this.parts.flags, tool);
+      this.settings.set(tool, settings);
+    }
+    return settings;
+  }
+
+  /** Why results of `tool` are left alone without a look (see `ToolRules`), or `undefined`. */
+  leaveAlone(tool: ToolFacts | undefined): 'config' | 'excluded' | 'content' | undefined {
+    return this.parts.rules.leaveAlone(tool, this.settingsFor(tool?.name));
+  }
+
+  private encoderFor(settings: ResolvedToolSettings): Encoder {
+    return this.parts.encoders.get(encoderKey(settings))!;
+  }
+
+  private unchanged(result: unknown, error: unknown): ShippedResult {
+    this.failures += 1;
+    if (this.failures === 1)
+      this.parts.log(
+        `toonwire proxy: a tool result could not be compacted and was forwarded as it came (${error instanceof Error ? error.message : String(error)}); please report this`,
+      );
+    return {
+      result,
+      changed: false,
+      strategy: 'verbatim',
+      verbatim: 'not-smaller',
+      textsIn: [],
+      textsOut: [],
+      tokensOut: undefined,
+      paged: false,
+    };
+  }
+}
+
+function encoderKey(settings: Pick<ResolvedToolSettings, 'by' | 'candidates'>): string {
+  return `${settings.by}|${settings.candidates?.join(',') ?? ''}`;
+}
+
+/**
+ * Builds the pipeline for `options`: checks every option (so that no result can fail on one
+ * later), loads the tokenizer when a budget, `by: 'tokens'` or stats need it, and builds one
+ * encoder per distinct `by`/`candidates` of the config's tools.
+ *
+ * @throws {TypeError} for invalid options, before anything starts.
+ * @example
+ * const pipeline = await createResultPipeline({ maxTokens: 20000, fieldsParam: true });
+ */
+export async function createResultPipeline(
+  options: PipelineOptions = {},
+  log: (message: string) => void = (message) => process.stderr.write(`${message}\n`),
+): Promise<ResultPipeline> {
+  const { config = {}, maxTokens, stats, metrics } = options;
+  const metaKey = options.metaKey ?? DEFAULT_META_KEY;
+  checkMetaKey(metaKey, 'proxy');
+  const structuredContent = options.structuredContent ?? 'auto';
+  checkStructuredContentSetting(structuredContent, 'proxy');
+  const by = options.by;
+  if (by !== undefined && by !== 'auto' && by !== 'bytes' && by !== 'tokens')
+    throw new TypeError(`proxy: by must be 'auto', 'bytes' or 'tokens', got ${JSON.stringify(by)}`);
+  if (
+    maxTokens !== undefined &&
+    (typeof maxTokens !== 'number' || !Number.isSafeInteger(maxTokens) || maxTokens < 0)
+  ) {
+    throw new TypeError(
+      `proxy: maxTokens must be a whole number of tokens (0: no budget), got ${maxTokens}`,
+    );
+  }
+  const flags: ToolSettings = {
+    by,
+    candidates: options.candidates as CandidateName[] | undefined,
+    maxTokens,
+    fieldsParam: options.fieldsParam,
+  };
+  const tokenizer: TokenizerName = options.tokenizer ?? config.tokenizer ?? DEFAULT_TOKENIZER;
+  const all = [undefined, ...Object.keys(config.tools ?? {})].map((tool) =>
+    resolveToolSettings(config, flags, tool),
+  );
+  const budgeted = all.some((settings) => settings.maxTokens !== undefined);
+  const byTokens = all.some((settings) => settings.by === 'tokens');
+  const countTokens =
+    budgeted || byTokens || stats !== undefined ? await loadTokenizer(tokenizer) : undefined;
+  if (stats !== undefined) stats.countTokensWith(tokenizer);
+  const encoders = new Map<string, Encoder>();
+  for (const settings of all) {
+    const key = encoderKey(settings);
+    if (encoders.has(key)) continue;
+    const pickOptions = {
+      by: settings.by,
+      tokenizer,
+      candidates: settings.candidates,
+      hint: options.hint,
+    };
+    checkModelTextOptions(pickOptions, 'proxy');
+    const measure = settings.by === 'tokens' ? countTokens! : byteLength;
+    encoders.set(key, {
+      encode: (value: JsonValue) => {
+        const picked = modelText(value, pickOptions);
+        return { text: picked.text, encoding: picked.strategy as Encoding, size: picked.size };
+      },
+      unit: settings.by === 'tokens' ? 'tokens' : 'bytes',
+      measure,
+      countTokens,
+    });
+  }
+  const cache = budgeted
+    ? new PageCache<Continuation>({ ttlMs: options.pageTtlMs, maxBytes: options.pageCacheBytes })
+    : undefined;
+  return new ResultPipeline({
+    config,
+    flags,
+    rules: new ToolRules(options),
+    encoders,
+    structuredContent,
+    metaKey,
+    stats,
+    metrics,
+    record: { stats, metrics, countTokens, countTokensIn: stats !== undefined || byTokens },
+    cache,
+    log,
+  });
+}

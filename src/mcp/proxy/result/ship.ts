@@ -1,0 +1,132 @@
+// Stage 6, ship: the result the client gets, built from the view. Texts that ship verbatim are
+// the upstream's own blocks; the data's text takes the place of the texts it stands for; notes
+// follow; `_meta` says what was done; `structuredContent` follows the session's mode.
+
+import { isPlainObject } from '../../../codec/objects.js';
+import type { StructuredContentMode } from '../../clients.js';
+import { PAGE_META_KEY, pageMeta } from '../paging.js';
+import {
+  contentOf,
+  type PayloadView,
+  type ResultStrategy,
+  shippedTexts,
+  type VerbatimReason,
+} from './view.js';
+
+/** The `_meta` key saying how many text contents one shipped text stands for (2 or more). */
+export const MERGED_META_KEY = 'toonwire/mergedBlocks';
+
+/** A result on its way to the client, and what the record stage needs to know of it. */
+export interface ShippedResult {
+  /** The result to forward: the upstream's own object when nothing changed. */
+  result: unknown;
+  changed: boolean;
+  /** What its text is: `'verbatim'`, or the encoding of its one rewritten text. */
+  strategy: ResultStrategy;
+  /** Why it went out verbatim, when it did. */
+  verbatim: VerbatimReason | undefined;
+  /** Every text of the result as the upstream sent it, in order. */
+  textsIn: readonly string[];
+  /** Every text shipped, in order (the same array when none changed). */
+  textsOut: readonly string[];
+  /** Exact tokens of `textsOut`, when a stage counted them. */
+  tokensOut: number | undefined;
+  /** Whether a first page shipped. */
+  paged: boolean;
+}
+
+/**
+ * The result for the client. `mode` is what happens to `structuredContent`: kept as sent
+ * (`'keep'`), also added to a rewritten object result of a tool known to declare no
+ * `outputSchema` (`'add'`), or removed (`'strip'`), except for tools with an MCP Apps UI, whose
+ * widget renders from it.
+ *
+ * @example
+ * ship(view, 'keep', 'toonwire/encodingStrategy').result;
+ * // { content: [{ type: 'text', text: 'rows[2]{id}:\n  1\n  2' }], _meta: { 'toonwire/encodingStrategy': 'toon' } }
+ */
+export function ship(
+  view: PayloadView,
+  mode: StructuredContentMode,
+  metaKey: string,
+): ShippedResult {
+  const { data, text, notes } = view;
+  const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
+  const base = {
+    textsIn,
+    tokensOut: view.tokens,
+    paged: view.page !== undefined,
+  };
+  if (!isPlainObject(view.result))
+    return {
+      ...base,
+      result: view.result,
+      changed: false,
+      strategy: 'verbatim',
+      verbatim: view.verbatim,
+      textsOut: textsIn,
+    };
+  const original = view.result;
+  const shipped: Record<string, unknown> = { ...original };
+  let changed = false;
+  if (data !== undefined && text !== undefined) {
+    const content = contentOf(original);
+    const first = content[data.first] as Record<string, unknown>;
+    const block =
+      data.count === 1 ? { ...first, text: text.text } : { type: 'text', text: text.text };
+    shipped.content = [
+      ...content.slice(0, data.first),
+      block,
+      ...content.slice(data.first + data.count),
+    ];
+    shipped._meta = {
+      ...(isPlainObject(original._meta) ? original._meta : {}),
+      [metaKey]: text.encoding,
+      ...(data.count > 1 ? { [MERGED_META_KEY]: data.count } : {}),
+      ...(view.page === undefined ? {} : { [PAGE_META_KEY]: pageMeta(view.page) }),
+    };
+    changed = true;
+  }
+  if (notes.length > 0) {
+    shipped.content = [
+      ...contentOf(shipped),
+      ...notes.map((note) => ({ type: 'text', text: note })),
+    ];
+    changed = true;
+  }
+  const structured = structuredContentFor(view, mode);
+  if (structured === undefined && Object.hasOwn(original, 'structuredContent')) {
+    delete shipped.structuredContent;
+    changed = true;
+  } else if (structured !== original.structuredContent) {
+    shipped.structuredContent = structured;
+    changed = true;
+  }
+  const rewritten = data !== undefined && text !== undefined;
+  return {
+    ...base,
+    result: changed ? shipped : original,
+    changed,
+    strategy: rewritten ? text.encoding : 'verbatim',
+    verbatim: rewritten ? undefined : view.verbatim,
+    textsOut: changed ? shippedTexts(view, true) : textsIn,
+  };
+}
+
+/** The `structuredContent` a result ships with under `mode` (`undefined`: none). */
+function structuredContentFor(view: PayloadView, mode: StructuredContentMode): unknown {
+  const original = (view.result as Record<string, unknown>).structuredContent;
+  if (view.tool?.hasUi === true || mode === 'keep') return original;
+  if (mode === 'strip') return undefined;
+  // 'add': the parsed JSON of a rewritten object result, when nothing can reject it (the tool
+  // is known to declare no outputSchema) and it does not carry rows past a budget (a page).
+  const { data, text } = view;
+  const canAdd =
+    original === undefined &&
+    data !== undefined &&
+    text !== undefined &&
+    view.page === undefined &&
+    view.tool?.declaresOutputSchema === false &&
+    isPlainObject(data.original);
+  return canAdd ? data.original : original;
+}

@@ -1,0 +1,262 @@
+// The one data type of the result pipeline: a tools/call result as the proxy reads it once, and
+// what each later stage decided about it. Stages take a view and return a new one; nothing
+// re-reads or re-parses a text.
+
+import { isPlainObject } from '../../../codec/objects.js';
+import type { JsonValue } from '../../../codec/types.js';
+import type { Page } from '../paging.js';
+
+/** The encodings a result's text can ship in, as a picker candidate names them. */
+export type Encoding = 'json' | 'toon' | 'toon-flatten' | 'toon-tab';
+
+/**
+ * What a shipped result's text is, one per result: `'verbatim'` when every text went out as the
+ * upstream sent it, else the encoding of its one rewritten text. A fixed set, so metrics labels
+ * and `_meta` stay small whatever the result holds.
+ */
+export type ResultStrategy = 'verbatim' | Encoding;
+
+/** Every {@link ResultStrategy}, for label sets and docs. */
+export const RESULT_STRATEGIES: readonly ResultStrategy[] = [
+  'verbatim',
+  'json',
+  'toon',
+  'toon-flatten',
+  'toon-tab',
+];
+
+/**
+ * Why a result's text went out exactly as the upstream sent it:
+ * - decided without reading the text: `'config'` (`"compact": false`), `'excluded'`
+ *   (`--exclude-tools`, or not in `--tools`), `'content'` (the content policy: a tool that
+ *   returns file, resource or document contents), `'error'` (an `isError` result),
+ *   `'no-content'` (no `content` array, e.g. a task handle);
+ * - decided by reading it: `'no-text'` (no text content), `'not-json'` (prose, Markdown, a
+ *   JSON string or number), `'string'` (`structuredContent` shows the text is a string value:
+ *   a file's text, a document), `'mixed'` (JSON texts interleaved with other content),
+ *   `'unsafe-numbers'` (a number a double cannot carry exactly);
+ * - decided after picking: `'not-smaller'` (no encoding was smaller than the upstream's text).
+ */
+export type VerbatimReason =
+  | 'config'
+  | 'excluded'
+  | 'content'
+  | 'error'
+  | 'no-content'
+  | 'no-text'
+  | 'not-json'
+  | 'string'
+  | 'mixed'
+  | 'unsafe-numbers'
+  | 'not-smaller';
+
+/** Every {@link VerbatimReason}, for label sets and docs. */
+export const VERBATIM_REASONS: readonly VerbatimReason[] = [
+  'config',
+  'excluded',
+  'content',
+  'error',
+  'no-content',
+  'no-text',
+  'not-json',
+  'string',
+  'mixed',
+  'unsafe-numbers',
+  'not-smaller',
+];
+
+/**
+ * Where a result's structured data came from:
+ * - `'text'`: one text content holding a JSON object or array;
+ * - `'blocks'`: several text contents, each one item of one list (a FastMCP `list[Model]`
+ *   result), merged into that list;
+ * - `'structured'`: a text that is the serialization of the result's `structuredContent`
+ *   (whatever its white space).
+ */
+export type DataSource = 'text' | 'blocks' | 'structured';
+
+/** The structured data of a result: one value, standing for a run of its text contents. */
+export interface DataPart {
+  /** The data the texts hold (after projection, the projected data). */
+  value: JsonValue;
+  /** The data as the upstream sent it (before projection). */
+  original: JsonValue;
+  from: DataSource;
+  /** The index in `content` of the first text it stands for. */
+  first: number;
+  /** How many texts it stands for, from `first` on (1 unless `from` is `'blocks'`). */
+  count: number;
+  /** The texts it stands for, as sent. */
+  texts: readonly string[];
+  /** Projected to fields the model asked for: it ships as rewritten even where JSON wins. */
+  projected: boolean;
+}
+
+/** The text the data ships as. */
+export interface DataText {
+  text: string;
+  encoding: Encoding;
+  /** The text's size in the picker's unit, when the picker measured it. */
+  size?: number;
+}
+
+/** What a tool is, as far as the result pipeline cares; learned from tools/list. */
+export interface ToolFacts {
+  name: string;
+  inputSchema?: unknown;
+  /** The tool's `outputSchema`, when it declares one. */
+  outputSchema?: unknown;
+  /** Whether the tool declares an `outputSchema` (`undefined`: the proxy has not seen the tool). */
+  declaresOutputSchema?: boolean;
+  /**
+   * Whether the tool declares an MCP Apps UI resource: its host renders a widget from
+   * `structuredContent`, so that is never removed.
+   */
+  hasUi?: boolean;
+}
+
+/** What `choose` decided for one result: what to project, the budget, how to encode. */
+export interface Plan {
+  /** The projection (comma-separated fields), if any. */
+  fields: string | undefined;
+  /** The token budget of the result's texts, if any. */
+  budget: number | undefined;
+  /** The picker with the tool's settings: the text a value ships as, sized in `unit`. */
+  encode(value: JsonValue): DataText & { size: number };
+  /** What the picker compares: UTF-8 bytes, or tokens of the proxy's tokenizer. */
+  unit: 'bytes' | 'tokens';
+  /** Measures a text in `unit`. */
+  measure(text: string): number;
+  /** Exact tokens of a text; there whenever a budget is. */
+  countTokens: ((text: string) => number) | undefined;
+}
+
+/**
+ * One tools/call result on its way through the pipeline: read once into data and verbatim
+ * contents, then planned, projected, paged, picked and shipped. Stages fill in the later fields;
+ * none changes `result`.
+ */
+export interface PayloadView {
+  /** The result as the upstream sent it. */
+  readonly result: unknown;
+  /** The tool, when the proxy knows it. */
+  readonly tool: ToolFacts | undefined;
+  /** The result's structured data; `undefined` when every text ships verbatim. */
+  readonly data: DataPart | undefined;
+  /** Why every text ships verbatim, when `data` is `undefined`. */
+  readonly verbatim: VerbatimReason | undefined;
+  /** What `choose` decided; `undefined` for verbatim results. */
+  readonly plan: Plan | undefined;
+  /** Texts for the model shipped after the data (a projection's note, a page's note). */
+  readonly notes: readonly string[];
+  /** The data's text, once paged or picked. */
+  readonly text: DataText | undefined;
+  /** The first page, when the data was cut into pages. */
+  readonly page: Page | undefined;
+  /** Exact tokens of every text shipped, when a stage counted them all. */
+  readonly tokens: number | undefined;
+}
+
+/**
+ * A view of `result` whose texts all ship verbatim, for `reason`.
+ *
+ * @example
+ * verbatimView({ isError: true, content: [] }, undefined, 'error').verbatim; // 'error'
+ */
+export function verbatimView(
+  result: unknown,
+  tool: ToolFacts | undefined,
+  reason: VerbatimReason,
+): PayloadView {
+  return {
+    result,
+    tool,
+    data: undefined,
+    verbatim: reason,
+    plan: undefined,
+    notes: [],
+    text: undefined,
+    page: undefined,
+    tokens: undefined,
+  };
+}
+
+/**
+ * A view of `result` whose structured data is `data`.
+ *
+ * @example
+ * dataView(result, undefined, { value: [1], original: [1], from: 'text', first: 0, count: 1, texts: ['[1]'] });
+ */
+export function dataView(
+  result: unknown,
+  tool: ToolFacts | undefined,
+  data: DataPart,
+): PayloadView {
+  return { ...verbatimView(result, tool, 'no-text'), data, verbatim: undefined };
+}
+
+/**
+ * `view` with its data dropped: every text of the result ships verbatim, for `reason`. Notes
+ * already added (a warning that the result is over budget) still ship.
+ */
+export function asVerbatim(view: PayloadView, reason: VerbatimReason): PayloadView {
+  return {
+    ...verbatimView(view.result, view.tool, reason),
+    notes: view.notes,
+    tokens: view.tokens,
+  };
+}
+
+/**
+ * The text of a content block, or `undefined` when it is not a text content.
+ *
+ * @example
+ * textOf({ type: 'text', text: 'hi' }); // 'hi'
+ * textOf({ type: 'image', data: '...', mimeType: 'image/png' }); // undefined
+ */
+export function textOf(block: unknown): string | undefined {
+  return isPlainObject(block) && block.type === 'text' && typeof block.text === 'string'
+    ? block.text
+    : undefined;
+}
+
+/** The result's `content`, or none. */
+export function contentOf(result: unknown): readonly unknown[] {
+  return isPlainObject(result) && Array.isArray(result.content) ? result.content : [];
+}
+
+/**
+ * The texts that ship beside the data's: the result's texts outside the data's run, then the
+ * notes. With `withData`, the data's own text too (its picked text, or else its texts as sent),
+ * in its place: every text the model reads, in order.
+ *
+ * @example
+ * shippedTexts(view, true); // ['rows[2]{id}:\n  1\n  2', 'toonwire proxy: rows 1-2 of 9 ...']
+ */
+export function shippedTexts(view: PayloadView, withData: boolean): string[] {
+  const { data } = view;
+  const texts: string[] = [];
+  contentOf(view.result).forEach((block, index) => {
+    if (data !== undefined && index >= data.first && index < data.first + data.count) {
+      if (withData && index === data.first)
+        texts.push(...(view.text === undefined ? data.texts : [view.text.text]));
+      return;
+    }
+    const text = textOf(block);
+    if (text !== undefined) texts.push(text);
+  });
+  texts.push(...view.notes);
+  return texts;
+}
+
+/**
+ * The total size of `texts` under `measure`.
+ *
+ * @example
+ * sizeOf(['ab', 'c'], (text) => text.length); // 3
+ */
+export function sizeOf(texts: readonly string[], measure: (text: string) => number): number {
+  let total = 0;
+  for (const text of texts) total += measure(text);
+  return total;
+}

@@ -1,0 +1,65 @@
+// Which tools' results the proxy leaves alone without reading them: `"compact": false` in the
+// config, `--exclude-tools`, tools outside `--tools`, and tools the content policy says return file,
+// resource or document contents (`--include-tools` and `--tools` override the policy).
+
+import type { ResolvedToolSettings } from './config.js';
+import { contentToolReason } from './content-policy.js';
+import type { ToolFacts } from './result/view.js';
+
+/** Which tools the proxy compacts (the CLI's `--tools`, `--exclude-tools`, `--include-tools`). */
+export interface ToolRuleOptions {
+  /**
+   * Only these tools' results are compacted (default: every tool's). Naming a tool here also
+   * overrides the content policy for it: the user has said its results are data.
+   */
+  tools?: readonly string[];
+  /** These tools' results are never rewritten (wins over `tools` and `includeTools`). */
+  excludeTools?: readonly string[];
+  /** These tools' results are compacted even when the content policy would leave them alone. */
+  includeTools?: readonly string[];
+  /**
+   * Leave alone the results of tools that return file, resource or document contents (default
+   * `true`; see `contentToolReason` for how they are recognised).
+   */
+  contentPolicy?: boolean;
+}
+
+/**
+ * The rules of {@link ToolRuleOptions}, checked once per call.
+ *
+ * @example
+ * const rules = new ToolRules({ excludeTools: ['secret'] });
+ * rules.leaveAlone({ name: 'read_text_file' }, settings); // 'content'
+ */
+export class ToolRules {
+  private readonly only: ReadonlySet<string> | undefined;
+  private readonly excluded: ReadonlySet<string>;
+  private readonly included: ReadonlySet<string>;
+  private readonly contentPolicy: boolean;
+
+  constructor(options: ToolRuleOptions = {}) {
+    this.only = options.tools === undefined ? undefined : new Set(options.tools);
+    this.excluded = new Set(options.excludeTools ?? []);
+    this.included = new Set(options.includeTools ?? []);
+    this.contentPolicy = options.contentPolicy ?? true;
+  }
+
+  /**
+   * Why results of `tool` are left alone, or `undefined` when they are read: `'config'` (its
+   * settings say `"compact": false`), `'excluded'` (`excludeTools` first, then not in `tools`),
+   * then `'content'` (the content policy, unless `tools` or `includeTools` name the tool).
+   */
+  leaveAlone(
+    tool: ToolFacts | undefined,
+    settings: Pick<ResolvedToolSettings, 'compact'>,
+  ): 'config' | 'excluded' | 'content' | undefined {
+    if (!settings.compact) return 'config';
+    const name = tool?.name;
+    if (name !== undefined && this.excluded.has(name)) return 'excluded';
+    if (this.only !== undefined && (name === undefined || !this.only.has(name))) return 'excluded';
+    if (name !== undefined && (this.included.has(name) || this.only?.has(name))) return undefined;
+    if (this.contentPolicy && tool !== undefined && contentToolReason(tool) !== undefined)
+      return 'content';
+    return undefined;
+  }
+}
