@@ -32,6 +32,29 @@ describe('compactResult', () => {
     assert.ok(byteLength(textOf(result)) < byteLength(JSON.stringify(payload)));
   });
 
+  it('leaves structuredContent out for a client that shows the model structuredContent (auto)', () => {
+    assert.equal(compactResult(payload).structuredContent, payload);
+    const claude = compactResult(payload, { client: { name: 'claude-code', version: '2.1.3' } });
+    assert.equal('structuredContent' in claude, false);
+    const vscode = compactResult(payload, { client: { name: 'Visual Studio Code - Insiders' } });
+    assert.equal('structuredContent' in vscode, false);
+    const cursor = compactResult(payload, { client: { name: 'cursor-vscode', version: '1.0.0' } });
+    assert.equal(cursor.structuredContent, payload);
+    const kept = compactResult(payload, {
+      structuredContent: 'keep',
+      client: { name: 'claude-code' },
+    });
+    assert.equal(kept.structuredContent, payload);
+    assert.equal(
+      'structuredContent' in compactResult(payload, { structuredContent: 'strip' }),
+      false,
+    );
+    assert.throws(
+      () => compactResult(payload, { structuredContent: 'drop' as never }),
+      /structuredContent must be 'auto', 'keep' or 'strip'/,
+    );
+  });
+
   it('returns the payload itself as structuredContent', () => {
     assert.equal(compactResult(payload).structuredContent, payload);
   });

@@ -106,12 +106,14 @@ export interface StdioConnection {
 }
 
 /**
- * Connects the SDK's real Client to `command args` over stdio. The client can sample (it
- * answers "hi"), so server-to-client requests can be tested.
+ * Connects the SDK's real Client to `command args` over stdio, as `clientInfo` (a client such as
+ * Claude Code is told apart by it). The client can sample (it answers "hi"), so server-to-client
+ * requests can be tested.
  */
 export async function connectStdio(
   command: string,
   args: readonly string[],
+  clientInfo = { name: 'toonwire-test-client', version: '1.0.0' },
 ): Promise<StdioConnection> {
   const transport = new StdioClientTransport({
     command,
@@ -121,10 +123,7 @@ export async function connectStdio(
   });
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
-  const client = new Client(
-    { name: 'toonwire-test-client', version: '1.0.0' },
-    { capabilities: { sampling: {} } },
-  );
+  const client = new Client(clientInfo, { capabilities: { sampling: {} } });
   client.setRequestHandler(CreateMessageRequestSchema, async () => ({
     role: 'assistant',
     model: 'test-model',

@@ -48,6 +48,8 @@ async function connect(
     env?: Record<string, string>;
     setup?: (client: Client) => void;
     elicitation?: boolean;
+    /** Who the client says it is (default a test client the proxy knows nothing of). */
+    clientName?: string;
   } = {},
 ): Promise<Connection> {
   const transport = new StdioClientTransport({
@@ -59,7 +61,7 @@ async function connect(
   let stderr = '';
   transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client(
-    { name: 'toonwire-field-test', version: '1.0.0' },
+    { name: options.clientName ?? 'toonwire-field-test', version: '1.0.0' },
     { capabilities: options.elicitation ? { elicitation: {} } : {} },
   );
   options.setup?.(client);
@@ -208,6 +210,49 @@ describe('toonwire proxy in front of server-memory', () => {
       rmSync(folder, { recursive: true, force: true });
     }
   });
+});
+
+describe('toonwire proxy in front of an MCP Apps server (server-basic-vanillajs)', () => {
+  const appServer = [
+    join(
+      ROOT,
+      'node_modules',
+      '@modelcontextprotocol',
+      'server-basic-vanillajs',
+      'dist',
+      'index.js',
+    ),
+    '--stdio',
+  ];
+  for (const [mode, clientName] of [
+    ['auto', 'claude-code'],
+    ['strip', 'toonwire-field-test'],
+    ['keep', 'toonwire-field-test'],
+  ] as const) {
+    it(`keeps the UI tool's structuredContent and outputSchema (--structured-content ${mode}, client ${clientName})`, {
+      timeout: 60_000,
+    }, async () => {
+      const connection = await connect(proxy(['--structured-content', mode], appServer), {
+        clientName,
+      });
+      try {
+        const { tools } = await connection.client.listTools();
+        const tool = tools.find((candidate) => candidate.name === 'get-time');
+        assert.ok(tool, 'no get-time tool');
+        assert.ok(tool.outputSchema !== undefined, 'outputSchema removed');
+        assert.ok((tool._meta as { ui?: { resourceUri?: string } }).ui?.resourceUri);
+        const result = (await connection.client.callTool({
+          name: 'get-time',
+          arguments: {},
+        })) as Result;
+        const time = (result.structuredContent as { time?: unknown } | undefined)?.time;
+        assert.equal(typeof time, 'string', 'the widget renders structuredContent.time');
+        assert.equal(result.content[0]!.text, time);
+      } finally {
+        await connection.close();
+      }
+    });
+  }
 });
 
 describe('toonwire proxy process hygiene', () => {

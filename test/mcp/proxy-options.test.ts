@@ -107,7 +107,7 @@ describe('toonwire proxy options', () => {
     );
   });
 
-  it('--structured-content: keep (the default) adds none, add adds it, strip removes it and outputSchema', async () => {
+  it('--structured-content: keep (the default for this client) adds none, add adds it, strip removes it and outputSchema', async () => {
     const typedOriginal = JSON.parse(await upstreamText('typed_rows', 10));
     const calls = async (call: (name: string, count?: number) => Promise<Result>) =>
       [await call('list_rows', 10), await call('typed_rows', 10)] as Array<
@@ -140,6 +140,40 @@ describe('toonwire proxy options', () => {
     } finally {
       await connection.client.close();
     }
+  });
+
+  it('--structured-content auto (the default): strip for a client that initializes as Claude Code, keep for others', async () => {
+    const typedOriginal = JSON.parse(await upstreamText('typed_rows', 10));
+    const asClient = async (name: string) => {
+      const connection = await connectStdio(process.execPath, proxyArgs(), {
+        name,
+        version: '2.1.3',
+      });
+      try {
+        const { tools } = await connection.client.listTools();
+        const result = (await connection.client.callTool({
+          name: 'typed_rows',
+          arguments: { count: 10 },
+        })) as Result & { structuredContent?: unknown };
+        return { tools, result, stderr: connection.stderr() };
+      } finally {
+        await connection.client.close();
+      }
+    };
+    const claude = await asClient('claude-code');
+    assert.ok(claude.tools.some((tool) => tool.name === 'typed_rows'));
+    assert.ok(claude.tools.every((tool) => tool.outputSchema === undefined));
+    assert.equal('structuredContent' in claude.result, false);
+    const strategy = claude.result._meta?.['toonwire/encodingStrategy'] as string;
+    assert.deepEqual(parseCompact(claude.result.content[0]!.text, strategy), typedOriginal);
+    assert.match(
+      claude.stderr,
+      /the client is Claude Code, which shows the model structuredContent/,
+    );
+    const sdk = await asClient('toonwire-test-client');
+    assert.ok(sdk.tools.some((tool) => tool.outputSchema !== undefined));
+    assert.deepEqual(sdk.result.structuredContent, typedOriginal);
+    assert.doesNotMatch(sdk.stderr, /the client is/);
   });
 
   it('--stats logs per-tool bytes, tokens and what shipped to stderr on exit', async () => {

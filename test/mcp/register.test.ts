@@ -36,9 +36,9 @@ type Result = {
   isError?: boolean;
 };
 
-async function connect(server: McpServer): Promise<Client> {
+async function connect(server: McpServer, clientName = 'test-client'): Promise<Client> {
   const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
-  const client = new Client({ name: 'test-client', version: '1.0.0' });
+  const client = new Client({ name: clientName, version: '1.0.0' });
   await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
   return client;
 }
@@ -274,5 +274,45 @@ describe('fieldsParameter', () => {
     assert.equal(v3.safeParse('a').success, true);
     assert.equal(v3.description, 'Columns');
     assert.equal('_zod' in v3, false);
+  });
+
+  it('gives clients that show the model structuredContent the text alone, and others both (auto)', async () => {
+    const makeServer = (compact?: { structuredContent: 'auto' | 'keep' | 'strip' }) => {
+      const server = new McpServer({ name: 'places', version: '1.0.0' });
+      registerCompactTool(
+        server,
+        'list-places',
+        { outputSchema: { items: z.array(placeSchema) }, ...(compact ? { compact } : {}) },
+        async () => ({ items: places }),
+      );
+      return server;
+    };
+    const seenBy = async (
+      clientName: string,
+      compact?: { structuredContent: 'auto' | 'keep' | 'strip' },
+    ) => {
+      const client = await connect(makeServer(compact), clientName);
+      const { tools } = await client.listTools();
+      const result = (await client.callTool({ name: 'list-places' })) as Result;
+      await client.close();
+      return { tool: tools[0]!, result };
+    };
+    const claude = await seenBy('claude-code');
+    assert.equal(claude.tool.outputSchema, undefined);
+    assert.equal('structuredContent' in claude.result, false);
+    assert.equal(claude.result.isError, undefined);
+    assert.deepEqual(decoded(claude.result), { items: places });
+    const codex = await seenBy('codex-mcp-client');
+    assert.equal('structuredContent' in codex.result, false);
+    const other = await seenBy('test-client');
+    assert.ok(other.tool.outputSchema !== undefined);
+    assert.deepEqual(other.result.structuredContent, { items: places });
+    // 'keep' keeps both for every client; 'strip' strips for every client.
+    const kept = await seenBy('claude-code', { structuredContent: 'keep' });
+    assert.ok(kept.tool.outputSchema !== undefined);
+    assert.deepEqual(kept.result.structuredContent, { items: places });
+    const stripped = await seenBy('test-client', { structuredContent: 'strip' });
+    assert.equal(stripped.tool.outputSchema, undefined);
+    assert.equal('structuredContent' in stripped.result, false);
   });
 });
