@@ -262,12 +262,18 @@ describe('the TypeScript SDK Client and the Python server, directly', { skip }, 
   });
 });
 
+const SUBSCRIBED = 'demo://resource/static/document/architecture.md';
+
 describe('the Python SDK client (default mode) and server-everything, directly', { skip }, () => {
   it('falls back from server/discover (Method not found) to initialize and calls a tool', async () => {
     const { report, stderr } = await runPythonClient(
       python(),
       { command: EVERYTHING_SERVER },
-      { calls: [{ name: 'echo', arguments: { message: 'hello' } }] },
+      {
+        calls: [{ name: 'echo', arguments: { message: 'hello' } }],
+        subscribe: [SUBSCRIBED],
+        recordNotifications: true,
+      },
     );
     assert.deepEqual(report.errors, [], stderr);
     assert.deepEqual(report.sent.slice(0, 3), [
@@ -282,5 +288,17 @@ describe('the Python SDK client (default mode) and server-everything, directly',
     assert.equal(report.protocolVersion, '2025-11-25');
     assert.equal(report.serverInfo?.name, 'mcp-servers/everything');
     assert.deepEqual(report.results[0]!.content, [{ type: 'text', text: 'Echo: hello' }]);
+    // server-everything acknowledges a subscription with a log message.
+    assert.ok(report.sent.includes('resources/subscribe'));
+    assert.ok(
+      report.notificationLog!.some(
+        ({ method, params }) =>
+          method === 'notifications/message' &&
+          String(params?.['data']).startsWith(
+            `Received Subscribe Resource request for URI: ${SUBSCRIBED}`,
+          ),
+      ),
+      JSON.stringify(report.notificationLog),
+    );
   });
 });

@@ -277,6 +277,8 @@ export interface PythonClientReport {
   sent: string[];
   /** Notifications received, counted by method. */
   notifications: Record<string, number>;
+  /** Every notification received, in order (only with `recordNotifications`). */
+  notificationLog?: Array<{ method: string; params?: Record<string, unknown> }>;
   /** JSON-RPC errors received, with the method of the request they answered. */
   rpcErrors: Array<{ method: string | null; code: number; message: string }>;
   /** Exceptions the SDK raised, one line each. */
@@ -303,6 +305,10 @@ export interface PythonClientOptions {
   clientVersion?: string;
   /** Added to the environment of the client (and so of a stdio server it starts). */
   env?: Record<string, string>;
+  /** resources/subscribe to these URIs before the calls. */
+  subscribe?: readonly string[];
+  /** Report every notification in order (`report.notificationLog`), not only counts. */
+  recordNotifications?: boolean;
 }
 
 /**
@@ -322,6 +328,8 @@ export async function runPythonClient(
   if (options.mode !== undefined) args.push('--mode', options.mode);
   if (options.clientName !== undefined) args.push('--client-name', options.clientName);
   if (options.clientVersion !== undefined) args.push('--client-version', options.clientVersion);
+  for (const uri of options.subscribe ?? []) args.push('--subscribe', uri);
+  if (options.recordNotifications) args.push('--record-notifications');
   if ('url' in target) args.push('--url', target.url);
   else args.push('--', ...target.command);
   const finished = await run(python, args, { ...process.env, ...options.env });
