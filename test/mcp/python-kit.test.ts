@@ -4,6 +4,7 @@
 
 import assert from 'node:assert/strict';
 import { spawn } from 'node:child_process';
+import { createHash } from 'node:crypto';
 import { mkdir, readFile, rm, writeFile } from 'node:fs/promises';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
@@ -179,14 +180,27 @@ describe('the Python SDK client (default mode) and the Python server, directly',
     await assertFixtureResults(report.results);
   });
 
-  it('starts the server late when TOONWIRE_PY_START_DELAY says so', async () => {
+  it('starts the server late when TOONWIRE_PY_START_DELAY says so; texts as digests', async () => {
     const started = performance.now();
     const server = await startPythonHttpServer(python(), { TOONWIRE_PY_START_DELAY: '1' });
     try {
       // A lower bound only: a busy machine makes it later, never earlier.
       assert.ok(performance.now() - started >= 1000);
-      const { report } = await runPythonClient(python(), { url: server.url });
+      // With digestTexts, a text comes back as its length and hash (for results of many MB).
+      const { report } = await runPythonClient(
+        python(),
+        { url: server.url },
+        { calls: [{ name: 'config_contents' }], digestTexts: true },
+      );
       assert.deepEqual(report.errors, []);
+      const text = await CONFIG_TEXT();
+      assert.deepEqual(report.results[0]!.content, [
+        {
+          type: 'text',
+          length: text.length,
+          sha256: createHash('sha256').update(text, 'utf8').digest('hex'),
+        },
+      ]);
     } finally {
       await server.close();
     }

@@ -257,7 +257,14 @@ export interface PythonToolResult {
   name: string;
   arguments: Record<string, unknown>;
   /** As the wire carried it; absent when the SDK raised (`error`). */
-  content?: Array<{ type: string; text?: string; [key: string]: unknown }>;
+  content?: Array<{
+    type: string;
+    text?: string;
+    /** With `digestTexts`: the text's length in characters and the SHA-256 of its UTF-8. */
+    length?: number;
+    sha256?: string;
+    [key: string]: unknown;
+  }>;
   structuredContent?: unknown;
   isError?: boolean;
   _meta?: Record<string, unknown>;
@@ -309,6 +316,8 @@ export interface PythonClientOptions {
   subscribe?: readonly string[];
   /** Report every notification in order (`report.notificationLog`), not only counts. */
   recordNotifications?: boolean;
+  /** Report text blocks as `{ type, length, sha256 }` instead of their text (large results). */
+  digestTexts?: boolean;
 }
 
 /**
@@ -330,6 +339,7 @@ export async function runPythonClient(
   if (options.clientVersion !== undefined) args.push('--client-version', options.clientVersion);
   for (const uri of options.subscribe ?? []) args.push('--subscribe', uri);
   if (options.recordNotifications) args.push('--record-notifications');
+  if (options.digestTexts) args.push('--digest-texts');
   if ('url' in target) args.push('--url', target.url);
   else args.push('--', ...target.command);
   const finished = await run(python, args, { ...process.env, ...options.env });
