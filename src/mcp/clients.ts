@@ -87,3 +87,33 @@ export function checkStructuredContentSetting(
     );
   }
 }
+
+/** Where a request of the 2026 protocol (no `initialize`) says who the client is. */
+const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
+
+/**
+ * The `clientInfo` a request carries: `initialize`'s `params.clientInfo`, or the
+ * `_meta["io.modelcontextprotocol/clientInfo"]` of a request of the 2026 protocol, where every
+ * request says who sends it and there is no `initialize`. `undefined` when it names no client.
+ *
+ * @example
+ * clientInfoOf({ method: 'initialize', params: { clientInfo: { name: 'claude-code', version: '2.1.3' } } });
+ * // { name: 'claude-code', version: '2.1.3' }
+ * clientInfoOf({ method: 'tools/list', params: { _meta: { 'io.modelcontextprotocol/clientInfo': { name: 'mcp' } } } });
+ * // { name: 'mcp' }
+ */
+export function clientInfoOf(request: {
+  method: string;
+  params?: unknown;
+}): ClientInfo | undefined {
+  const params = request.params;
+  if (typeof params !== 'object' || params === null) return undefined;
+  const candidate =
+    request.method === 'initialize'
+      ? (params as { clientInfo?: unknown }).clientInfo
+      : ((params as { _meta?: Record<string, unknown> })._meta?.[CLIENT_INFO_META_KEY] ??
+        undefined);
+  return typeof candidate === 'object' && candidate !== null
+    ? (candidate as ClientInfo)
+    : undefined;
+}

@@ -8,7 +8,12 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { type StructuredContentMode, structuredContentModeFor } from '../clients.js';
+import {
+  type ClientInfo,
+  clientInfoOf,
+  type StructuredContentMode,
+  structuredContentModeFor,
+} from '../clients.js';
 /** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
 import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
@@ -80,6 +85,8 @@ export class ProxySession {
   private readonly tools: ToolCatalog;
   /** What results' `structuredContent` does, once the client has said who it is. */
   private structuredContent: StructuredContentMode = 'keep';
+  /** Whether the client has said who it is (`initialize`, or a 2026 request's `_meta`). */
+  private clientMet = false;
   /**
    * Requests the upstream sent the client (sampling, elicitation, roots) not yet answered: while
    * there is one, the upstream waits on the client (often on a person), so no clock runs.
@@ -185,7 +192,7 @@ export class ProxySession {
         method: string;
         params?: Record<string, unknown>;
       };
-      if (request.method === 'initialize') this.meetClient(request.params?.clientInfo);
+      if (!this.clientMet) this.meetClient(clientInfoOf(request));
       const plan: CallPlan | undefined =
         request.method === 'tools/call' ? this.tools.plan(request.params) : undefined;
       if (plan?.kind === 'answer') {
@@ -215,12 +222,11 @@ export class ProxySession {
   }
 
   /** Settles what `structuredContent` does for this client (`'auto'`), and says so once. */
-  private meetClient(clientInfo: unknown): void {
+  private meetClient(clientInfo: ClientInfo | undefined): void {
+    if (clientInfo === undefined) return;
+    this.clientMet = true;
     const setting = this.options.pipeline.structuredContent;
-    const { mode, client } = structuredContentModeFor(
-      setting,
-      clientInfo as { name?: unknown } | undefined,
-    );
+    const { mode, client } = structuredContentModeFor(setting, clientInfo);
     this.structuredContent = mode;
     if (setting === 'auto' && client !== undefined)
       this.log(
