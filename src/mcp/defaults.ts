@@ -7,8 +7,21 @@ export const DEFAULT_META_KEY = 'toonwire/encodingStrategy';
 /** How long the proxy waits for an upstream answer before it gives up (5 minutes). */
 export const DEFAULT_TIMEOUT_MS = 300_000;
 
-/** How long `--listen` keeps a session with no open request before ending it (15 minutes). */
-export const DEFAULT_IDLE_TIMEOUT_MS = 900_000;
+/** How long the proxy waits for an upstream to start and answer `initialize` (1 minute). */
+export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
+
+/**
+ * How long `--listen` keeps a session with no request in flight and no open stream before ending
+ * it and stopping its upstream (2 minutes): clients that go away without an HTTP DELETE leave
+ * such sessions, a process each.
+ */
+export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
+
+/**
+ * Results with more text than this (UTF-8 bytes) are forwarded as they came, not read: reading and
+ * compacting takes about 16 times a result's size in memory (16 MiB).
+ */
+export const DEFAULT_MAX_COMPACT_BYTES = 16 * 1024 * 1024;
 
 /** How many sessions `--listen` keeps open at once. */
 export const DEFAULT_MAX_SESSIONS = 32;

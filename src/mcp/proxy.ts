@@ -102,6 +102,13 @@ export interface ProxyOptions extends PipelineOptions {
    * `0` for no limit.
    */
   timeoutMs?: number;
+  /**
+   * How long the upstream may take to start and answer `initialize` (default 60000; `0`: no
+   * limit): a cold start is not a hang, so `timeoutMs` times calls only.
+   */
+  initTimeoutMs?: number;
+  /** Log every occurrence of a problem in full, not each distinct one once with a count. */
+  verbose?: boolean;
   /** Where messages for humans go (default: stderr; stdout carries only MCP). */
   log?: (message: string) => void;
 }
@@ -207,6 +214,8 @@ export async function listenProxy(
       idleTimeoutMs: options.idleTimeoutMs,
       maxSessions: options.maxSessions,
       log: options.log,
+      stats: options.stats,
+      metrics: options.metrics,
     },
   );
 }
@@ -219,6 +228,8 @@ function createSession(
   return new ProxySession(downstream, createUpstreamTransport(options.upstream), {
     pipeline,
     timeoutMs: options.timeoutMs,
+    initTimeoutMs: options.initTimeoutMs,
+    verbose: options.verbose,
     metrics: options.metrics,
     log: options.log,
     upstreamName: describeUpstream(options.upstream),

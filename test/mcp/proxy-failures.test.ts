@@ -42,9 +42,44 @@ describe('toonwire proxy when the upstream fails', () => {
     // Long enough for the upstream to start and answer initialize on a busy machine.
     const { error, exitCode, stderr } = await callAndFail(['--timeout', '2000'], 'hang');
     assert.equal(error.code, -32001);
-    assert.match(error.message, /did not answer 'tools\/call hang' \(id \d+\) within 2000 ms$/);
+    assert.match(
+      error.message,
+      /did not answer 'tools\/call hang' \(id \d+\) within 2000 ms \(--timeout\)$/,
+    );
     assert.match(stderr, /did not answer 'tools\/call hang'/);
     assert.equal(exitCode, 1);
+  });
+
+  it('waits out a 6 s cold start under --init-timeout, while --timeout 2000 times the calls', async () => {
+    const slowStart = ['env', 'START_DELAY_MS=6000', ...UPSTREAM];
+    const connection = await connectStdio(
+      process.execPath,
+      proxyArgs(['--timeout', '2000'], slowStart),
+    );
+    try {
+      const { tools } = await connection.client.listTools();
+      assert.ok(tools.length > 0);
+      const error = await connection.client.callTool({ name: 'hang' }).catch((caught) => caught);
+      assert.ok(error instanceof McpError && error.code === -32001, String(error));
+      assert.match(error.message, /within 2000 ms \(--timeout\)$/);
+    } finally {
+      await connection.client.close();
+    }
+  });
+
+  it('answers initialize with a timeout error naming --init-timeout when the start takes longer', async () => {
+    const slowStart = ['env', 'START_DELAY_MS=30000', ...UPSTREAM];
+    const error = await connectStdio(
+      process.execPath,
+      proxyArgs(['--init-timeout', '1500'], slowStart),
+    ).then(
+      (connection) => connection.client.close().then(() => assert.fail('initialize succeeded')),
+      (caught: unknown) => caught,
+    );
+    assert.match(
+      String(error),
+      /did not answer 'initialize' \(id 0\) within 1500 ms \(--init-timeout\)/,
+    );
   });
 
   it('answers with an error when the upstream writes a JSON line that is not JSON-RPC, and exits 1', async () => {

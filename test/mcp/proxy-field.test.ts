@@ -286,6 +286,51 @@ describe('toonwire proxy process hygiene', () => {
     }
   });
 
+  it('a client killed mid-call: the proxy cancels the call upstream and stops, not waiting for the answer', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toonwire-killed-'));
+    const rawInput = join(dir, 'upstream-input.log');
+    // The call never answers and --timeout is long: only noticing the client's death ends it.
+    const client = spawn(
+      process.execPath,
+      [
+        join(ROOT, 'test', 'mcp', 'fixtures', 'killable-client.mjs'),
+        proxyCli(),
+        '--timeout',
+        '120000',
+        '--',
+        ...wrapped,
+      ],
+      {
+        stdio: ['ignore', 'pipe', 'inherit'],
+        env: { ...process.env, KEEP_ALIVE: '1', RAW_INPUT_LOG: rawInput },
+      },
+    );
+    try {
+      const line = await new Promise<string>((resolve) =>
+        client.stdout!.once('data', (chunk: Buffer) => resolve(chunk.toString('utf8'))),
+      );
+      const { proxy: proxyPid, upstream } = JSON.parse(line) as { proxy: number; upstream: number };
+      const killed = performance.now();
+      client.kill('SIGKILL');
+      // A hang guard far below --timeout: waiting for the call's answer would never end.
+      assert.equal(
+        await waitUntil(() => !alive(proxyPid) && !alive(upstream), 30_000),
+        true,
+        'still running',
+      );
+      const gone = performance.now() - killed;
+      assert.match(readFileSync(rawInput, 'utf8'), /"method":"notifications\/cancelled"/);
+      process.stderr.write(
+        `# client killed mid-call: proxy and upstream gone after ${Math.round(gone)} ms\n`,
+      );
+    } finally {
+      client.kill('SIGKILL');
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+
   it('ends the whole upstream tree when the client leaves', { timeout: 20_000 }, async () => {
     const connection = await connect(proxy([], wrapped), { env: { KEEP_ALIVE: '1' } });
     const pid = await grandchildPid(connection);
@@ -371,11 +416,11 @@ describe('toonwire proxy --upstream-url: messages sent right after initializatio
 });
 
 /** `toonwire proxy --listen 127.0.0.1:0 <flags> -- <test upstream>`, its stderr collected. */
-function listeningProxy(flags: string[]) {
+function listeningProxy(flags: string[], env: Record<string, string> = {}) {
   const proxyProcess = spawn(
     process.execPath,
     [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', ...flags, '--', ...UPSTREAM],
-    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1' } },
+    { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1', ...env } },
   );
   let stderr = '';
   proxyProcess.stderr!.setEncoding('utf8');
@@ -411,6 +456,79 @@ describe('toonwire proxy --listen session lifecycle', () => {
       assert.match(proxy.stderr(), /ended a session idle for \d+ s \(--idle-timeout\)/);
     } finally {
       await proxy.stop();
+    }
+  });
+
+  it('ends 10 sessions abandoned at once after --idle-timeout 5: no upstream process is left, and --stats counts them', {
+    timeout: 90_000,
+  }, async () => {
+    const proxy = listeningProxy(['--idle-timeout', '5', '--stats']);
+    try {
+      const endpoint = await proxy.endpoint();
+      const pids = await Promise.all(
+        Array.from({ length: 10 }, async (_, i) => {
+          const client = new Client({ name: `abandoning-${i}`, version: '1.0.0' });
+          await client.connect(new StreamableHTTPClientTransport(endpoint));
+          const pid = Number(((await client.callTool({ name: 'pid' })) as Result).content[0]!.text);
+          await client.close(); // no DELETE, as the conformance suite's clients do
+          return pid;
+        }),
+      );
+      assert.equal(new Set(pids).size, 10);
+      const abandoned = performance.now();
+      // A hang guard well past 5 s of idleness plus a sweep: the sessions must go by themselves.
+      assert.equal(
+        await waitUntil(() => pids.every((pid) => !alive(pid)), 60_000),
+        true,
+        'an upstream still runs',
+      );
+      const gone = performance.now() - abandoned;
+      process.stderr.write(
+        `# 10 abandoned sessions: every upstream gone ${Math.round(gone)} ms after they were left\n`,
+      );
+    } finally {
+      await proxy.stop();
+    }
+    assert.match(
+      proxy.stderr(),
+      /sessions: 10 ended after --idle-timeout, 0 refused at --max-sessions/,
+    );
+  });
+
+  it('a --listen client that disconnects mid-call has the call cancelled upstream', {
+    timeout: 60_000,
+  }, async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toonwire-disconnect-'));
+    const rawInput = join(dir, 'upstream-input.log');
+    const proxy = listeningProxy([], { RAW_INPUT_LOG: rawInput });
+    let client: Client | undefined;
+    try {
+      const endpoint = await proxy.endpoint();
+      client = new Client({ name: 'disconnecting', version: '1.0.0' });
+      const transport = new StreamableHTTPClientTransport(endpoint);
+      await client.connect(transport);
+      void client.callTool({ name: 'hang' }).catch(() => {});
+      assert.equal(
+        await waitUntil(() => readFileSync(rawInput, 'utf8').includes('"hang"'), 20_000),
+        true,
+      );
+      // Gone without a word: the HTTP connection drops (not a notifications/cancelled of its own).
+      (transport as unknown as { _abortController?: AbortController })._abortController?.abort();
+      assert.equal(
+        await waitUntil(
+          () => /"method":"notifications\/cancelled"/.test(readFileSync(rawInput, 'utf8')),
+          20_000,
+        ),
+        true,
+        'no notifications/cancelled reached the upstream',
+      );
+      assert.match(
+        readFileSync(rawInput, 'utf8'),
+        /the HTTP client disconnected before the answer/,
+      );
+    } finally {
+      await proxy.stop();
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 

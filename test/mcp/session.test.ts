@@ -9,6 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
+import { ProblemLog } from '../../src/mcp/proxy/problem-log.js';
 import {
   createResultPipeline,
   JsonLineTransport,
@@ -89,7 +90,9 @@ async function stdioClientEnds(
   await slowServer().connect(serverSide);
   const session = new ProxySession(new JsonLineTransport({ input, output }), proxyUpstream, {
     pipeline: await createResultPipeline({}, () => {}),
+    // No initialize comes first here, so the calls are also the first the upstream hears of.
     timeoutMs,
+    initTimeoutMs: timeoutMs,
     log: () => {},
   });
   await session.start();
@@ -215,5 +218,34 @@ describe('ProxySession', () => {
     assert.deepEqual(stats.snapshot().open_note?.verbatim, { content: 1 });
     await client.close();
     await session.ended;
+  });
+});
+
+describe('ProblemLog: one line per problem', () => {
+  it('logs each distinct problem once, then how often it recurred', () => {
+    const lines: string[] = [];
+    const problems = new ProblemLog((line) => lines.push(line));
+    const dump = `toonwire proxy: the upstream reported: [\n  {\n    "code": "invalid_union"\n  }\n]`;
+    for (let i = 0; i < 140; i++) problems.report(dump);
+    problems.report('toonwire proxy: skipped a line that is not JSON: "Starting"');
+    assert.deepEqual(lines, [
+      'toonwire proxy: the upstream reported: [ { "code": "invalid_union" } ]',
+      'toonwire proxy: skipped a line that is not JSON: "Starting"',
+    ]);
+    problems.flush();
+    assert.equal(
+      lines[2],
+      'toonwire proxy: 139 more times: the upstream reported: [ { "code": "invalid_union" } ]',
+    );
+    assert.equal(lines.length, 3);
+  });
+
+  it('logs every occurrence in full when verbose', () => {
+    const lines: string[] = [];
+    const problems = new ProblemLog((line) => lines.push(line), true);
+    problems.report('a\nb');
+    problems.report('a\nb');
+    problems.flush();
+    assert.deepEqual(lines, ['a\nb', 'a\nb']);
   });
 });

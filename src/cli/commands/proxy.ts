@@ -5,6 +5,8 @@ import { type Command, InvalidArgumentError, Option } from 'commander';
 import type { CandidateName, TokenizerName } from '../../compact/index.js';
 import {
   DEFAULT_IDLE_TIMEOUT_MS,
+  DEFAULT_INIT_TIMEOUT_MS,
+  DEFAULT_MAX_COMPACT_BYTES,
   DEFAULT_MAX_SESSIONS,
   DEFAULT_META_KEY,
   DEFAULT_PAGE_CACHE_BYTES,
@@ -78,6 +80,9 @@ interface ProxyCliOptions {
   includeTools?: string[];
   stats?: boolean;
   timeout: number;
+  initTimeout: number;
+  verbose?: boolean;
+  maxCompactMb: number;
   idleTimeout: number;
   maxSessions: number;
   metaKey: string;
@@ -148,19 +153,32 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--timeout <ms>',
-      'end with an error when the upstream leaves a request unanswered this long; 0 disables',
+      'end with an error when the upstream leaves a call unanswered this long; 0 disables',
       parseTimeout,
       DEFAULT_TIMEOUT_MS,
     )
     .option(
+      '--init-timeout <ms>',
+      'how long the upstream may take to start and answer initialize (a cold start is not a hang); 0 disables',
+      parseTimeout,
+      DEFAULT_INIT_TIMEOUT_MS,
+    )
+    .option('--verbose', 'log every upstream or client problem in full, not each distinct one once')
+    .option(
+      '--max-compact-mb <n>',
+      'forward results with more text than this as they came, unread (reading one takes about 16x its size in memory)',
+      parsePositive,
+      DEFAULT_MAX_COMPACT_BYTES / 2 ** 20,
+    )
+    .option(
       '--idle-timeout <seconds>',
-      'with --listen: end a session (and stop its upstream) after this long without a request or open stream; 0 never',
+      'with --listen: end a session (and stop its upstream) after this long with no request in flight and no open stream; 0 never',
       parseSeconds,
       DEFAULT_IDLE_TIMEOUT_MS / 1000,
     )
     .option(
       '--max-sessions <n>',
-      'with --listen: at most this many sessions at once (the longest idle is ended for a new one)',
+      'with --listen: at most this many sessions (each an upstream process for a command) at once; beyond it the longest idle is ended, or the new one refused with 503',
       parseCount,
       DEFAULT_MAX_SESSIONS,
     )
@@ -276,6 +294,9 @@ async function runProxyCommand(
     hint: options.hint === true,
     structuredContent: options.structuredContent,
     timeoutMs: options.timeout,
+    initTimeoutMs: options.initTimeout,
+    verbose: options.verbose === true,
+    maxCompactBytes: options.maxCompactMb * 2 ** 20,
     stats,
     config,
     fieldsParam: options.fieldsParam,
@@ -384,7 +405,7 @@ const parseTimeout = numberParser({
 const parseSeconds = numberParser({
   whole: false,
   least: 0,
-  message: 'expected a number of seconds, e.g. 900 (0 never ends idle sessions)',
+  message: 'expected a number of seconds, e.g. 120 (0 never ends idle sessions)',
 });
 
 const parseCount = numberParser({

@@ -6,8 +6,11 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { messageKind } from './json-rpc.js';
 
-/** The line each parsed message came from, so an unmodified message is written out as it was read. */
-const originalLines = new WeakMap<object, string>();
+/**
+ * The bytes of the line each parsed message came from, so an unmodified message is written out
+ * as it was read (and a large one is not encoded again).
+ */
+const originalLines = new WeakMap<object, Buffer>();
 
 const NEWLINE = 0x0a;
 /** How much of a bad line an error message quotes. */
@@ -93,9 +96,28 @@ export class JsonLineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the connection is closed');
-    const line = `${originalLines.get(message) ?? JSON.stringify(message)}\n`;
+    const { output } = this.streams;
+    const original = originalLines.get(message);
+    if (original !== undefined) output.write(original);
+    const rest = original === undefined ? `${JSON.stringify(message)}\n` : '\n';
     await new Promise<void>((resolve, reject) => {
-      this.streams.output.write(line, (error) => (error ? reject(error) : resolve()));
+      output.write(rest, (error) => (error ? reject(error) : resolve()));
+    });
+  }
+
+  /**
+   * Whether the peer still reads what is sent: writes one space, which a JSON reader skips (white
+   * space before the next message), and resolves `false` when that cannot be written (the pipe
+   * or socket has no reader any more: the peer has gone).
+   */
+  probeReader(): Promise<boolean> {
+    if (this.closed) return Promise.resolve(false);
+    return new Promise((resolve) => {
+      try {
+        this.streams.output.write(' ', (error) => resolve(error === undefined || error === null));
+      } catch {
+        resolve(false);
+      }
     });
   }
 
@@ -140,7 +162,7 @@ export class JsonLineTransport implements Transport {
       const lineBytes =
         this.pendingChunks.length === 0 ? head : Buffer.concat([...this.pendingChunks, head]);
       this.pendingChunks = [];
-      this.deliver(lineBytes.toString('utf8'));
+      this.deliver(lineBytes);
       if (!this.reading) return;
       bytes = bytes.subarray(newline + 1);
       newline = bytes.indexOf(NEWLINE);
@@ -155,7 +177,7 @@ export class JsonLineTransport implements Transport {
   private readonly onEnd = (): void => {
     if (this.pendingChunks.length > 0) {
       // A last message without its newline is still a message.
-      const rest = Buffer.concat(this.pendingChunks).toString('utf8');
+      const rest = Buffer.concat(this.pendingChunks);
       this.pendingChunks = [];
       this.deliver(rest);
     }
@@ -167,7 +189,8 @@ export class JsonLineTransport implements Transport {
     this.onerror?.(error);
   };
 
-  private deliver(rawLine: string): void {
+  private deliver(bytes: Buffer): void {
+    const rawLine = bytes.toString('utf8');
     // MCP's stdio framing tolerates CRLF; the \r stays in the forwarded text.
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (line.trim() === '') return;
@@ -187,7 +210,7 @@ export class JsonLineTransport implements Transport {
       this.onerror?.(new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line));
       return;
     }
-    if (!Array.isArray(value)) originalLines.set(value as object, rawLine);
+    if (!Array.isArray(value)) originalLines.set(value as object, bytes);
     for (const message of messages as JSONRPCMessage[]) {
       this.onmessage?.(message);
       if (!this.reading) return;

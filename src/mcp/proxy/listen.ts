@@ -1,12 +1,16 @@
 // The proxy as a Streamable HTTP server: each MCP session a client opens gets its own upstream
 // connection (its own child process for a stdio upstream) and its own ProxySession.
 
+import { AsyncLocalStorage } from 'node:async_hooks';
 import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../defaults.js';
+import type { ProxyMetrics } from './metrics.js';
 import { loadSdkModule } from './sdk.js';
 import type { ProxySession } from './session.js';
+import type { ProxyStats } from './stats.js';
 
 /** Where the HTTP proxy listens. */
 export interface ListenAddress {
@@ -33,6 +37,10 @@ export interface SessionLimits {
   maxSessions?: number;
   /** Where messages about ended sessions go (default: stderr). */
   log?: (message: string) => void;
+  /** Counts sessions ended for idleness and refused at the cap. */
+  stats?: ProxyStats;
+  /** Counts them too, as `toonwire_proxy_sessions_ended_total`. */
+  metrics?: ProxyMetrics;
 }
 
 /** A running HTTP proxy. */
@@ -80,6 +88,8 @@ export async function listenHttp(
     { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }
   >();
   const live = new Set<ProxySession>();
+  /** The ids of the requests of the POST being handled (the SDK delivers them in its context). */
+  const posting = new AsyncLocalStorage<RequestId[]>();
   /** Per session: open HTTP requests (streams included) and when the last one began or ended. */
   const activity = new Map<ProxySession, { open: number; since: number }>();
 
@@ -100,6 +110,8 @@ export async function listenHttp(
   };
   const endIdle = (session: ProxySession, why: string): void => {
     activity.delete(session);
+    limits.stats?.recordSession('reaped');
+    limits.metrics?.sessionEnded('idle');
     log(`toonwire proxy: ${why}; its upstream is stopped`);
     void session.close();
   };
@@ -148,7 +160,14 @@ export async function listenHttp(
       if (existing === undefined)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
       touch(existing.session, response);
-      return existing.transport.handleRequest(request, response);
+      // The ids of the requests this POST carries, so that a client that disconnects before
+      // their answers has them cancelled upstream.
+      const ids: RequestId[] = [];
+      response.once('close', () => {
+        if (!response.writableFinished && ids.length > 0)
+          existing.session.abandon(ids, 'the HTTP client disconnected before the answer');
+      });
+      return posting.run(ids, () => existing.transport.handleRequest(request, response));
     }
     if (request.method !== 'POST')
       return reply(
@@ -158,6 +177,8 @@ export async function listenHttp(
       );
 
     if (!makeRoom()) {
+      limits.stats?.recordSession('refused');
+      limits.metrics?.sessionEnded('busy');
       return reply(
         response,
         503,
@@ -180,6 +201,12 @@ export async function listenHttp(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     });
     await session.start();
+    const deliver = transport.onmessage;
+    transport.onmessage = (message, extra) => {
+      const id = (message as { id?: RequestId; method?: unknown }).id;
+      if (id !== undefined && 'method' in message) posting.getStore()?.push(id);
+      deliver?.(message, extra);
+    };
     await transport.handleRequest(request, response);
     // A first request that was not a valid initialize opened no session: drop its upstream.
     if (transport.sessionId === undefined) await session.close();

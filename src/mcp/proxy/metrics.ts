@@ -64,6 +64,7 @@ export class ProxyMetrics {
   private readonly sessions: PromClient.Gauge;
   private readonly upstreamStarts: PromClient.Counter;
   private readonly upstreamFailures: PromClient.Counter;
+  private readonly sessionsEnded: PromClient.Counter<'reason'>;
   private cacheSize: () => { entries: number; bytes: number } = () => ({ entries: 0, bytes: 0 });
 
   private constructor(prom: typeof PromClient, defaultMetrics: boolean) {
@@ -127,6 +128,11 @@ export class ProxyMetrics {
       'toonwire_proxy_upstream_failures_total',
       'Upstream connections that failed: exited, hung, unreachable, or broke the protocol',
       [],
+    );
+    this.sessionsEnded = counter(
+      'toonwire_proxy_sessions_ended_total',
+      '--listen sessions the proxy ended itself (idle: after --idle-timeout) or refused (busy: at --max-sessions, HTTP 503)',
+      ['reason'],
     );
     const size = () => this.cacheSize();
     new prom.Gauge({
@@ -203,6 +209,11 @@ export class ProxyMetrics {
   /** A client session opened (`+1`) or ended (`-1`). */
   sessionChanged(delta: 1 | -1): void {
     this.sessions.inc(delta);
+  }
+
+  /** A `--listen` session was ended for idleness (`'idle'`) or refused at the cap (`'busy'`). */
+  sessionEnded(reason: 'idle' | 'busy'): void {
+    this.sessionsEnded.inc({ reason });
   }
 
   /** An upstream connection was started. */

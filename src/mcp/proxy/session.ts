@@ -14,15 +14,23 @@ import {
   type StructuredContentMode,
   structuredContentModeFor,
 } from '../clients.js';
-/** The default for {@link ProxySessionOptions.timeoutMs}: five minutes. */
-import { DEFAULT_TIMEOUT_MS } from '../defaults.js';
+/** The defaults of {@link ProxySessionOptions.timeoutMs} and `initTimeoutMs`. */
+import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../defaults.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
 import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
 import type { ProxyMetrics } from './metrics.js';
+import { ProblemLog } from './problem-log.js';
 import type { ResultPipeline, ToolCall } from './result/pipeline.js';
 import { type CallPlan, ToolCatalog } from './tools.js';
 
-export { DEFAULT_TIMEOUT_MS };
+export { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS };
+
+/** How long an upstream gets to stop once the client has gone, before it is signalled. */
+const CLIENT_GONE_GRACE_MS = 400;
+/** When, after a stdio client ends its input, the proxy looks whether it still reads. */
+const READER_PROBES_MS = [0, 100, 1000];
+/** The methods that negotiate a session: their answers may wait for a cold start. */
+const NEGOTIATION_METHODS = new Set(['initialize', 'server/discover']);
 
 /** How long a failed session keeps answering the client's requests with the failure. */
 const FAILURE_GRACE_MS = 500;
@@ -36,6 +44,14 @@ export interface ProxySessionOptions {
    * notification for it, before the upstream counts as hung (default five minutes; `0`: no limit).
    */
   timeoutMs?: number;
+  /**
+   * How long the upstream may take to start and answer `initialize` (or `server/discover`), and
+   * any request sent before it has said anything (default one minute; `0`: no limit). A cold
+   * start (a Python server importing its libraries, `npx` fetching a package) is not a hang.
+   */
+  initTimeoutMs?: number;
+  /** Log every occurrence of a problem in full, not each distinct one once with a count. */
+  verbose?: boolean;
   /** Receives session and upstream counts (the pipeline reports the per-tool ones). */
   metrics?: ProxyMetrics;
   /** Where the session's messages for humans go (default: stderr). */
@@ -59,6 +75,8 @@ interface PendingRequest {
   timer: ReturnType<typeof setTimeout> | undefined;
   /** A tools/call as the tool catalog planned it. */
   call?: ToolCall;
+  /** Its timeout: `timeoutMs`, or `initTimeoutMs` while the upstream is starting. */
+  limitMs: number;
   /** How much of its timeout is left when its clock (re)starts. */
   remainingMs: number;
   /** When its clock runs out, while it runs. */
@@ -94,7 +112,13 @@ export class ProxySession {
   private readonly serverRequests = new Set<RequestId>();
   private readonly log: (message: string) => void;
   private readonly timeoutMs: number;
+  private readonly initTimeoutMs: number;
   private readonly upstreamName: string;
+  private readonly problems: ProblemLog;
+  /** Whether the upstream has sent anything yet (until then, it may still be starting). */
+  private upstreamSpoke = false;
+  /** Requests whose client has gone (an HTTP request closed before its answer): answers are dropped. */
+  private readonly abandoned = new Set<RequestId>();
   private finish!: (end: ProxySessionEnd) => void;
   /** Set once the upstream has failed: the reason every later request is answered with. */
   private failure: { reason: string; code: number } | undefined;
@@ -113,16 +137,22 @@ export class ProxySession {
     this.ended = new Promise((resolve) => (this.finish = resolve));
     this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
     this.timeoutMs = options.timeoutMs ?? DEFAULT_TIMEOUT_MS;
+    this.initTimeoutMs = options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS;
     this.upstreamName = options.upstreamName ?? 'the upstream MCP server';
+    this.problems = new ProblemLog(this.log, options.verbose);
     this.tools = new ToolCatalog(options.pipeline);
     this.structuredContent = structuredContentModeFor(
       options.pipeline.structuredContent,
       undefined,
     ).mode;
-    if (!Number.isFinite(this.timeoutMs) || this.timeoutMs < 0) {
-      throw new TypeError(
-        `proxy: timeoutMs must be a number of milliseconds >= 0 (0: no limit), got ${this.timeoutMs}`,
-      );
+    for (const [name, value] of [
+      ['timeoutMs', this.timeoutMs],
+      ['initTimeoutMs', this.initTimeoutMs],
+    ] as const) {
+      if (!Number.isFinite(value) || value < 0)
+        throw new TypeError(
+          `proxy: ${name} must be a number of milliseconds >= 0 (0: no limit), got ${value}`,
+        );
     }
   }
 
@@ -174,6 +204,63 @@ export class ProxySession {
     this.serverRequests.clear();
     for (const [id, entry] of this.pending)
       if (entry.timer === undefined) this.startClock(id, entry);
+    void this.watchReader();
+  }
+
+  /**
+   * A stdio client that ended its input may still read, or may be dead (killed, crashed: both its
+   * pipes closed at once). A probe that cannot be written says which: then the pending calls are
+   * cancelled upstream and the session ends now, instead of when their answers arrive.
+   */
+  private async watchReader(): Promise<void> {
+    const probe = (this.downstream as { probeReader?: () => Promise<boolean> }).probeReader;
+    if (probe === undefined) return;
+    let waited = 0;
+    for (const at of READER_PROBES_MS) {
+      await new Promise((resolve) => setTimeout(resolve, at - waited));
+      waited = at;
+      if (this.shuttingDown || this.pending.size === 0) return;
+      if (!(await probe.call(this.downstream))) {
+        this.clientGone('the client went away (its input and output are closed)');
+        return;
+      }
+    }
+  }
+
+  /**
+   * The client has gone with requests pending: the upstream is told to stop working on them
+   * (`notifications/cancelled`), and the session ends promptly.
+   */
+  private clientGone(why: string): void {
+    const ids = [...this.pending.keys()];
+    this.cancelUpstream(ids, why);
+    void this.shutdown({ reason: 'client-closed' }, CLIENT_GONE_GRACE_MS);
+  }
+
+  /**
+   * The client will not read the answers to `ids` (its HTTP request closed before them): the
+   * upstream is told to stop working on them, and their answers are dropped if they still come.
+   *
+   * @example
+   * session.abandon([7], 'the HTTP client disconnected');
+   */
+  abandon(ids: readonly RequestId[], why: string): void {
+    const pending = ids.filter((id) => this.pending.has(id));
+    if (pending.length === 0 || this.shuttingDown) return;
+    this.cancelUpstream(pending, why);
+  }
+
+  private cancelUpstream(ids: readonly RequestId[], why: string): void {
+    for (const id of ids) {
+      if (this.untrack(id) === undefined) continue;
+      this.abandoned.add(id);
+      const cancel = {
+        jsonrpc: '2.0',
+        method: 'notifications/cancelled',
+        params: { requestId: id, reason: `toonwire proxy: ${why}` },
+      } as JSONRPCMessage;
+      this.upstream.send(cancel).catch(() => {});
+    }
   }
 
   private fromClient(message: JSONRPCMessage): void {
@@ -253,22 +340,32 @@ export class ProxySession {
       progressToken: meta?.progressToken,
       timer: undefined,
       call,
-      remainingMs: this.timeoutMs,
+      limitMs: this.limitFor(request.method),
+      remainingMs: 0,
       deadline: 0,
     };
+    entry.remainingMs = entry.limitMs;
     this.pending.set(request.id, entry);
     if (this.serverRequests.size === 0) this.startClock(request.id, entry);
   }
 
+  /** A request's timeout: `initTimeoutMs` for negotiation and while the upstream is starting. */
+  private limitFor(method: string): number {
+    return NEGOTIATION_METHODS.has(method) || !this.upstreamSpoke
+      ? this.initTimeoutMs
+      : this.timeoutMs;
+  }
+
   /** Starts `entry`'s clock with the time it has left; no-op without a timeout. */
   private startClock(id: RequestId, entry: PendingRequest): void {
-    if (this.timeoutMs <= 0) return;
+    if (entry.limitMs <= 0) return;
     clearTimeout(entry.timer);
     entry.deadline = Date.now() + entry.remainingMs;
     entry.timer = setTimeout(() => {
       const what = describeRequest(entry.method, id, entry.toolName);
+      const flag = entry.limitMs === this.timeoutMs ? '--timeout' : '--init-timeout';
       this.fail(
-        `${this.upstreamName} did not answer ${what} within ${this.timeoutMs} ms`,
+        `${this.upstreamName} did not answer ${what} within ${entry.limitMs} ms (${flag})`,
         ProxyErrorCode.UpstreamTimeout,
         id,
       );
@@ -303,9 +400,11 @@ export class ProxySession {
   private fromUpstream(message: JSONRPCMessage): void {
     // While shutting down the upstream may still answer what it was working on: forward that.
     if (this.failure !== undefined) return;
+    this.upstreamSpoke = true;
     const kind = messageKind(message);
     if (kind === 'response') {
       const id = (message as { id: RequestId }).id;
+      if (this.abandoned.delete(id)) return; // its client has gone
       const request = this.untrack(id);
       const forwarded = request === undefined ? message : this.inspectResponse(message, request);
       this.toClient(forwarded, { relatedRequestId: id });
@@ -361,7 +460,7 @@ export class ProxySession {
       return undefined;
     for (const [id, entry] of this.pending) {
       if (entry.progressToken !== params.progressToken) continue;
-      entry.remainingMs = this.timeoutMs;
+      entry.remainingMs = entry.limitMs;
       if (entry.timer !== undefined) this.startClock(id, entry);
       return id;
     }
@@ -379,7 +478,7 @@ export class ProxySession {
     this.downstream.send(message, options).catch((error: unknown) => {
       // A client that has left cannot be told anything; one that is still there should be.
       if (this.shuttingDown) return;
-      this.log(
+      this.problems.report(
         `toonwire proxy: could not pass a message to the client: ${error instanceof Error ? error.message : String(error)}`,
       );
     });
@@ -389,14 +488,14 @@ export class ProxySession {
     if (error instanceof SkippedLineNotice) {
       // A banner or a stray console.log: the SDK's own client skips those too.
       this.options.pipeline.stats?.recordSkippedLine();
-      this.log(`toonwire proxy: skipped ${error.message} from ${this.upstreamName}`);
+      this.problems.report(`toonwire proxy: skipped ${error.message} from ${this.upstreamName}`);
       return;
     }
     if (error instanceof JsonRpcProtocolError) {
       this.fail(`${this.upstreamName} broke the MCP protocol: it sent ${error.message}`);
       return;
     }
-    this.log(`toonwire proxy: ${this.upstreamName} reported: ${error.message}`);
+    this.problems.report(`toonwire proxy: ${this.upstreamName} reported: ${error.message}`);
   }
 
   private onDownstreamError(error: Error): void {
@@ -404,7 +503,9 @@ export class ProxySession {
       error instanceof JsonRpcProtocolError
         ? `ignored ${error.message} from the client`
         : `client connection error: ${error.message}`;
-    this.log(`toonwire proxy: ${what}`);
+    // A client that has gone cannot be written to: its absence is handled, not reported.
+    if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
+    this.problems.report(`toonwire proxy: ${what}`);
   }
 
   private exitDetail(): string {
@@ -468,13 +569,17 @@ export class ProxySession {
    * Closes the upstream, then the downstream. A stdio upstream gets end of input and time to
    * finish (its last answers are still forwarded), as MCP's stdio shutdown asks of a client.
    */
-  private async shutdown(end: ProxySessionEnd): Promise<void> {
+  private async shutdown(end: ProxySessionEnd, upstreamGraceMs?: number): Promise<void> {
     if (this.shuttingDown) return;
     this.shuttingDown = true;
     if (this.counted) this.options.metrics?.sessionChanged(-1);
     this.endGrace?.();
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
-    await this.upstream.close().catch(() => {});
+    const upstream = this.upstream as Transport & {
+      close(options?: { graceMs?: number }): Promise<void>;
+    };
+    await upstream.close({ graceMs: upstreamGraceMs }).catch(() => {});
+    this.problems.flush();
     this.pending.clear();
     await this.downstream.close().catch(() => {});
     this.finish(

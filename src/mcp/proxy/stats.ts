@@ -41,6 +41,7 @@ const REASON_TEXT: Readonly<Record<VerbatimReason, string>> = {
   string: 'string values',
   mixed: 'mixed content',
   'unsafe-numbers': 'unsafe numbers',
+  'too-large': 'too large to read',
   'not-smaller': 'not smaller',
 };
 
@@ -56,6 +57,7 @@ const REASON_TEXT: Readonly<Record<VerbatimReason, string>> = {
 export class ProxyStats {
   private readonly tools = new Map<string, ToolStats>();
   private skipped = 0;
+  private readonly sessions = { reaped: 0, refused: 0 };
   private tokenizer: string | undefined;
 
   /** The tokenizer's name, once the proxy counts tokens for these stats. */
@@ -71,6 +73,16 @@ export class ProxyStats {
   /** Says that tokens are counted from now on, with the tokenizer `name` (for the table's title). */
   countTokensWith(name: string): void {
     this.tokenizer = name;
+  }
+
+  /** `--listen` sessions ended for idleness (`reaped`) and refused at the session cap. */
+  get sessionCounts(): { reaped: number; refused: number } {
+    return { ...this.sessions };
+  }
+
+  /** Counts a `--listen` session ended for idleness, or refused because all were busy. */
+  recordSession(what: 'reaped' | 'refused'): void {
+    this.sessions[what] += 1;
   }
 
   /** Counts one line the upstream wrote to stdout that was not JSON (and was skipped). */
@@ -124,7 +136,12 @@ export class ProxyStats {
       this.skipped === 0
         ? ''
         : `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} of the upstream's stdout that ${this.skipped === 1 ? 'was' : 'were'} not JSON\n`;
-    if (rows.length === 0) return `toonwire proxy stats: no tool calls\n${skipped}`;
+    const { reaped, refused } = this.sessions;
+    const sessions =
+      reaped + refused === 0
+        ? ''
+        : `sessions: ${reaped} ended after --idle-timeout, ${refused} refused at --max-sessions\n`;
+    if (rows.length === 0) return `toonwire proxy stats: no tool calls\n${skipped}${sessions}`;
     rows.push(row('(all tools)', total, tokens));
     const widths = header.map((title, column) =>
       Math.max(title.length, ...rows.map((cells) => cells[column]!.length)),
@@ -139,7 +156,7 @@ export class ProxyStats {
         .join('  ')
         .trimEnd();
     const what = tokens ? `UTF-8 bytes and ${this.tokenizer} tokens` : 'UTF-8 bytes';
-    return `toonwire proxy stats (${what} of tool-result text):\n${[header, ...rows].map(line).join('\n')}\n${skipped}`;
+    return `toonwire proxy stats (${what} of tool-result text):\n${[header, ...rows].map(line).join('\n')}\n${skipped}${sessions}`;
   }
 }
 

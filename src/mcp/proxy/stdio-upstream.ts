@@ -156,17 +156,18 @@ export class ChildProcessTransport implements Transport {
   }
 
   /**
-   * Ends the child's input, then escalates to SIGTERM and SIGKILL if it does not exit; on POSIX
-   * the signals go to its whole process group, and whatever of the group is left once the child
-   * has exited is ended too. Every call returns the same promise, which settles once the child
-   * and its group are gone.
+   * Ends the child's input, then escalates to SIGTERM and SIGKILL if it does not exit, `graceMs`
+   * apart (default one second; the proxy hurries when its client has gone); on POSIX the signals
+   * go to its whole process group, and whatever of the group is left once the child has exited is
+   * ended too. Every call returns the same promise, which settles once the child and its group
+   * are gone.
    */
-  close(): Promise<void> {
-    this.closing ??= this.stop();
+  close(options: { graceMs?: number } = {}): Promise<void> {
+    this.closing ??= this.stop(options.graceMs ?? EXIT_GRACE_MS);
     return this.closing;
   }
 
-  private async stop(): Promise<void> {
+  private async stop(graceMs: number): Promise<void> {
     const child = this.child;
     if (child === undefined || this.exited === undefined) return;
     // End of input first, reading on: a server finishes what it was doing and its last answers
@@ -181,7 +182,7 @@ export class ChildProcessTransport implements Transport {
       }
       const exited = await Promise.race([
         this.exited.then(() => true),
-        delay(EXIT_GRACE_MS).then(() => false),
+        delay(graceMs).then(() => false),
       ]);
       if (exited) break;
     }

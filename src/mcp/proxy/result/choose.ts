@@ -37,4 +37,5 @@ const LOOKED_AT: ReadonlySet<string> = new Set([
   'string',
   'mixed',
   'unsafe-numbers',
+  'too-large',
 ]);

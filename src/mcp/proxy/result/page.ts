@@ -23,6 +23,7 @@ export function page(view: PayloadView, pager: Pager | undefined, tool: string):
   const count = plan?.countTokens;
   if (budget === undefined || count === undefined) return view;
   if (!data?.projected && sizeOf(shippedTexts(view, true), byteLength) <= budget) return view;
+  if (view.verbatim === 'too-large') return tooLarge(view);
   const list = data === undefined ? undefined : mainList(data.value);
   if (data === undefined || list === undefined || list.rows.length < 2 || pager === undefined)
     return whole(view, budget, count);
@@ -60,6 +61,13 @@ export function page(view: PayloadView, pager: Pager | undefined, tool: string):
     notes: [...view.notes, first.note],
     tokens: reserved + first.tokens,
   };
+}
+
+/** A result too large to read is not counted either: a note says it ships whole. */
+function tooLarge(view: PayloadView): PayloadView {
+  const megabytes = (sizeOf(shippedTexts(view, true), byteLength) / 2 ** 20).toFixed(1);
+  const note = `toonwire proxy: this result is ${megabytes} MiB of text, more than the proxy reads (--max-compact-mb): it is shipped whole, neither compacted nor cut into pages.`;
+  return { ...view, notes: [...view.notes, note] };
 }
 
 /** `view` shipped whole, as `pick` has it, with a warning when that is over `budget` tokens. */

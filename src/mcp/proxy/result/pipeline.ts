@@ -21,7 +21,7 @@ import {
   type StructuredContentSetting,
 } from '../../clients.js';
 import { checkMetaKey } from '../../compact-result.js';
-import { DEFAULT_META_KEY } from '../../defaults.js';
+import { DEFAULT_MAX_COMPACT_BYTES, DEFAULT_META_KEY } from '../../defaults.js';
 import { checkModelTextOptions, type FormatHint, modelText } from '../../model-text.js';
 import {
   type ProxyConfig,
@@ -90,6 +90,11 @@ export interface PipelineOptions extends ToolRuleOptions {
   stats?: ProxyStats;
   /** Receives what the proxy does. */
   metrics?: ProxyMetrics;
+  /**
+   * Results with more text than this many UTF-8 bytes are forwarded as they came, unread (default
+   * 16 MiB): reading and compacting one takes about 16 times its size in memory.
+   */
+  maxCompactBytes?: number;
 }
 
 /** What a {@link ResultPipeline} is made of; {@link createResultPipeline} builds it. */
@@ -105,6 +110,8 @@ export interface PipelineParts {
   metrics: ProxyMetrics | undefined;
   record: RecordTargets;
   cache: PageCache<Continuation> | undefined;
+  /** Results with more text than this are forwarded unread. */
+  maxCompactBytes: number;
   log: (message: string) => void;
 }
 
@@ -177,7 +184,12 @@ export class ResultPipeline {
     mode: StructuredContentMode,
   ): ShippedResult {
     const settings = this.settingsFor(call.tool);
-    let view = read(result, tool, this.parts.rules.leaveAlone(tool, settings));
+    let view = read(
+      result,
+      tool,
+      this.parts.rules.leaveAlone(tool, settings),
+      this.parts.maxCompactBytes,
+    );
     view = choose(view, settings, call.fields, this.encoderFor(settings));
     view = project(view);
     view = page(view, this.pager, call.tool ?? '');
@@ -279,6 +291,11 @@ export async function createResultPipeline(
       `proxy: maxTokens must be a whole number of tokens (0: no budget), got ${maxTokens}`,
     );
   }
+  const maxCompactBytes = options.maxCompactBytes ?? DEFAULT_MAX_COMPACT_BYTES;
+  if (typeof maxCompactBytes !== 'number' || !(maxCompactBytes > 0))
+    throw new TypeError(
+      `proxy: maxCompactBytes must be a number of bytes above 0, got ${maxCompactBytes}`,
+    );
   const flags: ToolSettings = {
     by,
     candidates: options.candidates as CandidateName[] | undefined,
@@ -330,6 +347,7 @@ export async function createResultPipeline(
     metrics,
     record: { stats, metrics, countTokens, countTokensIn: stats !== undefined || byTokens },
     cache,
+    maxCompactBytes,
     log,
   });
 }

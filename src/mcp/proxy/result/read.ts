@@ -13,6 +13,7 @@
 import { jsonEqual } from '../../../codec/json-equal.js';
 import { isPlainObject } from '../../../codec/objects.js';
 import type { JsonValue } from '../../../codec/types.js';
+import { byteLength } from '../../../compact/index.js';
 import { losesPrecision } from '../json-numbers.js';
 import {
   type DataPart,
@@ -50,7 +51,8 @@ export function readJsonContainer(text: string): JsonRead {
 
 /**
  * Reads `result` into a {@link PayloadView}. `leaveAlone` is why the tool's results are not to be
- * looked at (its settings, `--exclude-tools`, the content policy), decided from the tool alone.
+ * looked at (its settings, `--exclude-tools`, the content policy), decided from the tool alone; a
+ * result with more than `maxBytes` of text is not read either (`'too-large'`).
  *
  * @example
  * read({ content: [{ type: 'text', text: '[{"id":1},{"id":2}]' }] }, undefined, undefined).data?.value;
@@ -62,8 +64,9 @@ export function read(
   result: unknown,
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
+  maxBytes = Number.POSITIVE_INFINITY,
 ): PayloadView {
-  const found = dataOf(result, tool, leaveAlone);
+  const found = dataOf(result, tool, leaveAlone, maxBytes);
   return typeof found === 'string'
     ? verbatimView(result, tool, found)
     : dataView(result, tool, found);
@@ -74,6 +77,7 @@ function dataOf(
   result: unknown,
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
+  maxBytes: number,
 ): DataPart | VerbatimReason {
   if (!isPlainObject(result)) return 'no-content';
   if (result.isError === true) return 'error';
@@ -86,11 +90,23 @@ function dataOf(
     if (text !== undefined) texts.push({ index, text });
   });
   if (texts.length === 0) return 'no-text';
+  if (textBytesOver(texts, maxBytes)) return 'too-large';
   return (
     stringEvidence(result, tool, texts) ??
     itemsOfStructuredList(result, content, texts) ??
     jsonTexts(result, content, texts)
   );
+}
+
+/** Whether the texts hold more than `limit` UTF-8 bytes (counted only as far as needed). */
+function textBytesOver(texts: readonly Text[], limit: number): boolean {
+  let bytes = 0;
+  for (const { text } of texts) {
+    // A UTF-16 code unit takes at least one UTF-8 byte: a long text needs no count.
+    bytes += text.length > limit ? text.length : byteLength(text);
+    if (bytes > limit) return true;
+  }
+  return false;
 }
 
 /** A text content and where it stands in `content`. */

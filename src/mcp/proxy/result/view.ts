@@ -35,6 +35,7 @@ export const RESULT_STRATEGIES: readonly ResultStrategy[] = [
  *   JSON string or number), `'string'` (`structuredContent` shows the text is a string value:
  *   a file's text, a document), `'mixed'` (JSON texts interleaved with other content),
  *   `'unsafe-numbers'` (a number a double cannot carry exactly);
+ * - `'too-large'`: more text than the proxy reads (`--max-compact-mb`), forwarded unread;
  * - decided after picking: `'not-smaller'` (no encoding was smaller than the upstream's text).
  */
 export type VerbatimReason =
@@ -48,6 +49,7 @@ export type VerbatimReason =
   | 'string'
   | 'mixed'
   | 'unsafe-numbers'
+  | 'too-large'
   | 'not-smaller';
 
 /** Every {@link VerbatimReason}, for label sets and docs. */
@@ -62,6 +64,7 @@ export const VERBATIM_REASONS: readonly VerbatimReason[] = [
   'string',
   'mixed',
   'unsafe-numbers',
+  'too-large',
   'not-smaller',
 ];
 
