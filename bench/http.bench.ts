@@ -362,7 +362,15 @@ const mean = (numbers: readonly number[]): number =>
 interface SideMeans {
   rps: number;
   cpu?: number;
+  /** The server CPU µs per request of each round, in order (when known for every round). */
+  cpuRounds?: number[];
 }
+
+const median = (numbers: readonly number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 /**
  * Loads the sides in turn, reversing their order each round so that drift hits all alike (with
@@ -394,7 +402,7 @@ async function compareSides(sides: readonly LoadSide[]): Promise<SideMeans[]> {
     return {
       rps: mean(sideRuns.map((run) => run.rps)),
       p99: mean(sideRuns.map((run) => run.p99)),
-      ...(cpus.length === sideRuns.length ? { cpu: mean(cpus) } : {}),
+      ...(cpus.length === sideRuns.length ? { cpu: mean(cpus), cpuRounds: cpus } : {}),
     };
   });
   const list = (pick: (m: (typeof means)[number]) => string) =>
@@ -406,7 +414,10 @@ async function compareSides(sides: readonly LoadSide[]): Promise<SideMeans[]> {
   return means;
 }
 
-/** The TOON/JSON line: req/s ratio, and the CPU ratio (JSON's µs per request over TOON's). */
+/**
+ * The TOON/JSON lines: req/s ratio, and the CPU ratio (JSON's µs per request over TOON's) of the
+ * means and of each round, whose median moves less when other work comes and goes between runs.
+ */
 function reportRatio(label: string, json: SideMeans, toon: SideMeans): void {
   const ratio = toon.rps / json.rps;
   const cpu =
@@ -415,6 +426,11 @@ function reportRatio(label: string, json: SideMeans, toon: SideMeans): void {
       : `; JSON/TOON server CPU per request ${(json.cpu / toon.cpu).toFixed(3)}`;
   console.log(
     `${label}ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})${cpu}`,
+  );
+  if (json.cpuRounds === undefined || toon.cpuRounds === undefined) return;
+  const perRound = json.cpuRounds.map((cpu, round) => cpu / toon.cpuRounds![round]!);
+  console.log(
+    `${label}JSON/TOON server CPU per request, by round: ${perRound.map((r) => r.toFixed(3)).join(', ')} (median ${median(perRound).toFixed(3)})`,
   );
 }
 

@@ -14,6 +14,12 @@ import type { JsonObject, JsonValue } from '../codec/types.js';
 // number token or from quotes, never from another unquoted token.
 const JSON_NUMBER = /^-?(?:0|[1-9]\d*)(?:\.\d+)?(?:[eE][+-]?\d+)?$/;
 
+// A maximal run of the characters numbers are written with. Every unquoted number token is one:
+// tokens end at spaces, delimiters, colons and line ends, none of which can continue a number.
+// (A quoted one is one too; other runs, inside longer strings or keys, do not matter.) Matching
+// runs and looking them up keeps the probe linear in the text, however many numbers it holds.
+const NUMBER_RUN = /-?[0-9][0-9.eE+-]*/g;
+
 const MINUS = 0x2d;
 const ZERO = 0x30;
 const NINE = 0x39;
@@ -96,7 +102,8 @@ function absentNines(text: string): string {
  * text, asked for only when the body holds such a string (the common case costs one walk).
  *
  * The strings that came from quotes are found by decoding the text again with every such number
- * replaced by an in-range one: where the number was unquoted, the probe decodes a number. A body
+ * replaced by an in-range one (one pass over the text): where the number was unquoted, the probe
+ * decodes a number. A body
  * whose probe fails to decode (keys built from several such numbers, that the replacement makes
  * alike) keeps the codec's strings.
  *
@@ -110,17 +117,11 @@ export function readNumbersAsJson(value: JsonValue, source: () => string): JsonV
   if (found.size === 0) return value;
   const text = source();
   const nines = absentNines(text);
-  // Longest first, so that a number holding another one (21e400, 1e400) is replaced whole.
-  const numbers = [...found].sort((a, b) => b.length - a.length);
-  const probeOf = new Map(numbers.map((number, i) => [number, `${nines}${i}.5`]));
-  const pattern = new RegExp(
-    numbers.map((number) => number.replace(/[.+]/g, '\\$&')).join('|'),
-    'g',
-  );
+  const probeOf = new Map([...found].map((number, i) => [number, `${nines}${i}.5`]));
   let probe: JsonValue;
   try {
     probe = decode(
-      text.replace(pattern, (number) => probeOf.get(number)!),
+      text.replace(NUMBER_RUN, (run) => probeOf.get(run) ?? run),
       { strict: true },
     );
   } catch {

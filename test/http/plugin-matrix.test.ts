@@ -295,6 +295,22 @@ for (const adapter of PLUGIN_ADAPTERS) {
   });
 }
 
+describe('Fastify next to @fastify/rate-limit', () => {
+  const pool = new ServerPool(PLUGIN_ADAPTERS[0]!.start);
+  after(() => pool.closeAll());
+
+  it("answers the limiter's 429 with a negotiated problem carrying its Retry-After", async () => {
+    const server = await pool.get();
+    const first = await send(server, { path: '/limited', headers: { accept: 'text/toon' } });
+    assert.equal(first.status, 200, first.text);
+    const limited = await send(server, { path: '/limited', headers: { accept: 'text/toon' } });
+    assert.equal(limited.status, 429, limited.text);
+    assert.equal(limited.headers.get('content-type'), PROBLEM_TOON);
+    assert.ok(Number(limited.headers.get('retry-after')) > 0, 'Retry-After is kept');
+    assert.equal((limited.data as { status: number }).status, 429);
+  });
+});
+
 describe('Fastify skip and @fastify/swagger-ui', () => {
   const closers: Array<() => Promise<void>> = [];
   after(() => Promise.all(closers.map((close) => close())));
