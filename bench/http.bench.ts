@@ -1,28 +1,40 @@
-// Load benchmark of an orders example app (Fastify by default): GET /orders?limit=100 (100
-// orders) with Accept: text/toon against Accept: application/json, side by side. The server runs
-// in a child process on 127.0.0.1 so the load generator does not share its event loop; runs
-// alternate between the two sides (and swap which goes first each round) so drift hits both
-// equally.
+// Load benchmark of an HTTP app (the Fastify orders example by default): GET /orders?limit=100
+// with Accept: text/toon against Accept: application/json, side by side, for two payloads:
+// `orders`, the example's own 100 orders, and `strings`, 100 orders where nearly every cell
+// needs quoting in TOON (timestamps, names and addresses with commas, unicode; issue 24). The
+// server runs in a child process on 127.0.0.1 so the load generator does not share its event
+// loop; runs alternate between the two sides (and swap which goes first each round) so drift
+// hits both equally.
 //
-//   npm run bench:http                       # Fastify, 3 rounds x 5 s per side
+//   npm run bench:http                       # Fastify, both payloads, 3 rounds x 5 s per side
+//   npm run bench:http -- --payload strings  # one payload (orders or strings)
 //   npm run bench:http -- --duration 3 --rounds 2 --connections 10
 //   npm run bench:http -- --app express      # or hono: the adapters without response schemas
 //   npm run bench:http -- --overhead         # JSON clients: Fastify example with the plugin vs without
-//   npm run bench:http -- --against ../old   # also another checkout's example, interleaved with this one
+//   npm run bench:http -- --against ../old   # also another checkout's server, interleaved with this one
 //
 // On Linux each run also reports the server's CPU time per request (from /proc), which moves
-// less than requests per second when other work shares the machine.
+// less than requests per second when other work shares the machine. The `strings` server is this
+// file itself, started with `--serve` (so `--against` needs a checkout that has this file).
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
 import { createRequire } from 'node:module';
+import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
+import { serve } from '@hono/node-server';
+import express from 'express';
+import Fastify from 'fastify';
+import { Hono } from 'hono';
 import { measure } from 'mitata';
 import { orderPage } from '../examples/http/fastify.js';
 import { OrderStore } from '../examples/http/orders.js';
 import { decode } from '../src/codec/decode.js';
+import { toon as toonExpress } from '../src/http/express.js';
+import toonFastify from '../src/http/fastify.js';
+import { toon as toonHono } from '../src/http/hono.js';
 import { renderBody } from '../src/http/render.js';
 import { compileProjection } from '../src/http/schema-projection.js';
 import { compileToonSerializer } from '../src/http/toon-serializer.js';
@@ -52,8 +64,10 @@ const { values } = parseArgs({
     connections: { type: 'string', default: '10' },
     warmup: { type: 'string', default: '1' },
     app: { type: 'string', default: 'fastify' },
+    payload: { type: 'string', default: 'all' },
     overhead: { type: 'boolean', default: false },
     against: { type: 'string' },
+    serve: { type: 'boolean', default: false },
   },
 });
 const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
@@ -61,6 +75,12 @@ type App = keyof typeof APPS;
 if (!Object.hasOwn(APPS, values.app))
   throw new Error(`--app must be fastify, express or hono, got ${values.app}`);
 const app = values.app as App;
+const PAYLOADS = ['orders', 'strings'] as const;
+type Payload = (typeof PAYLOADS)[number];
+if (values.payload !== 'all' && !PAYLOADS.includes(values.payload as Payload))
+  throw new Error(`--payload must be orders, strings or all, got ${values.payload}`);
+const payloads: readonly Payload[] =
+  values.payload === 'all' ? PAYLOADS : [values.payload as Payload];
 const duration = Number(values.duration);
 const rounds = Number(values.rounds);
 const connections = Number(values.connections);
@@ -68,6 +88,167 @@ const warmup = Number(values.warmup);
 // Issue 15's bar for the Fastify example (issue 6 set 0.8; it has been met since).
 const TARGET = 0.9;
 const PATH = '/orders?limit=100';
+
+// The string-heavy payload: orders whose cells nearly all need quotes in TOON (a colon in every
+// timestamp and SKU, a comma in every name and city), with accented, CJK and emoji text, and a
+// response schema as a Fastify app would declare it. Timestamps come both ways handlers have
+// them: Date objects (placedAt, as database drivers return them) and ISO strings (addedAt).
+// Deterministic, so every run serves the same.
+const CUSTOMERS = [
+  ['Zoë Ångström, AB', 'Malmö, Skåne'],
+  ['Łukasz Żółć, sp. z o.o.', 'Kraków, Małopolska'],
+  ['Nguyễn Thị Minh, Co.', 'Hồ Chí Minh, VN'],
+  ['山田 太郎, 株式会社', '渋谷区, 東京都'],
+  ['José Núñez, S.L.', 'Cádiz, Andalucía'],
+  ['Ørjan Ødegård, AS', 'Tromsø, Troms'],
+  ["Siobhán O'Brien, Ltd", 'Dún Laoghaire, Dublin'],
+  ['Ana Luísa Gonçalves, Lda.', 'Porto, Norte'],
+] as const;
+const PRODUCTS = [
+  ['TEA:SENCHA', 'Thé vert, sencha 🍵'],
+  ['CAKE:LEMON', 'Gâteau, citron'],
+  ['JAM:FRAISE', 'Confiture: fraise, 250 g'],
+  ['COFFEE:MOKA', 'Café moka, moulu ☕'],
+  ['SCONE:RAISIN', 'Scones, raisins (4)'],
+] as const;
+const NOTES = [
+  'Livraison: porte arrière, 2ᵉ étage — merci!',
+  'Bitte klingeln, Hinterhof links; Paket: zerbrechlich',
+  '置き配: 玄関前, 午前中希望',
+  'Leave at reception, ask for Åsa 🙂',
+] as const;
+const STRING_STATUSES = ['placed', 'paid', 'shipped', 'cancelled'] as const;
+
+/** The moment `minutes` after 2026-03-01T08:00Z (with seconds and milliseconds). */
+function moment(minutes: number): Date {
+  return new Date(Date.UTC(2026, 2, 1, 8, minutes, minutes % 60, minutes % 1000));
+}
+
+/** `count` string-heavy orders, newest first. */
+function stringOrders(count: number) {
+  return Array.from({ length: count }, (_, n) => {
+    const [name, city] = CUSTOMERS[n % CUSTOMERS.length]!;
+    const items = Array.from({ length: 1 + (n % 3) }, (_, i) => {
+      const [sku, title] = PRODUCTS[(n + i * 2) % PRODUCTS.length]!;
+      return {
+        sku,
+        name: title,
+        quantity: 1 + ((n + i) % 4),
+        unitPriceCents: 250 + 50 * ((n * 7 + i) % 9),
+        addedAt: moment(n * 37 + i).toISOString(),
+      };
+    });
+    return {
+      id: `ord:2026:${String(100_000 - n).padStart(6, '0')}`,
+      status: STRING_STATUSES[n % STRING_STATUSES.length]!,
+      placedAt: moment(n * 37 + 5),
+      customer: { name, city, email: `customer${n % 50}@example.com` },
+      items,
+      totalCents: items.reduce((sum, item) => sum + item.quantity * item.unitPriceCents, 0),
+      note: NOTES[n % NOTES.length]!,
+    };
+  });
+}
+
+const STRING_ORDERS = stringOrders(250);
+
+const stringOrderPage = {
+  type: 'object',
+  required: ['data', 'page'],
+  properties: {
+    data: {
+      type: 'array',
+      items: {
+        type: 'object',
+        required: ['id', 'status', 'placedAt', 'customer', 'items', 'totalCents'],
+        properties: {
+          id: { type: 'string' },
+          status: { type: 'string', enum: [...STRING_STATUSES] },
+          placedAt: { type: 'string', format: 'date-time' },
+          customer: {
+            type: 'object',
+            required: ['name', 'city', 'email'],
+            properties: {
+              name: { type: 'string' },
+              city: { type: 'string' },
+              email: { type: 'string' },
+            },
+          },
+          items: {
+            type: 'array',
+            items: {
+              type: 'object',
+              required: ['sku', 'name', 'quantity', 'unitPriceCents', 'addedAt'],
+              properties: {
+                sku: { type: 'string' },
+                name: { type: 'string' },
+                quantity: { type: 'integer' },
+                unitPriceCents: { type: 'integer' },
+                addedAt: { type: 'string', format: 'date-time' },
+              },
+            },
+          },
+          totalCents: { type: 'integer' },
+          note: { type: 'string' },
+        },
+      },
+    },
+    page: {
+      type: 'object',
+      required: ['nextCursor', 'hasMore'],
+      properties: { nextCursor: { type: ['string', 'null'] }, hasMore: { type: 'boolean' } },
+    },
+  },
+} as const;
+
+/** GET /orders?limit=n of the string-heavy payload. */
+function stringPage(limit: number) {
+  const data = STRING_ORDERS.slice(0, limit);
+  return {
+    data,
+    page: { nextCursor: data.at(-1)?.id ?? null, hasMore: limit < STRING_ORDERS.length },
+  };
+}
+
+/** `--serve`: the string-heavy orders API on `app`, with the adapter; prints its URL. */
+async function serveStrings(): Promise<void> {
+  const limitOf = (query: unknown) => Number((query as { limit?: string }).limit ?? 20);
+  let url: string;
+  if (app === 'fastify') {
+    const server = Fastify();
+    await server.register(toonFastify);
+    server.get('/orders', { schema: { response: { 200: stringOrderPage } } }, async (request) =>
+      stringPage(limitOf(request.query)),
+    );
+    url = await server.listen({ port: 0, host: '127.0.0.1' });
+  } else if (app === 'express') {
+    const server = express();
+    server.use(toonExpress());
+    server.get('/orders', (req, res) => {
+      res.json(stringPage(limitOf(req.query)));
+    });
+    url = await new Promise<string>((done) => {
+      const listening = server.listen(0, '127.0.0.1', () => {
+        const address = listening.address();
+        done(
+          `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
+        );
+      });
+    });
+  } else {
+    const server = new Hono();
+    server.use(toonHono());
+    server.get('/orders', (c) => c.json(stringPage(Number(c.req.query('limit') ?? 20))));
+    url = await new Promise<string>((done) => {
+      serve({ fetch: server.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+        done(`http://127.0.0.1:${info.port}`),
+      );
+    });
+  }
+  console.log(`string-heavy orders API (${APPS[app]}) listening on ${url}`);
+  // Exit on SIGTERM (the benchmark's stop), so that a server run with --cpu-prof writes its profile.
+  process.once('SIGTERM', () => process.exit(0));
+}
 
 const SIDES = {
   json: { accept: 'application/json' },
@@ -77,13 +258,20 @@ type Side = keyof typeof SIDES;
 
 const THIS_TREE = fileURLToPath(new URL('..', import.meta.url));
 
-/** Starts `tree`'s example app (this checkout's by default) in a child process. */
-async function startExample(
+/**
+ * Starts the server of `payload` from `tree` (this checkout's by default) in a child process:
+ * the example app for `orders`, this file with `--serve` for `strings`.
+ */
+async function startServer(
+  payload: Payload,
   env: Record<string, string> = {},
   tree = THIS_TREE,
 ): Promise<{ child: ChildProcess; url: string }> {
-  const example = resolve(tree, `examples/http/${app}.ts`);
-  const child = spawn(process.execPath, ['--import', 'tsx', example], {
+  const args =
+    payload === 'orders'
+      ? [resolve(tree, `examples/http/${app}.ts`)]
+      : [resolve(tree, 'bench/http.bench.ts'), '--serve', '--app', app];
+  const child = spawn(process.execPath, ['--import', 'tsx', ...args], {
     cwd: tree,
     env: { ...process.env, ...env, PORT: '0', NODE_ENV: 'production' },
     stdio: ['ignore', 'pipe', 'inherit'],
@@ -92,7 +280,7 @@ async function startExample(
   child.stdout!.setEncoding('utf8');
   const url = await new Promise<string>((resolve, reject) => {
     const timer = setTimeout(
-      () => reject(new Error(`example did not start within 20 s; output: ${output}`)),
+      () => reject(new Error(`the server did not start within 20 s; output: ${output}`)),
       20_000,
     );
     child.stdout!.on('data', (chunk: string) => {
@@ -104,7 +292,7 @@ async function startExample(
       }
     });
     child.once('exit', (code) =>
-      reject(new Error(`example exited with code ${code}; output: ${output}`)),
+      reject(new Error(`the server exited with code ${code}; output: ${output}`)),
     );
   });
   return { child, url };
@@ -174,7 +362,15 @@ const mean = (numbers: readonly number[]): number =>
 interface SideMeans {
   rps: number;
   cpu?: number;
+  /** The server CPU µs per request of each round, in order (when known for every round). */
+  cpuRounds?: number[];
 }
+
+const median = (numbers: readonly number[]): number => {
+  const sorted = [...numbers].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 === 1 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+};
 
 /**
  * Loads the sides in turn, reversing their order each round so that drift hits all alike (with
@@ -206,7 +402,7 @@ async function compareSides(sides: readonly LoadSide[]): Promise<SideMeans[]> {
     return {
       rps: mean(sideRuns.map((run) => run.rps)),
       p99: mean(sideRuns.map((run) => run.p99)),
-      ...(cpus.length === sideRuns.length ? { cpu: mean(cpus) } : {}),
+      ...(cpus.length === sideRuns.length ? { cpu: mean(cpus), cpuRounds: cpus } : {}),
     };
   });
   const list = (pick: (m: (typeof means)[number]) => string) =>
@@ -218,7 +414,10 @@ async function compareSides(sides: readonly LoadSide[]): Promise<SideMeans[]> {
   return means;
 }
 
-/** The TOON/JSON line: req/s ratio, and the CPU ratio (JSON's µs per request over TOON's). */
+/**
+ * The TOON/JSON lines: req/s ratio, and the CPU ratio (JSON's µs per request over TOON's) of the
+ * means and of each round, whose median moves less when other work comes and goes between runs.
+ */
 function reportRatio(label: string, json: SideMeans, toon: SideMeans): void {
   const ratio = toon.rps / json.rps;
   const cpu =
@@ -227,6 +426,11 @@ function reportRatio(label: string, json: SideMeans, toon: SideMeans): void {
       : `; JSON/TOON server CPU per request ${(json.cpu / toon.cpu).toFixed(3)}`;
   console.log(
     `${label}ratio TOON/JSON req/s: ${ratio.toFixed(3)} (target >= ${TARGET}: ${ratio >= TARGET ? 'met' : 'NOT met'})${cpu}`,
+  );
+  if (json.cpuRounds === undefined || toon.cpuRounds === undefined) return;
+  const perRound = json.cpuRounds.map((cpu, round) => cpu / toon.cpuRounds![round]!);
+  console.log(
+    `${label}JSON/TOON server CPU per request, by round: ${perRound.map((r) => r.toFixed(3)).join(', ')} (median ${median(perRound).toFixed(3)})`,
   );
 }
 
@@ -244,16 +448,16 @@ type Row = [name: string, serialize: () => unknown];
 // plugin's path (the schema-compiled serializer), and the two it falls back to: schema
 // projection then encode, and the JSON round trip. Express and Hono have no response schemas:
 // JSON.stringify against the generic encoder.
-function fastifyRows(page: unknown): Row[] {
+function fastifyRows(page: unknown, schema: object): Row[] {
   const requireFromFastify = createRequire(createRequire(import.meta.url).resolve('fastify'));
   const fastJsonStringify = requireFromFastify('fast-json-stringify') as (
     schema: object,
   ) => (value: unknown) => string;
-  const json = fastJsonStringify(orderPage);
-  const project = compileProjection(orderPage)!;
-  const toon = compileToonSerializer(orderPage, ',')!;
+  const json = fastJsonStringify(schema);
+  const project = compileProjection(schema)!;
+  const toon = compileToonSerializer(schema, ',')!;
   if (toon(page) === undefined)
-    throw new Error('the schema-compiled TOON serializer gave up on the orders page');
+    throw new Error('the schema-compiled TOON serializer gave up on the page');
   return [
     ['JSON: fast-json-stringify', () => json(page)],
     ['TOON: schema-compiled (plugin)', () => toon(page)],
@@ -269,16 +473,19 @@ function fastifyRows(page: unknown): Row[] {
   ];
 }
 
-async function serializerCosts(): Promise<void> {
-  const page = new OrderStore().list(100);
+async function serializerCosts(payload: Payload): Promise<void> {
+  const [page, schema] =
+    payload === 'orders'
+      ? [new OrderStore().list(100), orderPage]
+      : [stringPage(100), stringOrderPage];
   const rows: Row[] =
     app === 'fastify'
-      ? fastifyRows(page)
+      ? fastifyRows(page, schema)
       : [
           ['JSON: JSON.stringify', () => JSON.stringify(page)],
           [`TOON: encode (the ${APPS[app]} adapter)`, () => renderBody(page, 'toon', ',').body],
         ];
-  console.log('serializer cost per response (in-process, median):');
+  console.log(`serializer cost per response, ${payload} payload (in-process, median):`);
   for (const [name, fn] of rows) {
     const stats = await measure(fn);
     console.log(`  ${name.padEnd(36)} ${(stats.p50 / 1000).toFixed(1).padStart(7)} µs`);
@@ -286,13 +493,13 @@ async function serializerCosts(): Promise<void> {
   console.log('');
 }
 
-if (values.overhead) {
+async function overhead(): Promise<void> {
   // What installing the plugin costs clients that keep asking for JSON: the same example with and
   // without it, both serving JSON.
   if (app !== 'fastify') throw new Error('--overhead measures the Fastify example');
   const [withPlugin, without] = await Promise.all([
-    startExample(),
-    startExample({ TOONWIRE: 'off' }),
+    startServer('orders'),
+    startServer('orders', { TOONWIRE: 'off' }),
   ]);
   try {
     console.log(
@@ -308,16 +515,19 @@ if (values.overhead) {
   } finally {
     await Promise.all([stop(withPlugin.child), stop(without.child)]);
   }
-} else if (values.against !== undefined) {
-  // This checkout's example against another's (an older build, say), both serving JSON and
-  // TOON, all four sides interleaved in one run: load moves the absolute figures, not this
-  // comparison.
-  const other = resolve(values.against);
-  const [mine, theirs] = await Promise.all([startExample(), startExample({}, other)]);
+}
+
+// This checkout's server against another's (an older build, say), both serving JSON and TOON,
+// all four sides interleaved in one run: load moves the absolute figures, not this comparison.
+async function against(payload: Payload, otherTree: string): Promise<void> {
+  const other = resolve(otherTree);
+  const [mine, theirs] = await Promise.all([startServer(payload), startServer(payload, {}, other)]);
   try {
     await checkResponses(mine.url);
     await checkResponses(theirs.url);
-    console.log(`${APPS[app]} example, GET ${PATH}: this checkout (new) and ${other} (other)`);
+    console.log(
+      `${APPS[app]} ${payload} payload, GET ${PATH}: this checkout (new) and ${other} (other)`,
+    );
     const sides = (name: string, server: { child: ChildProcess; url: string }): LoadSide[] =>
       (['json', 'toon'] as const).map((format) => ({
         name: `${name} ${format}`,
@@ -334,12 +544,14 @@ if (values.overhead) {
   } finally {
     await Promise.all([stop(mine.child), stop(theirs.child)]);
   }
-} else {
-  await serializerCosts();
-  const { child, url } = await startExample();
+}
+
+async function formats(payload: Payload): Promise<void> {
+  await serializerCosts(payload);
+  const { child, url } = await startServer(payload);
   try {
     const bytes = await checkResponses(url);
-    console.log(`${APPS[app]} example, GET ${PATH} (100 orders) on ${url}`);
+    console.log(`${APPS[app]} ${payload} payload, GET ${PATH} (100 orders) on ${url}`);
     console.log(
       `response bytes: JSON ${bytes.json}, TOON ${bytes.toon} (${((bytes.toon / bytes.json) * 100).toFixed(1)}% of JSON)`,
     );
@@ -347,8 +559,30 @@ if (values.overhead) {
       { name: 'json', url, headers: SIDES.json, pid: child.pid },
       { name: 'toon', url, headers: SIDES.toon, pid: child.pid },
     ]);
-    reportRatio('', json!, toon!);
+    reportRatio(`${payload}: `, json!, toon!);
   } finally {
     await stop(child);
   }
+}
+
+if (values.serve) {
+  await serveStrings();
+} else if (values.overhead) {
+  await overhead();
+} else {
+  console.log(
+    `load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')}, Node ${process.version}\n`,
+  );
+  for (const payload of payloads) {
+    if (values.against !== undefined) await against(payload, values.against);
+    else await formats(payload);
+    console.log('');
+  }
+  console.log(
+    `load average ${loadavg()
+      .map((load) => load.toFixed(2))
+      .join(' ')} at the end`,
+  );
 }

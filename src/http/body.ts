@@ -1,6 +1,7 @@
 import { decode } from '../codec/decode.js';
 import { ToonDecodeError } from '../codec/errors.js';
 import type { JsonValue } from '../codec/types.js';
+import { readNumbersAsJson } from './json-twin.js';
 import { contentTypeParameter, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 
@@ -16,13 +17,18 @@ export interface DecodeBodyOptions {
 /**
  * Decodes a `text/toon` request body strictly (declared lengths, table widths, indentation,
  * escapes and duplicate keys are all checked), so a handler receives exactly the data the same
- * body sent as JSON would give. Pass the raw bytes: ill-formed UTF-8 is then refused too, with
- * the byte offset (an `offset` extension), instead of being replaced by U+FFFD. A malformed
- * body becomes a 400 {@link HttpProblem} whose detail names the line and column, with `line`
- * and `column` extensions for tools.
+ * body sent as JSON would give: an empty body is `{}` (what `decode('')` returns, and the JSON
+ * body `{}`), and an unquoted number a double cannot hold is ±Infinity, as `JSON.parse` reads it
+ * (the codec's own `decode` keeps it as its decimal string). Pass the raw bytes: ill-formed UTF-8
+ * is then refused too, with the byte offset (an `offset` extension), instead of being replaced
+ * by U+FFFD. A malformed body becomes a 400 {@link HttpProblem} whose detail names the line and
+ * column, with `line` and `column` extensions for tools.
  *
  * @example
  * decodeToonBody(Buffer.from('items[1]{sku,quantity}:\n  TEA,2')); // { items: [{ sku: 'TEA', quantity: 2 }] }
+ * decodeToonBody(''); // {}
+ * decodeToonBody('quantity: 1e400'); // { quantity: Infinity }, as JSON.parse('{"quantity":1e400}')
+ * decodeToonBody('sku: "1e400"'); // { sku: '1e400' }: quoted, a string in both formats
  * decodeToonBody('items[2]{sku}:\n  TEA'); // throws HttpProblem 400 "... line 2, column ...: ..."
  * decodeToonBody(Buffer.from([0x61, 0x3a, 0x20, 0xff])); // throws HttpProblem 400 "... byte offset 3 ..."
  * decodeToonBody('42', { containerRoot: true }); // throws HttpProblem 400 (primitive root)
@@ -52,6 +58,9 @@ export function decodeToonBody(
       column: error.column,
     });
   }
+  value = readNumbersAsJson(value, () =>
+    typeof input === 'string' ? input : new TextDecoder().decode(input),
+  );
   if (options.containerRoot && (typeof value !== 'object' || value === null)) {
     throw new HttpProblem({
       status: 400,
@@ -60,21 +69,6 @@ export function decodeToonBody(
     });
   }
   return value;
-}
-
-/**
- * The 400 problem for an empty `text/toon` body where the framework refuses an empty JSON body
- * (Fastify's `FST_ERR_CTP_EMPTY_JSON_BODY`).
- *
- * @example
- * emptyToonBody().status; // 400
- */
-export function emptyToonBody(): HttpProblem {
-  return new HttpProblem({
-    status: 400,
-    detail:
-      "The request body is empty, but its Content-Type is 'text/toon'. Send a TOON document, or no Content-Type when there is no body.",
-  });
 }
 
 /**

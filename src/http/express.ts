@@ -131,8 +131,8 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
       next(unsupportedMediaType(contentType, accepted));
       return;
     }
-    // Like body-parser, an empty body counts when announced: an empty TOON body becomes {}
-    // exactly where express.json() gives {} for an empty JSON body.
+    // Like body-parser, an empty body counts when announced (Content-Length: 0, or chunked):
+    // an empty TOON body is {}, as in every adapter; without either header there is no body.
     if (!isToonContentType(contentType) || body === 'none') {
       next();
       return;

@@ -15,7 +15,6 @@ import {
   assertToonCharset,
   DEFAULT_BODY_TYPES,
   decodeToonBody,
-  emptyToonBody,
   unsupportedMediaType,
 } from './body.js';
 import { notAcceptableProblem, notFoundProblem, requestPath, retagForToon } from './kit.js';
@@ -47,6 +46,13 @@ export interface ToonFastifyOptions extends ToonHttpOptions {
    * {@link problemErrorHandler} from your own.
    */
   errorHandler?: boolean;
+  /**
+   * Leave a request out of negotiation: its replies and its errors answer JSON, as a route with
+   * `config: { toon: false }` does. It applies to every route in the plugin's scope, those other
+   * plugins register included (@fastify/swagger-ui's `/docs/json`), which route config cannot
+   * reach; for example `(request) => request.url.startsWith('/docs')`.
+   */
+  skip?: (request: FastifyRequest) => boolean;
 }
 
 declare module 'fastify' {
@@ -161,14 +167,16 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
 const passThrough = (payload: unknown): string => payload as string;
 
 // Routes with `config: { toon: false }` mark their requests in a route-level onRequest hook
-// (added by onRoute below), so other routes pay nothing to find out.
+// (added by onRoute below), so other routes pay nothing to find out; `skip` marks the requests
+// it selects in an onRequest hook of the plugin's scope.
 const OPTED_OUT = Symbol('toonwire.optedOut');
+type MarkedRequest = FastifyRequest & { [OPTED_OUT]?: boolean };
 
 const optedOut = (request: FastifyRequest): boolean =>
-  (request as FastifyRequest & { [OPTED_OUT]?: boolean })[OPTED_OUT] === true;
+  (request as MarkedRequest)[OPTED_OUT] === true;
 
 function markOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  (request as FastifyRequest & { [OPTED_OUT]?: boolean })[OPTED_OUT] = true;
+  (request as MarkedRequest)[OPTED_OUT] = true;
   done();
 }
 
@@ -255,6 +263,16 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   const settings = new ToonSettings(options);
   app.decorate('toon', settings);
 
+  const { skip } = options;
+  if (skip !== undefined) {
+    // A hook of the scope the plugin is registered in reaches every route of that scope and its
+    // children, whoever registers them and in whichever order, and the not-found handler.
+    app.addHook('onRequest', (request, _reply, done) => {
+      if (skip(request)) (request as MarkedRequest)[OPTED_OUT] = true;
+      done();
+    });
+  }
+
   const onProto = app.initialConfig.onProtoPoisoning ?? 'error';
   const onConstructor = app.initialConfig.onConstructorPoisoning ?? 'error';
   app.addContentTypeParser(
@@ -272,9 +290,8 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     ) => {
       try {
         assertToonCharset(request.headers['content-type']);
-        // Fastify refuses an empty JSON body (FST_ERR_CTP_EMPTY_JSON_BODY); an empty TOON body
-        // is refused alike rather than decoded to {}.
-        if (body.length === 0) throw emptyToonBody();
+        // An empty TOON body is the empty object (`encode({})` is the empty text), validated
+        // like the JSON body {}; Fastify refuses an empty JSON body, but that has no TOON twin.
         const value = decodeToonBody(body);
         guardPrototypeKeys(value, onProto, onConstructor);
         parsed(null, value);
@@ -400,11 +417,12 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
  * - `reply.send(obj)` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks,
  *   with `Vary: Accept` (response schemas filter TOON responses exactly as JSON ones); strings,
  *   Buffers, streams and other JSON flavours pass untouched; a client refusing both formats
- *   gets a 406 problem; routes with `config: { toon: false }` always answer JSON;
+ *   gets a 406 problem; routes with `config: { toon: false }`, and requests `skip(request)`
+ *   selects on any route of the scope, always answer JSON;
  * - `text/toon` request bodies are decoded strictly, from the bytes, into `request.body` and
- *   validated by the route's schema like JSON bodies (`schema.body.content` maps included);
- *   ill-formed UTF-8, malformed TOON and an empty body are 400s, too large a 413, unknown
- *   Content-Types stay Fastify's 415;
+ *   validated by the route's schema like their JSON twins (`schema.body.content` maps included;
+ *   an empty body is `{}`, numbers beyond a double are ±Infinity as in JSON); ill-formed UTF-8
+ *   and malformed TOON are 400s, too large a 413, unknown Content-Types stay Fastify's 415;
  * - errors, validation failures included, become RFC 9457 problem documents in the negotiated
  *   format, an error's `headers` on the response (installs an error handler that wraps one set
  *   before it; `errorHandler: false` and {@link problemErrorHandler} to compose your own).
@@ -415,7 +433,11 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
  * import toon from 'toonwire/fastify';
  *
  * const app = Fastify();
- * await app.register(toon, { defaultFormat: 'json', delimiter: ',' });
+ * await app.register(toon, {
+ *   defaultFormat: 'json',
+ *   delimiter: ',',
+ *   skip: (request) => request.url.startsWith('/docs'), // @fastify/swagger-ui stays JSON
+ * });
  * app.get('/orders', async () => ({ data: [{ id: 1, status: 'paid' }] }));
  * app.toon.defaultFormat = 'toon'; // later, at runtime
  */

@@ -11,6 +11,7 @@ import {
   payloadTooLarge,
   unsupportedMediaType,
 } from './body.js';
+import { jsonText } from './json-twin.js';
 import { notAcceptableProblem, notFoundProblem, retagForToon } from './kit.js';
 import {
   appendVary,
@@ -81,12 +82,11 @@ function problemResponse(c: Context, error: unknown, settings: ToonSettings): Re
 // c.req.json(), c.req.valid('json') and validator('json') all read c.req.raw: replacing it with
 // a JSON request carrying the decoded data lets them work unchanged. The TOON bytes are read
 // from raw directly, not through c.req.text(), whose cache would later be parsed as JSON, and
-// decoded by the codec with a fatal UTF-8 decoder. An empty TOON body becomes an empty JSON
-// body, so the app answers it exactly as it answers an empty JSON body.
+// decoded by the codec with a fatal UTF-8 decoder. An empty TOON body is `{}`, as in every
+// adapter, and JSON-twin numbers beyond a double stay numbers (jsonText).
 async function replaceToonBody(c: Context): Promise<void> {
   const raw = c.req.raw;
-  const bytes = new Uint8Array(await raw.arrayBuffer());
-  const body = bytes.length === 0 ? '' : JSON.stringify(decodeToonBody(bytes));
+  const body = jsonText(decodeToonBody(new Uint8Array(await raw.arrayBuffer())));
   const headers = new Headers(raw.headers);
   headers.set('content-type', JSON_CONTENT_TYPE);
   headers.delete('content-length');

@@ -7,7 +7,6 @@ export {
   DEFAULT_BODY_TYPES,
   type DecodeBodyOptions,
   decodeToonBody,
-  emptyToonBody,
   payloadTooLarge,
   requestHasBody,
   unsupportedMediaType,

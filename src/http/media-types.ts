@@ -6,8 +6,13 @@ export const TOON_CONTENT_TYPE = 'text/toon; charset=utf-8';
 export const TOON_PROBLEM_CONTENT_TYPE = 'text/toon; charset=utf-8; profile=problem';
 /** Content-Type of JSON responses. */
 export const JSON_CONTENT_TYPE = 'application/json';
-/** Content-Type of RFC 9457 problem documents written in JSON. */
-export const PROBLEM_JSON_CONTENT_TYPE = 'application/problem+json';
+/**
+ * Content-Type of RFC 9457 problem documents written in JSON, the same in every adapter. The
+ * charset is stated as on every text this package writes: RFC 9457 §6.1 defines no parameters
+ * (recipients ignore unknown ones), but clients that decode text by the header, such as Python
+ * requests' `response.text`, otherwise guess the encoding of `application/problem+json`.
+ */
+export const PROBLEM_JSON_CONTENT_TYPE = 'application/problem+json; charset=utf-8';
 
 /**
  * The media type of a Content-Type header value (its `type/subtype`, lowercased, without

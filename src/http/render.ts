@@ -68,7 +68,7 @@ export interface RenderOptions {
  * @throws {TypeError} for a circular structure (as `JSON.stringify` does).
  * @example
  * renderBody({ ok: true }, 'toon', ','); // { body: 'ok: true', contentType: 'text/toon; charset=utf-8', format: 'toon' }
- * renderBody({ error: 'x' }, 'json', ',', { kind: 'problem' }).contentType; // 'application/problem+json'
+ * renderBody({ error: 'x' }, 'json', ',', { kind: 'problem' }).contentType; // 'application/problem+json; charset=utf-8'
  */
 export function renderBody(
   value: unknown,

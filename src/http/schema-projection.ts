@@ -4,7 +4,8 @@
 // any schema, but costs more than the TOON encoding itself. For the common schema shapes this
 // module copies the same properties in the same order directly, and gives up (so the caller
 // falls back to the round trip) whenever the schema or the value needs anything
-// fast-json-stringify would do beyond copying: $ref, combinators, defaults, coercions, Dates.
+// fast-json-stringify would do beyond copying: $ref, combinators, defaults, coercions. The one
+// conversion it makes is the commonest: a Date in a string field, written as its ISO text.
 import { isPlainObject } from '../codec/objects.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 
@@ -83,6 +84,12 @@ export interface ScalarShape {
    * on every response.
    */
   enum?: readonly unknown[];
+  /**
+   * A string field that writes a Date as `toISOString()` (fast-json-stringify's `asDateTime`, for
+   * every `format` but `date` and `time`, which write local date or time parts: those Dates take
+   * the fallback).
+   */
+  isoDates?: boolean;
 }
 export interface ArrayShape {
   kind: 'array';
@@ -99,6 +106,19 @@ export interface PropertyShape {
   key: string;
   required: boolean;
   shape: SchemaShape;
+}
+
+/**
+ * The ISO text of a Date, as fast-json-stringify writes a Date in a string field (see
+ * {@link ScalarShape.isoDates}); `undefined` for an invalid Date, on which fast-json-stringify
+ * throws (the fallback reports it).
+ *
+ * @example
+ * isoText(new Date(0)); // '1970-01-01T00:00:00.000Z'
+ * isoText(new Date(Number.NaN)); // undefined
+ */
+export function isoText(date: Date): string | undefined {
+  return Number.isNaN(date.getTime()) ? undefined : date.toISOString();
 }
 
 /**
@@ -143,6 +163,7 @@ function describe(schema: unknown): SchemaShape | undefined {
   if (SCALARS.has(type)) {
     const scalar: ScalarShape = { kind: 'scalar', type: type as ScalarType, nullable };
     if (Array.isArray(s.enum)) scalar.enum = s.enum;
+    if (type === 'string' && s.format !== 'date' && s.format !== 'time') scalar.isoDates = true;
     return scalar;
   }
   if (type === 'array') {
@@ -185,7 +206,14 @@ function projectionOf(shape: SchemaShape): Projection {
   let project: Projection;
   if (shape.kind === 'scalar') {
     const type = shape.type;
-    project = (value) => (matchesScalar(type, value) ? (value as JsonValue) : fail());
+    project = shape.isoDates
+      ? (value) =>
+          typeof value === 'string'
+            ? value
+            : value instanceof Date
+              ? (isoText(value) ?? fail())
+              : fail()
+      : (value) => (matchesScalar(type, value) ? (value as JsonValue) : fail());
   } else if (shape.kind === 'array') {
     const item = projectionOf(shape.items);
     project = (value) => (Array.isArray(value) ? value.map(item) : fail());

@@ -16,6 +16,7 @@ import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify, { problemErrorHandler, withToonOpenApi } from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { HttpProblem, ToonSettings } from '../../src/http/index.js';
+import { listening } from './field-apps.js';
 import { type AppServer, send } from './harness.js';
 
 function listen(server: Server): Promise<AppServer> {
@@ -490,5 +491,46 @@ describe('Hono adapter', () => {
     const custom = await send(server, { path: '/custom', headers: TOON });
     assert.equal(custom.status, 401);
     assert.equal(custom.text, 'custom');
+  });
+});
+
+describe('Hono HEAD responses', () => {
+  const servers: Server[] = [];
+  after(() =>
+    Promise.all(
+      servers.map(
+        (server) =>
+          new Promise<void>((done) => {
+            server.close(() => done());
+            server.closeAllConnections();
+          }),
+      ),
+    ),
+  );
+
+  async function start(withAdapter: boolean): Promise<string> {
+    const app = new Hono();
+    if (withAdapter) app.use(toonHono());
+    app.get('/data', (c) => c.json({ rows: [1, 2] }));
+    const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+    servers.push(server);
+    return `${await listening(server)}/data`;
+  }
+
+  it("send the headers plain Hono sends: @hono/node-server's HEAD has no Content-Length, with or without the adapter", async () => {
+    const [plain, adapted] = await Promise.all([start(false), start(true)]);
+    const headersOf = async (url: string, method: string) => {
+      const response = await fetch(url, { method, headers: { accept: 'application/json' } });
+      await response.arrayBuffer();
+      return response.headers;
+    };
+    const plainGet = await headersOf(plain, 'GET');
+    const plainHead = await headersOf(plain, 'HEAD');
+    const adaptedHead = await headersOf(adapted, 'HEAD');
+    assert.equal(plainGet.get('content-length'), String('{"rows":[1,2]}'.length), 'GET has one');
+    assert.equal(plainHead.get('content-length'), null, 'plain Hono: none on HEAD');
+    assert.equal(adaptedHead.get('content-length'), plainHead.get('content-length'));
+    assert.equal(adaptedHead.get('content-type'), plainHead.get('content-type'));
+    assert.equal(adaptedHead.get('vary'), 'Accept');
   });
 });

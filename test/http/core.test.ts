@@ -10,7 +10,6 @@ import {
   assertToonCharset,
   clientPreference,
   decodeToonBody,
-  emptyToonBody,
   HttpProblem,
   matchesMediaType,
   mediaTypeOf,
@@ -158,7 +157,7 @@ describe('renderBody', () => {
     );
     assert.equal(
       renderBody({ status: 400 }, 'json', ',', { kind: 'problem' }).contentType,
-      'application/problem+json',
+      'application/problem+json; charset=utf-8',
     );
   });
 
@@ -465,7 +464,7 @@ describe('the adapter kit and problem headers', () => {
     const response = problem.getResponse();
     assert.equal(response.status, 405);
     assert.equal(response.headers.get('allow'), 'GET');
-    assert.equal(response.headers.get('content-type'), 'application/problem+json');
+    assert.equal(response.headers.get('content-type'), 'application/problem+json; charset=utf-8');
     assert.deepEqual(await response.json(), problem.problem);
   });
 
@@ -520,6 +519,12 @@ describe('decodeToonBody with bytes', () => {
     assert.equal(decodeToonBody('42'), 42);
     assert.throws(() => decodeToonBody('42', { containerRoot: true }), HttpProblem);
     assert.deepEqual(decodeToonBody('a: 1', { containerRoot: true }), { a: 1 });
-    assert.equal(emptyToonBody().status, 400);
+  });
+
+  it('reads an empty body as {}, from text and from bytes (what encode({}) gives back)', () => {
+    assert.deepEqual(decodeToonBody(''), {});
+    assert.deepEqual(decodeToonBody(new Uint8Array(0)), {});
+    assert.deepEqual(decodeToonBody(encode({})), {});
+    assert.deepEqual(decodeToonBody('', { containerRoot: true }), {});
   });
 });

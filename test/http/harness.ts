@@ -27,19 +27,19 @@ export const ADAPTERS: ReadonlyArray<{ name: AdapterName; start: Start }> = [
 ];
 
 /** Servers of one adapter, one per distinct option set, started on first use. */
-export class ServerPool {
-  readonly #start: Start;
-  readonly #servers = new Map<string, Promise<AppServer>>();
+export class ServerPool<Options extends object, Running extends { close(): Promise<void> }> {
+  readonly #start: (options: Options) => Promise<Running>;
+  readonly #servers = new Map<string, Promise<Running>>();
 
-  constructor(start: Start) {
+  constructor(start: (options: Options) => Promise<Running>) {
     this.#start = start;
   }
 
-  get(options: Omit<OrdersAppOptions, 'store'> = {}): Promise<AppServer> {
+  get(options: Options = {} as Options): Promise<Running> {
     const key = JSON.stringify(options);
     let server = this.#servers.get(key);
     if (server === undefined) {
-      server = this.#start({ ...options, port: 0, host: '127.0.0.1' });
+      server = this.#start(options);
       this.#servers.set(key, server);
     }
     return server;
@@ -50,6 +50,11 @@ export class ServerPool {
     this.#servers.clear();
     await Promise.all(servers.map((server) => server.close()));
   }
+}
+
+/** The pool of an example app, each started on 127.0.0.1 with an ephemeral port. */
+export function examplePool(start: Start): ServerPool<Omit<OrdersAppOptions, 'store'>, AppServer> {
+  return new ServerPool((options) => start({ ...options, port: 0, host: '127.0.0.1' }));
 }
 
 export interface HttpRequest {

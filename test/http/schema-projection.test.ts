@@ -49,6 +49,18 @@ const SCHEMAS: Record<string, object> = {
     properties: { a: { type: 'number' }, b: { type: 'null' } },
   },
   'an array of strings': { type: 'array', items: { type: 'string', format: 'date-time' } },
+  // fast-json-stringify writes a Date as its ISO text in a string field, but as local date or
+  // time parts under `format: 'date'` and `'time'`, which the projection leaves to the fallback.
+  'strings with date formats': {
+    type: 'object',
+    properties: {
+      day: { type: 'string', format: 'date' },
+      at: { type: 'string', format: 'time' },
+      when: { type: ['string', 'null'], format: 'date-time' },
+      label: { type: 'string', format: 'email' },
+      note: { type: 'string' },
+    },
+  },
 };
 
 const scalars = fc.oneof(
@@ -59,6 +71,8 @@ const scalars = fc.oneof(
   fc.constant(null),
   fc.constant(undefined),
   fc.date({ noInvalidDate: true }),
+  fc.date({ min: new Date(-1e15), max: new Date(1e15) }),
+  fc.constant(new Date(Number.NaN)),
 );
 const keys = fc.constantFrom(
   'id',
@@ -73,6 +87,10 @@ const keys = fc.constantFrom(
   'hasMore',
   'a',
   'b',
+  'day',
+  'at',
+  'when',
+  'label',
   'extra',
 );
 const values = fc.letrec((tie) => ({
@@ -157,6 +175,22 @@ describe('compileProjection', () => {
       { type: 'object', required: ['b'], properties: { a: { type: 'string' } } },
     ]) {
       assert.equal(compileProjection(schema), undefined, JSON.stringify(schema));
+    }
+  });
+
+  it('writes a Date in a string field as its ISO text, and gives up where fast-json-stringify writes local parts', () => {
+    const project = compileProjection(SCHEMAS['strings with date formats']!)!;
+    const date = new Date(Date.UTC(2026, 2, 1, 8, 30));
+    assert.deepEqual(project({ when: date, label: date, note: date }), {
+      when: '2026-03-01T08:30:00.000Z',
+      label: '2026-03-01T08:30:00.000Z',
+      note: '2026-03-01T08:30:00.000Z',
+    });
+    for (const value of [{ day: date }, { at: date }, { note: new Date(Number.NaN) }]) {
+      assert.throws(
+        () => project(value),
+        (error: unknown) => error === UNSUPPORTED_VALUE,
+      );
     }
   });
 

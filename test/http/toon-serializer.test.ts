@@ -95,7 +95,15 @@ const schemas = fc.letrec((tie) => ({
   ),
   // An enum, now and then, whose string members the serializer writes from precomputed texts.
   scalar: nullability(
-    fc.record({ type: scalarTypes, enum: fc.subarray(STRING_SAMPLES) }, { requiredKeys: ['type'] }),
+    fc.record(
+      {
+        type: scalarTypes,
+        enum: fc.subarray(STRING_SAMPLES),
+        // Formats decide how a Date in a string field is written.
+        format: fc.constantFrom('date-time', 'date', 'time', 'email'),
+      },
+      { requiredKeys: ['type'] },
+    ),
   ),
   array: nullability(fc.record({ type: fc.constant('array'), items: tie('schema') })),
   rows: nullability(fc.record({ type: fc.constant('array'), items: tie('object') })),
@@ -140,7 +148,12 @@ const scalarDocuments = nullability(
 
 // ---- random values conforming to a schema ---------------------------------------------------
 
-const strings = fc.oneof(fc.string({ maxLength: 6 }), fc.constantFrom(...STRING_SAMPLES));
+const strings = fc.oneof(
+  { weight: 6, arbitrary: fc.string({ maxLength: 6 }) },
+  { weight: 6, arbitrary: fc.constantFrom(...STRING_SAMPLES) },
+  // Dates, as handlers return them from databases: written as their ISO text, or given up on.
+  { weight: 1, arbitrary: fc.date({ min: new Date(-1e15), max: new Date(1e15) }) },
+);
 const SCALAR_VALUES: Record<string, fc.Arbitrary<unknown>> = {
   string: strings,
   integer: fc.oneof(fc.integer({ min: -1000, max: 1000 }), fc.constantFrom(-0, 2 ** 53, 1e21)),
@@ -422,10 +435,38 @@ describe('compileToonSerializer: canonical forms', () => {
     );
   });
 
-  it('gives up on values of another type, class instances and Dates', () => {
+  it('writes a Date in a string field as its ISO text, quoted, as the fallback would', () => {
+    const date = new Date(Date.UTC(2026, 2, 1, 8, 30));
+    const schema = {
+      type: 'object',
+      properties: { at: { type: 'string', format: 'date-time' }, note: { type: 'string' } },
+    };
+    const text = compileToonSerializer(schema)!({ at: date, note: date });
+    assert.equal(text, 'at: "2026-03-01T08:30:00.000Z"\nnote: "2026-03-01T08:30:00.000Z"');
+    assert.equal(text, reference(schema, { at: date, note: date }, ','));
+    const writeString = compileToonSerializer({ type: 'string' })!;
+    fc.assert(
+      fc.property(
+        fc.oneof(
+          fc.date({ noInvalidDate: true }),
+          fc.date({
+            noInvalidDate: true,
+            min: new Date('0999-12-31T23:59:59.999Z'),
+            max: new Date('10000-01-01Z'),
+          }),
+        ),
+        (moment) => assert.equal(writeString(moment), encode(moment.toISOString())),
+      ),
+      { numRuns: 2000 },
+    );
+  });
+
+  it('gives up on values of another type, class instances, and Dates it cannot write', () => {
     assert.equal(write({ rows: [{ id: '1', who: { name: 'A' }, note: 'n' }] }), undefined);
     assert.equal(write({ empty: new (class Empty {})() }), undefined);
-    assert.equal(compileToonSerializer({ type: 'string' })!(new Date(0)), undefined);
+    assert.equal(compileToonSerializer({ type: 'string' })!(new Date(Number.NaN)), undefined);
+    for (const format of ['date', 'time'])
+      assert.equal(compileToonSerializer({ type: 'string', format })!(new Date(0)), undefined);
     assert.equal(
       write({ rows: [{ id: 1, note: 'n' }] }),
       undefined,
