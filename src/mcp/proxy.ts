@@ -2,6 +2,7 @@
 // every message unchanged, and compacts the JSON text of tool results.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import { GatewayTransport } from './proxy/gateway.js';
 import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 import { JsonLineTransport } from './proxy/json-lines.js';
 import {
@@ -27,11 +28,13 @@ export {
   structuredContentModeFor,
 } from './clients.js';
 export {
+  checkServerNames,
   loadProxyConfig,
   type ProxyConfig,
   parseProxyConfig,
   type ResolvedToolSettings,
   resolveToolSettings,
+  type ServerConfig,
   type ToolSettings,
 } from './proxy/config.js';
 export {
@@ -40,6 +43,13 @@ export {
   type ToolDescription,
 } from './proxy/content-policy.js';
 export { FIELDS_PARAM_DESCRIPTION } from './proxy/fields-param.js';
+export {
+  DEFAULT_SEPARATOR,
+  type GatewayMember,
+  GatewayTransport,
+  qualify,
+  unqualify,
+} from './proxy/gateway.js';
 export { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
 export {
   type JsonLineStreams,
@@ -89,8 +99,18 @@ export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstrea
 export { type ToolRuleOptions, ToolRules } from './proxy/tool-rules.js';
 export { type CallPlan, declaresUi, ToolCatalog } from './proxy/tools.js';
 
-/** The upstream MCP server: a command to run (stdio) or a Streamable HTTP endpoint. */
-export type Upstream = StdioUpstream | HttpUpstream;
+/** Several servers behind one proxy (a gateway), by the name that prefixes their tools. */
+export interface GatewayUpstream {
+  servers: Record<string, StdioUpstream | HttpUpstream>;
+  /** Between a server's name and its tools' names (default `__`). */
+  separator?: string;
+}
+
+/**
+ * The upstream: a command to run (stdio), a Streamable HTTP endpoint, or several of them behind
+ * one proxy (a gateway).
+ */
+export type Upstream = StdioUpstream | HttpUpstream | GatewayUpstream;
 
 /** Options of {@link runStdioProxy} and {@link listenProxy}. */
 export interface ProxyOptions extends PipelineOptions {
@@ -130,7 +150,18 @@ export function exitCodeFor(end: ProxySessionEnd): 0 | 1 {
  * createUpstreamTransport({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
  * createUpstreamTransport({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
  */
-export function createUpstreamTransport(upstream: Upstream): Transport {
+export function createUpstreamTransport(
+  upstream: Upstream,
+  log?: (message: string) => void,
+): Transport {
+  if ('servers' in upstream) {
+    const members = Object.entries(upstream.servers).map(([name, server]) => ({
+      name,
+      transport: createUpstreamTransport(server),
+      description: describeUpstream(server).replace(/^the upstream MCP server /, ''),
+    }));
+    return new GatewayTransport(members, { separator: upstream.separator, log });
+  }
   return 'url' in upstream
     ? new HttpUpstreamTransport(upstream)
     : new ChildProcessTransport(upstream);
@@ -141,8 +172,10 @@ export function createUpstreamTransport(upstream: Upstream): Transport {
  *
  * @example
  * describeUpstream({ command: 'node', args: ['server.js'] }); // 'the upstream MCP server `node server.js`'
+ * describeUpstream({ servers: { memory: { command: 'mcp-memory' }, db: { url: 'http://127.0.0.1:9/mcp' } } }); // 'the gateway of memory, db'
  */
 export function describeUpstream(upstream: Upstream): string {
+  if ('servers' in upstream) return `the gateway of ${Object.keys(upstream.servers).join(', ')}`;
   if ('url' in upstream) return `the upstream MCP server at ${String(upstream.url)}`;
   return `the upstream MCP server \`${[upstream.command, ...(upstream.args ?? [])].join(' ')}\``;
 }
@@ -225,11 +258,12 @@ function createSession(
   options: ProxyOptions,
   pipeline: ResultPipeline,
 ): ProxySession {
-  return new ProxySession(downstream, createUpstreamTransport(options.upstream), {
+  return new ProxySession(downstream, createUpstreamTransport(options.upstream, logFor(options)), {
     pipeline,
     timeoutMs: options.timeoutMs,
     initTimeoutMs: options.initTimeoutMs,
     verbose: options.verbose,
+    observe: options.observe,
     metrics: options.metrics,
     log: options.log,
     upstreamName: describeUpstream(options.upstream),

@@ -221,6 +221,24 @@ describe('toonwire proxy on the wire', () => {
     });
   }
 
+  it('--observe delivers every byte unchanged in both directions, and --stats says what compaction would have saved', async () => {
+    const directLog = join(workdir, 'direct-observe.log');
+    const observedLog = join(workdir, 'observed.log');
+    const direct = await run(UPSTREAM[0], [UPSTREAM[1]], directLog);
+    const observed = await run(process.execPath, proxyArgs(['--observe', '--stats']), observedLog);
+    assert.equal(observed.exitCode, 0, observed.stderr);
+    assert.equal(readFileSync(observedLog, 'utf8'), readFileSync(directLog, 'utf8'));
+    assert.deepEqual(observed.lines, direct.lines);
+    assert.match(
+      observed.stderr,
+      /--observe: nothing was changed, "after" is what compaction would have shipped/,
+    );
+    const rows = observed.stderr.split('\n').find((line) => line.startsWith('list_rows'))!;
+    const [, calls, compacted, bytesBefore, bytesAfter] = rows.split(/\s{2,}/);
+    assert.deepEqual([calls, compacted], ['1', '1']);
+    assert.ok(Number(bytesAfter) < Number(bytesBefore) / 2, rows);
+  });
+
   it('delivers every byte unchanged in both directions, except compacted tool results', async () => {
     const directLog = join(workdir, 'direct.log');
     const proxiedLog = join(workdir, 'proxied.log');

@@ -13,6 +13,7 @@ import {
   DEFAULT_PAGE_TTL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../mcp/defaults.js';
+import type { GatewayUpstream } from '../../mcp/proxy.js';
 import type { ProxyConfig } from '../../mcp/proxy/config.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
 import { CliExit } from '../errors.js';
@@ -41,6 +42,12 @@ Examples:
 
   # Serve over Streamable HTTP instead of stdio (endpoint http://127.0.0.1:8931/mcp):
   toonwire proxy --listen 127.0.0.1:8931 -- node server.js
+
+  # Several servers behind one proxy (a gateway), listed under "servers" in a config file:
+  toonwire proxy --config gateway.json
+
+  # Measure first: change nothing, and print what compaction would have saved on exit:
+  toonwire proxy --observe --stats -- node server.js
 
 Everything passes through unchanged except tools/call results: a text content holding a JSON
 object or array becomes the smaller of JSON and TOON. Never rewritten: the results of tools that
@@ -82,6 +89,7 @@ interface ProxyCliOptions {
   timeout: number;
   initTimeout: number;
   verbose?: boolean;
+  observe?: boolean;
   maxCompactMb: number;
   idleTimeout: number;
   maxSessions: number;
@@ -165,6 +173,10 @@ export function registerProxyCommand(program: Command): void {
     )
     .option('--verbose', 'log every upstream or client problem in full, not each distinct one once')
     .option(
+      '--observe',
+      'change nothing: forward every message as it came, and record in --stats and --metrics what compaction would have saved',
+    )
+    .option(
       '--max-compact-mb <n>',
       'forward results with more text than this as they came, unread (reading one takes about 16x its size in memory)',
       parsePositive,
@@ -237,19 +249,6 @@ export function registerProxyCommand(program: Command): void {
           },
         );
       }
-      if (options.upstreamUrl === undefined && upstreamCommand.length === 0) {
-        command.error(
-          'error: no upstream MCP server; give its command after --, e.g. `toonwire proxy -- node server.js`, or use --upstream-url URL',
-          {
-            exitCode: ProxyExitCode.Usage,
-          },
-        );
-      }
-      if (options.header.length > 0 && options.upstreamUrl === undefined) {
-        command.error('error: --header only applies to --upstream-url', {
-          exitCode: ProxyExitCode.Usage,
-        });
-      }
       // Flags given on the command line win over --config; their defaults do not.
       if (command.getOptionValueSource('by') === 'default') delete options.by;
       if (command.getOptionValueSource('tokenizer') === 'default') delete options.tokenizer;
@@ -261,6 +260,26 @@ export function registerProxyCommand(program: Command): void {
         } catch (error) {
           command.error(`error: ${(error as Error).message}`, { exitCode: ProxyExitCode.Usage });
         }
+      }
+      const gateway = config?.servers !== undefined;
+      if (gateway && (options.upstreamUrl !== undefined || upstreamCommand.length > 0)) {
+        command.error(
+          `error: --config ${options.config} lists servers (a gateway); give no command after -- and no --upstream-url`,
+          { exitCode: ProxyExitCode.Usage },
+        );
+      }
+      if (!gateway && options.upstreamUrl === undefined && upstreamCommand.length === 0) {
+        command.error(
+          'error: no upstream MCP server; give its command after --, e.g. `toonwire proxy -- node server.js`, use --upstream-url URL, or list servers under "servers" in a --config file',
+          {
+            exitCode: ProxyExitCode.Usage,
+          },
+        );
+      }
+      if (options.header.length > 0 && options.upstreamUrl === undefined) {
+        command.error('error: --header only applies to --upstream-url', {
+          exitCode: ProxyExitCode.Usage,
+        });
       }
       const exitCode = await runProxyCommand(upstreamCommand, options, config);
       await flush(process.stdout);
@@ -281,9 +300,14 @@ async function runProxyCommand(
   const [command, ...args] = upstreamCommand;
   const settings = {
     upstream:
-      options.upstreamUrl !== undefined
-        ? { url: options.upstreamUrl, headers: Object.fromEntries(options.header.map(splitHeader)) }
-        : { command: command!, args },
+      config?.servers !== undefined
+        ? gatewayUpstream(config)
+        : options.upstreamUrl !== undefined
+          ? {
+              url: options.upstreamUrl,
+              headers: Object.fromEntries(options.header.map(splitHeader)),
+            }
+          : { command: command!, args },
     by: options.by,
     tokenizer: options.tokenizer,
     candidates: options.candidates,
@@ -296,6 +320,7 @@ async function runProxyCommand(
     timeoutMs: options.timeout,
     initTimeoutMs: options.initTimeout,
     verbose: options.verbose === true,
+    observe: options.observe === true,
     maxCompactBytes: options.maxCompactMb * 2 ** 20,
     stats,
     config,
@@ -343,6 +368,23 @@ async function runProxyCommand(
     if (stats !== undefined) process.stderr.write(stats.format());
     await metricsServer?.close();
   }
+}
+
+/** The gateway of a config's servers: each a command (its env added to ours) or a URL. */
+function gatewayUpstream(config: ProxyConfig): GatewayUpstream {
+  const servers: GatewayUpstream['servers'] = {};
+  for (const [name, server] of Object.entries(config.servers!)) {
+    servers[name] =
+      server.url !== undefined
+        ? { url: server.url, headers: server.headers }
+        : {
+            command: server.command!,
+            args: server.args,
+            cwd: server.cwd,
+            env: server.env === undefined ? undefined : { ...process.env, ...server.env },
+          };
+  }
+  return { servers, separator: config.separator };
 }
 
 function flush(stream: NodeJS.WritableStream): Promise<void> {

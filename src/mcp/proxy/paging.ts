@@ -271,7 +271,14 @@ export interface Page {
  * page.note; // 'toonwire proxy: rows 1-812 of 20000 ... call toonwire_more with {"cursor":"..."}'
  */
 export class Pager {
-  constructor(readonly cache: PageCache<Continuation>) {}
+  /**
+   * `keep: false` keeps no rest (observe mode: the client never sees a cursor, so nothing would
+   * ever fetch it).
+   */
+  constructor(
+    readonly cache: PageCache<Continuation>,
+    private readonly options: { keep?: boolean } = {},
+  ) {}
 
   /**
    * The first page of a result, within `budget - reserved` tokens (`reserved`: the tokens of
@@ -281,7 +288,7 @@ export class Pager {
   first(continuation: Continuation, reserved: number): Page {
     const id = newEntryId();
     const page = this.cut(continuation, id, 0, continuation.budget - reserved);
-    if (page.nextCursor !== undefined)
+    if (page.nextCursor !== undefined && this.options.keep !== false)
       this.cache.add(continuation, approximateBytes(continuation.list), id);
     return page;
   }

@@ -52,6 +52,11 @@ export interface ProxySessionOptions {
   initTimeoutMs?: number;
   /** Log every occurrence of a problem in full, not each distinct one once with a count. */
   verbose?: boolean;
+  /**
+   * Forward every message as it came and only record what compaction would have shipped (in the
+   * pipeline's stats and metrics): a team's measure of its own traffic before switching it on.
+   */
+  observe?: boolean;
   /** Receives session and upstream counts (the pipeline reports the per-tool ones). */
   metrics?: ProxyMetrics;
   /** Where the session's messages for humans go (default: stderr). */
@@ -281,7 +286,9 @@ export class ProxySession {
       };
       if (!this.clientMet) this.meetClient(clientInfoOf(request));
       const plan: CallPlan | undefined =
-        request.method === 'tools/call' ? this.tools.plan(request.params) : undefined;
+        request.method === 'tools/call' && !this.options.observe
+          ? this.tools.plan(request.params)
+          : undefined;
       if (plan?.kind === 'answer') {
         // The proxy's own tool (toonwire_more): answered here, never forwarded.
         this.toClient({ jsonrpc: '2.0', id: request.id, result: plan.result } as JSONRPCMessage, {
@@ -362,6 +369,9 @@ export class ProxySession {
     clearTimeout(entry.timer);
     entry.deadline = Date.now() + entry.remainingMs;
     entry.timer = setTimeout(() => {
+      // A gateway stops just the server that hung, answers the request, and goes on.
+      const upstream = this.upstream as { timedOut?: (id: RequestId) => boolean };
+      if (upstream.timedOut?.(id) === true) return;
       const what = describeRequest(entry.method, id, entry.toolName);
       const flag = entry.limitMs === this.timeoutMs ? '--timeout' : '--init-timeout';
       this.fail(
@@ -432,7 +442,8 @@ export class ProxySession {
       if (typeof version === 'string') this.upstream.setProtocolVersion?.(version);
     } else if (request.method === 'tools/list') {
       const shown = this.tools.list(result, this.structuredContent);
-      if (shown !== undefined) return { ...message, result: shown } as JSONRPCMessage;
+      if (shown !== undefined && !this.options.observe)
+        return { ...message, result: shown } as JSONRPCMessage;
     } else if (request.method === 'tools/call') {
       const call = request.call ?? {
         tool: request.toolName,
@@ -445,7 +456,8 @@ export class ProxySession {
         this.tools.facts(call.tool),
         this.structuredContent,
       );
-      if (shipped.changed) return { ...message, result: shipped.result } as JSONRPCMessage;
+      if (shipped.changed && !this.options.observe)
+        return { ...message, result: shipped.result } as JSONRPCMessage;
     }
     return message;
   }

@@ -59,6 +59,7 @@ export class ProxyStats {
   private skipped = 0;
   private readonly sessions = { reaped: 0, refused: 0 };
   private tokenizer: string | undefined;
+  private observing = false;
 
   /** The tokenizer's name, once the proxy counts tokens for these stats. */
   get countsTokensWith(): string | undefined {
@@ -70,9 +71,13 @@ export class ProxyStats {
     return this.skipped;
   }
 
-  /** Says that tokens are counted from now on, with the tokenizer `name` (for the table's title). */
-  countTokensWith(name: string): void {
+  /**
+   * Says that tokens are counted from now on, with the tokenizer `name` (for the table's title),
+   * and whether the proxy only observes (the sizes "after" are what it would have shipped).
+   */
+  countTokensWith(name: string, observing = false): void {
     this.tokenizer = name;
+    this.observing = observing;
   }
 
   /** `--listen` sessions ended for idleness (`reaped`) and refused at the session cap. */
@@ -156,7 +161,10 @@ export class ProxyStats {
         .join('  ')
         .trimEnd();
     const what = tokens ? `UTF-8 bytes and ${this.tokenizer} tokens` : 'UTF-8 bytes';
-    return `toonwire proxy stats (${what} of tool-result text):\n${[header, ...rows].map(line).join('\n')}\n${skipped}${sessions}`;
+    const observed = this.observing
+      ? '; --observe: nothing was changed, "after" is what compaction would have shipped'
+      : '';
+    return `toonwire proxy stats (${what} of tool-result text${observed}):\n${[header, ...rows].map(line).join('\n')}\n${skipped}${sessions}`;
   }
 }
 

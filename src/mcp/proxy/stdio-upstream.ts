@@ -70,7 +70,7 @@ export class ChildProcessTransport implements Transport {
 
   private child: ChildProcess | undefined;
   private lines: JsonLineTransport | undefined;
-  private exited: Promise<void> | undefined;
+  private exit: Promise<void> | undefined;
   private closing: Promise<void> | undefined;
   private exitCode: number | null = null;
   private exitSignal: NodeJS.Signals | null = null;
@@ -83,6 +83,11 @@ export class ChildProcessTransport implements Transport {
   /** The command line, for messages: `node server.js --flag`. */
   get commandLine(): string {
     return [this.upstream.command, ...(this.upstream.args ?? [])].join(' ');
+  }
+
+  /** Whether the child has exited. */
+  get exited(): boolean {
+    return this.exitCode !== null || this.exitSignal !== null;
   }
 
   /** How the child ended: `'exited with code 1'`, `'was killed by SIGKILL'`. */
@@ -106,7 +111,7 @@ export class ChildProcessTransport implements Transport {
       liveGroups.add(child.pid);
     }
     let spawned = false;
-    this.exited = new Promise((resolve) => {
+    this.exit = new Promise((resolve) => {
       child.once('close', (code, signal) => {
         this.exitCode = code;
         this.exitSignal = signal;
@@ -169,7 +174,7 @@ export class ChildProcessTransport implements Transport {
 
   private async stop(graceMs: number): Promise<void> {
     const child = this.child;
-    if (child === undefined || this.exited === undefined) return;
+    if (child === undefined || this.exit === undefined) return;
     // End of input first, reading on: a server finishes what it was doing and its last answers
     // still arrive (MCP's stdio shutdown).
     child.stdin?.end();
@@ -181,7 +186,7 @@ export class ChildProcessTransport implements Transport {
         if (!grouped || !signalGroup(pid, signal)) child.kill(signal);
       }
       const exited = await Promise.race([
-        this.exited.then(() => true),
+        this.exit.then(() => true),
         delay(graceMs).then(() => false),
       ]);
       if (exited) break;

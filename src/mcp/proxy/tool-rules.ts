@@ -22,6 +22,11 @@ export interface ToolRuleOptions {
    * `true`; see `contentToolReason` for how they are recognised).
    */
   contentPolicy?: boolean;
+  /**
+   * In a gateway, what joins a server's name to its tools' names: the content policy then judges
+   * a tool by its own name (`read_text_file`, not `files__read_text_file`).
+   */
+  separator?: string;
 }
 
 /**
@@ -36,8 +41,10 @@ export class ToolRules {
   private readonly excluded: ReadonlySet<string>;
   private readonly included: ReadonlySet<string>;
   private readonly contentPolicy: boolean;
+  private readonly separator: string | undefined;
 
   constructor(options: ToolRuleOptions = {}) {
+    this.separator = options.separator;
     this.only = options.tools === undefined ? undefined : new Set(options.tools);
     this.excluded = new Set(options.excludeTools ?? []);
     this.included = new Set(options.includeTools ?? []);
@@ -58,8 +65,15 @@ export class ToolRules {
     if (name !== undefined && this.excluded.has(name)) return 'excluded';
     if (this.only !== undefined && (name === undefined || !this.only.has(name))) return 'excluded';
     if (name !== undefined && (this.included.has(name) || this.only?.has(name))) return undefined;
-    if (this.contentPolicy && tool !== undefined && contentToolReason(tool) !== undefined)
+    if (this.contentPolicy && tool !== undefined && contentToolReason(this.own(tool)) !== undefined)
       return 'content';
     return undefined;
+  }
+
+  /** The tool as its server names it (a gateway prefixes the server's name). */
+  private own(tool: ToolFacts): ToolFacts {
+    if (this.separator === undefined) return tool;
+    const at = tool.name.indexOf(this.separator);
+    return at <= 0 ? tool : { ...tool, name: tool.name.slice(at + this.separator.length) };
   }
 }

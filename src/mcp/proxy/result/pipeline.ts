@@ -95,6 +95,11 @@ export interface PipelineOptions extends ToolRuleOptions {
    * 16 MiB): reading and compacting one takes about 16 times its size in memory.
    */
   maxCompactBytes?: number;
+  /**
+   * Record what would have shipped, and ship nothing of it (the session forwards every message as
+   * it came): no page is kept, and the stats say they are what compaction would have saved.
+   */
+  observe?: boolean;
 }
 
 /** What a {@link ResultPipeline} is made of; {@link createResultPipeline} builds it. */
@@ -112,6 +117,8 @@ export interface PipelineParts {
   cache: PageCache<Continuation> | undefined;
   /** Results with more text than this are forwarded unread. */
   maxCompactBytes: number;
+  /** Observe mode: record, keep no pages (see {@link PipelineOptions.observe}). */
+  observe: boolean;
   log: (message: string) => void;
 }
 
@@ -146,7 +153,8 @@ export class ResultPipeline {
     this.stats = parts.stats;
     this.metrics = parts.metrics;
     this.defaults = resolveToolSettings(parts.config, parts.flags, undefined);
-    this.pager = parts.cache === undefined ? undefined : new Pager(parts.cache);
+    this.pager =
+      parts.cache === undefined ? undefined : new Pager(parts.cache, { keep: !parts.observe });
     const cache = parts.cache;
     if (cache !== undefined) this.metrics?.watchPageCache(() => cache.size);
   }
@@ -310,7 +318,7 @@ export async function createResultPipeline(
   const byTokens = all.some((settings) => settings.by === 'tokens');
   const countTokens =
     budgeted || byTokens || stats !== undefined ? await loadTokenizer(tokenizer) : undefined;
-  if (stats !== undefined) stats.countTokensWith(tokenizer);
+  if (stats !== undefined) stats.countTokensWith(tokenizer, options.observe === true);
   const encoders = new Map<string, Encoder>();
   for (const settings of all) {
     const key = encoderKey(settings);
@@ -339,7 +347,10 @@ export async function createResultPipeline(
   return new ResultPipeline({
     config,
     flags,
-    rules: new ToolRules(options),
+    rules: new ToolRules({
+      ...options,
+      separator: config.servers === undefined ? undefined : (config.separator ?? '__'),
+    }),
     encoders,
     structuredContent,
     metaKey,
@@ -348,6 +359,7 @@ export async function createResultPipeline(
     record: { stats, metrics, countTokens, countTokensIn: stats !== undefined || byTokens },
     cache,
     maxCompactBytes,
+    observe: options.observe === true,
     log,
   });
 }
