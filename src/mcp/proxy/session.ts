@@ -450,14 +450,20 @@ export class ProxySession {
         fields: undefined,
         started: performance.now(),
       };
-      const shipped = this.options.pipeline.ship(
-        result,
-        call,
-        this.tools.facts(call.tool),
-        this.structuredContent,
-      );
-      if (shipped.changed && !this.options.observe)
-        return { ...message, result: shipped.result } as JSONRPCMessage;
+      const ship = () =>
+        this.options.pipeline.ship(
+          result,
+          call,
+          this.tools.facts(call.tool),
+          this.structuredContent,
+        );
+      if (this.options.observe) {
+        // The result goes out first, as it came; what compaction would have done is recorded after.
+        setImmediate(ship);
+        return message;
+      }
+      const shipped = ship();
+      if (shipped.changed) return { ...message, result: shipped.result } as JSONRPCMessage;
     }
     return message;
   }
