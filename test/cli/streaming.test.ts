@@ -111,8 +111,24 @@ describe('UTF-8 input', () => {
       assert.equal(run.code, 1, command);
       assert.equal(
         run.stderr,
-        `toonwire: ${file}: ill-formed UTF-8 at byte offset 12; JSON and TOON input must be UTF-8: convert the file (for example \`iconv -f latin1 -t utf-8\`)\n`,
+        `toonwire: ${file}: ill-formed UTF-8 at byte offset 12; JSON and TOON input must be UTF-8: convert the file from its encoding (for Latin-1, \`iconv -f latin1 -t utf-8\`)\n`,
       );
+    }
+  });
+
+  it('names a binary file as one instead of suggesting a text encoding, exit 1', async () => {
+    const file = join(dir, 'program.bin');
+    // The start of an ELF executable: magic, then a NUL byte, then bytes that are not UTF-8.
+    writeFileSync(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xff, 0xfe]));
+    for (const command of ['encode', 'pick', 'decode']) {
+      const run = await runCli([command, file]);
+      assert.equal(run.code, 1, command);
+      assert.match(
+        run.stderr,
+        /^toonwire: .*program\.bin: not a text file \(a NUL byte at byte offset 7, as in executables, images and archives\); (JSON and TOON|TOON) input must be UTF-8 text/,
+        command,
+      );
+      assert.doesNotMatch(run.stderr, /iconv/);
     }
   });
 
