@@ -276,10 +276,14 @@ describe('toonwire report on your own files', () => {
   });
 
   it('keeps every line within COLUMNS', async () => {
-    for (const columns of ['60', '80', '100']) {
-      const run = await runCli(['report', good, lines, '--fields', 'title,url'], {
-        env: { COLUMNS: columns },
-      });
+    const widths = ['60', '80', '100'];
+    const runs = await Promise.all(
+      widths.map((columns) =>
+        runCli(['report', good, lines, '--fields', 'title,url'], { env: { COLUMNS: columns } }),
+      ),
+    );
+    for (const [index, run] of runs.entries()) {
+      const columns = widths[index]!;
       assert.equal(run.code, 0, run.stderr);
       const longest = Math.max(...run.stdout.split('\n').map((line) => [...line].length));
       assert.ok(longest <= Number(columns), `${longest} > ${columns}`);
