@@ -1,22 +1,86 @@
 // `--fields` checks: a field that no item has is almost always a typo, and projecting to it
-// would report every item as `{}` and a large "saving" that is not one.
+// would report every item as `{}` and a large "saving" that is not one. So each unknown field is
+// named with the closest field the items do have; when none of the fields exists, `pick` refuses
+// (exit 1) instead of writing empty items, and `report` leaves that projection out.
 import { isJsonObject } from '../codec/objects.js';
 import type { JsonValue } from '../codec/types.js';
 import { DEFAULT_ENVELOPE } from '../compact/index.js';
 
+/** How many items lend their field names to the suggestions (the rest are only checked). */
+const SAMPLED_ITEMS = 1000;
+/** How deep nested objects are listed as dotted paths (`location.lat`). */
+const PATH_DEPTH = 3;
+/** At most this many distinct field names are kept for suggestions. */
+const KNOWN_LIMIT = 2000;
+
 /**
- * The fields (dotted paths) of `fields` that no item of `value` has: items are a root array's
- * elements, the array under `items` or `data`, or the root object itself.
+ * Which of `fields` (dotted paths) the items seen so far have, and the field paths they have,
+ * for suggestions. Fed one item at a time, so streamed files are checked in the same pass that
+ * reads them.
  *
  * @example
- * missingFields([{ name: 'a', url: 'u' }], ['name', 'nmae']); // ['nmae']
+ * const presence = new FieldPresence(['name', 'nmae']);
+ * presence.observe({ name: 'a', url: 'u' });
+ * presence.missing(); // ['nmae']
+ * presence.closest('nmae'); // 'name'
  */
-export function missingFields(value: JsonValue, fields: readonly string[]): string[] {
-  const items = itemsOf(value);
-  return fields.filter((field) => !items.some((item) => hasPath(item, field.split('.'))));
+export class FieldPresence {
+  readonly #fields: readonly string[];
+  readonly #paths: string[][];
+  readonly #found = new Set<string>();
+  readonly #known = new Set<string>();
+  #sampled = 0;
+
+  constructor(fields: readonly string[]) {
+    this.#fields = fields;
+    this.#paths = fields.map((field) => field.split('.'));
+  }
+
+  /** Records one item (a row of the root array, or of the envelope's array). */
+  observe(item: JsonValue): void {
+    this.#fields.forEach((field, index) => {
+      if (!this.#found.has(field) && hasPath(item, this.#paths[index]!)) this.#found.add(field);
+    });
+    if (this.#sampled < SAMPLED_ITEMS) {
+      this.#sampled++;
+      collectPaths(item, '', PATH_DEPTH, this.#known);
+    }
+  }
+
+  /** The fields no item had. */
+  missing(): string[] {
+    return this.#fields.filter((field) => !this.#found.has(field));
+  }
+
+  /** The field paths the items have (from the first 1000 items), in first-seen order. */
+  known(): string[] {
+    return [...this.#known];
+  }
+
+  /** The items' field closest to `field` (edit distance, ignoring case first), if any. */
+  closest(field: string): string | undefined {
+    let best: string | undefined;
+    let bestDistance = Infinity;
+    for (const candidate of this.#known) {
+      const distance =
+        candidate.toLowerCase() === field.toLowerCase() ? 0.5 : editDistance(field, candidate);
+      if (distance < bestDistance) {
+        best = candidate;
+        bestDistance = distance;
+      }
+    }
+    return best;
+  }
 }
 
-function itemsOf(value: JsonValue): JsonValue[] {
+/**
+ * The items of a parsed payload: a root array's elements, the array under `items` or `data`, or
+ * the root object itself.
+ *
+ * @example
+ * itemsOf({ total: 1, items: [{ id: 1 }] }); // [{ id: 1 }]
+ */
+export function itemsOf(value: JsonValue): JsonValue[] {
   if (Array.isArray(value)) return value;
   if (isJsonObject(value)) {
     for (const key of DEFAULT_ENVELOPE) {
@@ -25,6 +89,63 @@ function itemsOf(value: JsonValue): JsonValue[] {
     }
   }
   return [value];
+}
+
+/**
+ * `fields` checked against every item of a parsed payload.
+ *
+ * @example
+ * fieldPresence([{ name: 'a', url: 'u' }], ['name', 'nmae']).missing(); // ['nmae']
+ */
+export function fieldPresence(value: JsonValue, fields: readonly string[]): FieldPresence {
+  const presence = new FieldPresence(fields);
+  for (const item of itemsOf(value)) presence.observe(item);
+  return presence;
+}
+
+/**
+ * The fields (dotted paths) of `fields` that no item of `value` has.
+ *
+ * @example
+ * missingFields([{ name: 'a', url: 'u' }], ['name', 'nmae']); // ['nmae']
+ */
+export function missingFields(value: JsonValue, fields: readonly string[]): string[] {
+  return fieldPresence(value, fields).missing();
+}
+
+/**
+ * What to tell the user about `fields`: nothing when every field was found, a warning when some
+ * were not (each with the closest real field), and `allMissing` when none was, so the caller
+ * refuses (pick) or leaves the projection out (report).
+ *
+ * @example
+ * fieldsProblem('places.json', ['name', 'nmae'], presence);
+ * // { allMissing: false, message: "places.json: no item has the field 'nmae' (closest: 'name'); ..." }
+ */
+export function fieldsProblem(
+  source: string,
+  fields: readonly string[],
+  presence: FieldPresence,
+): { allMissing: boolean; message: string } | undefined {
+  const missing = presence.missing();
+  if (missing.length === 0) return undefined;
+  const named = missing
+    .map((field) => {
+      const closest = presence.closest(field);
+      return closest === undefined ? `'${field}'` : `'${field}' (closest: '${closest}')`;
+    })
+    .join(', ');
+  const allMissing = missing.length === fields.length;
+  const known = presence.known();
+  const shown = known.slice(0, 12).join(', ') + (known.length > 12 ? ', ...' : '');
+  const rest = allMissing
+    ? `none of the fields exists, so nothing would be kept; ${known.length > 0 ? `the items' fields are ${shown}` : 'the items have no fields'}`
+    : 'check the spelling (the fields that exist are kept)';
+  const which =
+    allMissing && missing.length > 1
+      ? 'any of the fields'
+      : `the field${missing.length > 1 ? 's' : ''}`;
+  return { allMissing, message: `${source}: no item has ${which} ${named}; ${rest}` };
 }
 
 function hasPath(item: JsonValue, path: readonly string[]): boolean {
@@ -36,23 +157,35 @@ function hasPath(item: JsonValue, path: readonly string[]): boolean {
   return true;
 }
 
-/**
- * The stderr warning for fields no item has, or `undefined` when every field was found.
- *
- * @example
- * fieldsWarning('places.json', ['nmae'], ['name', 'nmae']);
- * // "places.json: no item has the field 'nmae'; check the spelling (found fields are kept)"
- */
-export function fieldsWarning(
-  source: string,
-  missing: readonly string[],
-  fields: readonly string[],
-): string | undefined {
-  if (missing.length === 0) return undefined;
-  const names = missing.map((field) => `'${field}'`).join(', ');
-  const rest =
-    missing.length === fields.length
-      ? 'the projection keeps nothing, so its sizes are not reported; check the spelling'
-      : 'check the spelling (the fields that exist are kept)';
-  return `${source}: no item has the field${missing.length > 1 ? 's' : ''} ${names}; ${rest}`;
+function collectPaths(node: JsonValue, prefix: string, depth: number, into: Set<string>): void {
+  if (!isJsonObject(node) || depth === 0) return;
+  for (const key of Object.keys(node)) {
+    if (into.size >= KNOWN_LIMIT) return;
+    const path = prefix === '' ? key : `${prefix}.${key}`;
+    into.add(path);
+    collectPaths(node[key]!, path, depth - 1, into);
+  }
+}
+
+/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
+function editDistance(a: string, b: string): number {
+  const rows = a.length + 1;
+  const cols = b.length + 1;
+  const d: number[] = new Array(rows * cols).fill(0);
+  for (let i = 0; i < rows; i++) d[i * cols] = i;
+  for (let j = 0; j < cols; j++) d[j] = j;
+  for (let i = 1; i < rows; i++) {
+    for (let j = 1; j < cols; j++) {
+      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
+      let best = Math.min(
+        d[(i - 1) * cols + j]! + 1,
+        d[i * cols + j - 1]! + 1,
+        d[(i - 1) * cols + j - 1]! + cost,
+      );
+      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
+        best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
+      d[i * cols + j] = best;
+    }
+  }
+  return d[rows * cols - 1]!;
 }

@@ -51,8 +51,10 @@ export function createProgram(): Command {
 Exit codes: 0 success, 1 bad input data (unreadable, malformed, or failed round trip), 2 bad usage.
 
 Start with:
-  toonwire report              what the picker saves on the bundled corpus
-  toonwire report your.json    ... and on your own data`,
+  toonwire report your.json    what the picker saves on your data (files, folders, globs)
+  toonwire report              ... on the sample corpus, which lives in a clone of toonwire
+                               (npm start there); the installed package does not ship it
+`,
     );
   registerReportCommand(program);
   registerEncodeCommand(program);

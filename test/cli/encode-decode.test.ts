@@ -108,6 +108,18 @@ describe('toonwire encode', () => {
 });
 
 describe('toonwire decode', () => {
+  it('decodes an empty input to {} and says so on stderr (TOON spec §5)', async () => {
+    const run = await runCli(['decode'], { input: '' });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, '{}\n');
+    assert.equal(
+      run.stderr,
+      'toonwire: warning: <stdin> is empty; an empty TOON document decodes to {} (TOON spec §5)\n',
+    );
+    const document = await runCli(['decode'], { input: 'a: 1\n' });
+    assert.equal(document.stderr, '', 'no warning for a document');
+  });
+
   it('turns encode output back into the same JSON', async () => {
     const encoded = await runCli(['encode'], { input: JSON.stringify(rows) });
     const decoded = await runCli(['decode'], { input: encoded.stdout });

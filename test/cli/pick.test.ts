@@ -57,6 +57,33 @@ describe('toonwire pick', () => {
     for (const item of value.items) assert.deepEqual(Object.keys(item), ['title', 'totalScore']);
   });
 
+  it('refuses --fields when no item has any of them, naming the closest real fields (exit 1)', async () => {
+    const run = await runCli(['pick', places, '--fields', 'tilte,totalscore']);
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '', 'nothing written: every item would be {}');
+    assert.match(
+      run.stderr,
+      /^toonwire: .*google-maps-coffee-prague-10\.json: no item has any of the fields 'tilte' \(closest: 'title'\), 'totalscore' \(closest: 'totalScore'\); .*the items' fields are title, /,
+    );
+    const streamed = await runCli(['pick', '--stream', '--fields', 'nmae'], {
+      input: '[{"name":"a"},{"name":"b"}]',
+    });
+    assert.equal(streamed.code, 1, 'a streamed pick checks the fields in its first pass');
+    assert.match(streamed.stderr, /no item has the field 'nmae' \(closest: 'name'\)/);
+  });
+
+  it('warns about a --fields typo with the closest real field, and keeps the others', async () => {
+    const run = await runCli(['pick', '--fields', 'name,ulr'], {
+      input: '[{"name":"a","url":"u"},{"name":"b","url":"v"}]',
+    });
+    assert.equal(run.code, 0);
+    assert.equal(run.stdout, '[{"name":"a"},{"name":"b"}]\n');
+    assert.equal(
+      run.stderr,
+      "toonwire: warning: <stdin>: no item has the field 'ulr' (closest: 'url'); check the spelling (the fields that exist are kept)\n",
+    );
+  });
+
   it('compares token counts with --by tokens', async () => {
     const run = await runCli(['pick', '--by', 'tokens', '--explain'], { input: runs });
     assert.equal(run.code, 0);

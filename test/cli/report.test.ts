@@ -202,7 +202,11 @@ describe('toonwire report on your own files', () => {
   it('exits 1 naming a file that does not exist', async () => {
     const run = await runCli(['report', join(dir, 'nope.json')]);
     assert.equal(run.code, 1);
-    assert.equal(run.stderr, `toonwire: ${join(dir, 'nope.json')}: cannot read: no such file\n`);
+    assert.equal(
+      run.stderr,
+      `toonwire: ${join(dir, 'nope.json')}: cannot read: no such file\ntoonwire: nothing to report: no file could be measured\n`,
+    );
+    assert.equal(run.stdout, '', 'no empty report ("all 0 encodings decode back")');
   });
 
   it('adds a projection table for each file with --fields', async () => {
@@ -227,6 +231,16 @@ describe('toonwire report on your own files', () => {
     assert.match(html, /^<!doctype html>/);
     assert.match(html, /api \/ runs/);
     assert.match(html, /class="bar" style="width:100\.00%/, 'has bar charts');
+    assert.match(
+      html,
+      /<h2>What the picker saves against JSON<\/h2>.*<div class="savings">.*<span class="name">api<\/span>.* saved<\/span>/s,
+      'a summary chart of what the picker saves per tool',
+    );
+    assert.equal(
+      html.match(/<table>/g)?.length,
+      html.match(/<div class="scroll" role="region" tabindex="0"><table>/g)?.length,
+      'every table scrolls in its own box, never the page',
+    );
     assert.doesNotMatch(html, /<script|<link|src=|@import|url\(/, 'loads nothing from anywhere');
   });
 
@@ -253,7 +267,7 @@ describe('toonwire report on your own files', () => {
       run.stdout,
       /Shipping the picker's choice instead of JSON (saves|costs) [\d.]+% (of|more) bytes and [\d.]+% (of |more )?tokens\s+on these 2\s+payloads; TOON won \d of 2\./,
     );
-    assert.match(run.stdout, /Quote Δ total/);
+    assert.match(run.stdout, /Δ total is the figure to quote/);
     const spdx = createRequire(import.meta.url).resolve('spdx-license-list/spdx.json');
     const bytes = await runCli(['report', '--by', 'bytes', spdx]);
     assert.match(bytes.stdout, /Picking by bytes cost tokens on 1 of 1 payloads/);
@@ -262,10 +276,14 @@ describe('toonwire report on your own files', () => {
   });
 
   it('keeps every line within COLUMNS', async () => {
-    for (const columns of ['60', '80', '100']) {
-      const run = await runCli(['report', good, lines, '--fields', 'title,url'], {
-        env: { COLUMNS: columns },
-      });
+    const widths = ['60', '80', '100'];
+    const runs = await Promise.all(
+      widths.map((columns) =>
+        runCli(['report', good, lines, '--fields', 'title,url'], { env: { COLUMNS: columns } }),
+      ),
+    );
+    for (const [index, run] of runs.entries()) {
+      const columns = widths[index]!;
       assert.equal(run.code, 0, run.stderr);
       const longest = Math.max(...run.stdout.split('\n').map((line) => [...line].length));
       assert.ok(longest <= Number(columns), `${longest} > ${columns}`);
@@ -275,10 +293,16 @@ describe('toonwire report on your own files', () => {
   it('warns on stderr about a --fields name no item has, and claims no size for it', async () => {
     const run = await runCli(['report', lines, '--fields', 'nmae']);
     assert.equal(run.code, 0, run.stderr);
-    assert.match(run.stderr, /^toonwire: warning: .*items\.jsonl: no item has the field 'nmae'/);
+    assert.match(
+      run.stderr,
+      /^toonwire: warning: .*items\.jsonl: no item has the field 'nmae' \(closest: '\w+'\); .*the projection is left out/,
+    );
     assert.doesNotMatch(run.stdout, /Projection:/);
-    const partly = await runCli(['report', lines, '--fields', 'title,nmae']);
-    assert.match(partly.stderr, /no item has the field 'nmae'; check the spelling/);
+    const partly = await runCli(['report', lines, '--fields', 'title,tilte']);
+    assert.match(
+      partly.stderr,
+      /no item has the field 'tilte' \(closest: 'title'\); check the spelling/,
+    );
     assert.match(partly.stdout, /Projection: items/);
   });
 

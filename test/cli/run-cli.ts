@@ -3,6 +3,7 @@
 import { spawn } from 'node:child_process';
 import { existsSync } from 'node:fs';
 import { fileURLToPath } from 'node:url';
+import { hangGuardMs } from '../support/patience.js';
 
 export const REPO_ROOT = fileURLToPath(new URL('../../', import.meta.url));
 export const CLI = fileURLToPath(new URL('../../dist/cli/main.js', import.meta.url));
@@ -20,13 +21,25 @@ export function assertBuilt(): void {
 }
 
 /**
+ * A CLI run's hang guard before scaling: far above any command here on an idle machine (the
+ * longest, a report over the whole corpus, takes about 10 s), multiplied by the measured
+ * slowdown (test/support/patience.ts), so a busy machine slows the tests without failing them.
+ */
+const CLI_HANG_GUARD_MS = 120_000;
+
+/**
  * Spawns `node dist/cli/main.js ...args`, feeds `input` to stdin (or closes it at once), and
- * resolves with the exit code and both outputs. The child is killed if it outlives `timeoutMs`.
+ * resolves with the exit code and both outputs. The child is killed only if it hangs: it
+ * outlives a generous guard scaled by the machine's measured slowdown.
+ *
+ * @example
+ * const { code, stdout } = await runCli(['encode'], { input: '{"a":1}' }); // 0, 'a: 1\n'
  */
 export function runCli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; timeoutMs?: number; env?: Record<string, string> } = {},
+  options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
+  const guardMs = hangGuardMs(CLI_HANG_GUARD_MS);
   return new Promise((resolve, reject) => {
     const child = spawn(process.execPath, [CLI, ...args], {
       cwd: options.cwd ?? REPO_ROOT,
@@ -41,10 +54,10 @@ export function runCli(
       child.kill('SIGKILL');
       reject(
         new Error(
-          `toonwire ${args.join(' ')} did not finish within ${options.timeoutMs ?? 20_000} ms\nstderr: ${stderr}`,
+          `toonwire ${args.join(' ')} still running after ${guardMs} ms: a hang (raise TOONWIRE_TEST_PATIENCE on a slower machine)\nstderr: ${stderr}`,
         ),
       );
-    }, options.timeoutMs ?? 20_000);
+    }, guardMs);
     child.on('error', (error) => {
       clearTimeout(timer);
       reject(error);

@@ -33,15 +33,16 @@ describe('encode --stream', () => {
       const json = join(dir, `${name.replaceAll(' ', '-')}.json`);
       writeFileSync(jsonl, rows.map((row) => JSON.stringify(row)).join('\n'));
       writeFileSync(json, JSON.stringify(rows, null, 1));
-      for (const file of [jsonl, json]) {
-        for (const extra of [[], ['--delimiter', 'tab']]) {
-          const run = await runCli(['encode', '--stream', file, ...extra]);
-          assert.equal(run.code, 0, run.stderr);
-          assert.equal(
-            run.stdout,
-            `${encode(rows, { delimiter: extra.length > 0 ? '\t' : ',' })}\n`,
-          );
-        }
+      const cases = [jsonl, json].flatMap((file) =>
+        [[], ['--delimiter', 'tab']].map((extra) => ({ file, extra })),
+      );
+      const runs = await Promise.all(
+        cases.map(({ file, extra }) => runCli(['encode', '--stream', file, ...extra])),
+      );
+      for (const [index, run] of runs.entries()) {
+        const { file, extra } = cases[index]!;
+        assert.equal(run.code, 0, `${file} ${extra.join(' ')}: ${run.stderr}`);
+        assert.equal(run.stdout, `${encode(rows, { delimiter: extra.length > 0 ? '\t' : ',' })}\n`);
       }
     });
   }
@@ -70,14 +71,20 @@ describe('pick --stream', () => {
       const json = join(dir, `pick-${name}.json`);
       writeFileSync(jsonl, rows.map((row) => JSON.stringify(row)).join('\n'));
       writeFileSync(json, JSON.stringify(rows));
-      for (const by of ['auto', 'bytes']) {
-        const whole = await runCli(['pick', json, '--by', by]);
-        for (const file of [jsonl, json]) {
-          const run = await runCli(['pick', '--stream', file, '--by', by]);
-          assert.equal(run.code, 0, run.stderr);
-          assert.equal(run.stdout, whole.stdout, `${name} ${by} ${file}`);
-        }
-      }
+      // The runs are independent processes: side by side, they use both cores.
+      await Promise.all(
+        ['auto', 'bytes'].map(async (by) => {
+          const [whole, ...streamed] = await Promise.all([
+            runCli(['pick', json, '--by', by]),
+            runCli(['pick', '--stream', jsonl, '--by', by]),
+            runCli(['pick', '--stream', json, '--by', by]),
+          ]);
+          for (const [index, run] of streamed.entries()) {
+            assert.equal(run.code, 0, run.stderr);
+            assert.equal(run.stdout, whole!.stdout, `${name} ${by} ${index === 0 ? jsonl : json}`);
+          }
+        }),
+      );
     }
   });
 });
@@ -111,8 +118,24 @@ describe('UTF-8 input', () => {
       assert.equal(run.code, 1, command);
       assert.equal(
         run.stderr,
-        `toonwire: ${file}: ill-formed UTF-8 at byte offset 12; JSON and TOON input must be UTF-8: convert the file (for example \`iconv -f latin1 -t utf-8\`)\n`,
+        `toonwire: ${file}: ill-formed UTF-8 at byte offset 12; JSON and TOON input must be UTF-8: convert the file from its encoding (for Latin-1, \`iconv -f latin1 -t utf-8\`)\n`,
       );
+    }
+  });
+
+  it('names a binary file as one instead of suggesting a text encoding, exit 1', async () => {
+    const file = join(dir, 'program.bin');
+    // The start of an ELF executable: magic, then a NUL byte, then bytes that are not UTF-8.
+    writeFileSync(file, Buffer.from([0x7f, 0x45, 0x4c, 0x46, 0x02, 0x01, 0x01, 0x00, 0xff, 0xfe]));
+    for (const command of ['encode', 'pick', 'decode']) {
+      const run = await runCli([command, file]);
+      assert.equal(run.code, 1, command);
+      assert.match(
+        run.stderr,
+        /^toonwire: .*program\.bin: not a text file \(a NUL byte at byte offset 7, as in executables, images and archives\); (JSON and TOON|TOON) input must be UTF-8 text/,
+        command,
+      );
+      assert.doesNotMatch(run.stderr, /iconv/);
     }
   });
 
@@ -127,8 +150,10 @@ describe('UTF-8 input', () => {
 
 describe('decode --max-depth', () => {
   it('refuses a document deeper than the default 1000 levels, and reads it when raised', async () => {
-    let text = 'leaf: 1';
-    for (let i = 0; i < 1100; i++) text = `a:\n${text.replace(/^/gm, '  ')}`;
+    // 1100 nested `a:` keys, then the leaf, built in one pass (re-indenting the whole text once
+    // per level took seconds).
+    const lines = Array.from({ length: 1100 }, (_, depth) => `${'  '.repeat(depth)}a:`);
+    const text = [...lines, `${'  '.repeat(1100)}leaf: 1`].join('\n');
     const file = join(dir, 'deep.toon');
     writeFileSync(file, text);
     const refused = await runCli(['decode', file]);
@@ -173,15 +198,19 @@ describe('decode --stream', () => {
       'just a string',
       [[1, 2], [], [{ a: [] }]],
     ];
-    for (const [i, value] of values.entries()) {
-      const file = join(dir, `stream-${i}.toon`);
-      writeFileSync(file, encode(value));
-      const indented = await runCli(['decode', '--stream', file]);
-      assert.equal(indented.code, 0, indented.stderr);
-      assert.equal(indented.stdout, `${JSON.stringify(value, null, 2)}\n`);
-      const compact = await runCli(['decode', '--stream', '--compact', file]);
-      assert.equal(compact.stdout, `${JSON.stringify(value)}\n`);
-    }
+    await Promise.all(
+      values.map(async (value, i) => {
+        const file = join(dir, `stream-${i}.toon`);
+        writeFileSync(file, encode(value));
+        const [indented, compact] = await Promise.all([
+          runCli(['decode', '--stream', file]),
+          runCli(['decode', '--stream', '--compact', file]),
+        ]);
+        assert.equal(indented.code, 0, indented.stderr);
+        assert.equal(indented.stdout, `${JSON.stringify(value, null, 2)}\n`);
+        assert.equal(compact.stdout, `${JSON.stringify(value)}\n`);
+      }),
+    );
   });
 
   it('names line and column of a malformed document', async () => {

@@ -358,7 +358,8 @@ describe('measuring a payload', () => {
     assert.equal(itemCount(rows), 3);
     assert.equal(itemCount([1, 2]), 2);
     assert.equal(itemCount({ data: [] }), 0);
-    assert.equal(itemCount({ a: 1 }), null);
+    assert.equal(itemCount({ a: 1 }), 1, 'an object without an envelope is itself the one item');
+    assert.equal(itemCount('text'), null);
   });
 
   it('sums totals and averages per-payload changes', () => {

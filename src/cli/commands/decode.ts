@@ -2,13 +2,15 @@
 // is written in pieces as it is produced, so no output is too large for a string.
 
 import { createReadStream } from 'node:fs';
+import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { decodeStream } from '../../codec/decode/stream.js';
 import { decode } from '../../codec/decode.js';
 import { ToonDecodeError } from '../../codec/errors.js';
 import type { JsonValue } from '../../codec/types.js';
 import { unflatten } from '../../compact/index.js';
-import { CliError, EXIT_DATA } from '../errors.js';
+import { binaryInputError, binaryOffset } from '../binary-input.js';
+import { CliError, EXIT_DATA, formatError } from '../errors.js';
 import { writeChunks } from '../input.js';
 import { parseMaxDepth, parsePositiveInteger } from '../options.js';
 import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
@@ -100,6 +102,10 @@ export function registerDecodeCommand(program: Command): void {
             jsonFromEvents(decodeStream(chunks(), decodeOptions), options.compact ? 0 : 2),
           );
         } catch (error) {
+          if (error instanceof ToonDecodeError && error.offset !== undefined) {
+            const nul = binaryOffset(await readHead(file));
+            if (nul >= 0) throw binaryInputError(file, nul, 'TOON');
+          }
           if (error instanceof ToonDecodeError)
             throw new CliError(`${file}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
           throw error;
@@ -114,9 +120,20 @@ export function registerDecodeCommand(program: Command): void {
         value = decode(bytes, decodeOptions);
       } catch (error) {
         if (error instanceof ToonDecodeError) {
+          const nul = error.offset === undefined ? -1 : binaryOffset(bytes);
+          if (nul >= 0) throw binaryInputError(source, nul, 'TOON');
           throw new CliError(`${source}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
         }
         throw error;
+      }
+      if (isBlank(bytes)) {
+        // Spec §5: an empty document is the empty object. Say so, since an empty pipe is more
+        // often a mistake upstream than a document.
+        process.stderr.write(
+          formatError(
+            `warning: ${source} is empty; an empty TOON document decodes to {} (TOON spec §5)`,
+          ),
+        );
       }
       if (options.unflatten) {
         try {
@@ -127,4 +144,23 @@ export function registerDecodeCommand(program: Command): void {
       }
       await writeChunks(jsonPieces(value, options.compact ? 0 : 2));
     });
+}
+
+/** True when `bytes` hold nothing but whitespace: an empty document. */
+function isBlank(bytes: Uint8Array): boolean {
+  for (const byte of bytes)
+    if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
+  return true;
+}
+
+/** The first 8 KiB of `file`, to tell a binary file from ill-formed text. */
+async function readHead(file: string): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
+  try {
+    const buffer = new Uint8Array(8192);
+    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
+    return buffer.subarray(0, bytesRead);
+  } finally {
+    await handle.close();
+  }
 }

@@ -11,7 +11,7 @@ import {
   type TokenizerName,
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, formatError, messageOf } from '../errors.js';
-import { fieldsWarning, missingFields } from '../fields.js';
+import { type FieldPresence, fieldPresence, fieldsProblem } from '../fields.js';
 import { formatInt } from '../format.js';
 import { readInput, writeChunks, writeOutput } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
@@ -95,12 +95,8 @@ export function registerPickCommand(program: Command): void {
         ...(options.candidates ? { candidates: options.candidates } : {}),
       };
       if (options.fields) {
-        const warning = fieldsWarning(
-          input.source,
-          missingFields(value, options.fields),
-          options.fields,
-        );
-        if (warning !== undefined) process.stderr.write(formatError(`warning: ${warning}`));
+        const fields = options.fields;
+        checkFields(input.source, fields, fieldPresence(value, fields));
       }
       let result: ReturnType<typeof pick>;
       try {
@@ -126,6 +122,17 @@ export function registerPickCommand(program: Command): void {
       }
       await writeOutput(result.text);
     });
+}
+
+/**
+ * Warns about fields no item has, naming the closest real ones; refuses (exit 1) when none of
+ * the fields exists, since every item would be written as `{}`.
+ */
+function checkFields(source: string, fields: readonly string[], presence: FieldPresence): void {
+  const problem = fieldsProblem(source, fields, presence);
+  if (problem === undefined) return;
+  if (problem.allMissing) throw new CliError(`${problem.message}; nothing was written`, EXIT_DATA);
+  process.stderr.write(formatError(`warning: ${problem.message}`));
 }
 
 /** `count`, asked at most once per distinct text. */
@@ -163,6 +170,7 @@ async function pickStreamed(
   try {
     const result = await measureRows(file, format, settings, progress);
     progress.done();
+    if (options.fields && result.fields) checkFields(file, options.fields, result.fields);
     if (options.explain)
       process.stderr.write(explainStreamed(result, by, settings.countTokens !== undefined));
     await writeChunks(writeRows(file, format, result.picked.strategy, settings, progress));

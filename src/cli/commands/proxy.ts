@@ -13,9 +13,9 @@ import {
   DEFAULT_PAGE_TTL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../mcp/defaults.js';
-import type { GatewayUpstream } from '../../mcp/proxy.js';
 import type { ProxyConfig } from '../../mcp/proxy/config.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
+import type { GatewayUpstream } from '../../mcp/proxy.js';
 import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, numberParser, tokenizerOption } from '../options.js';
 

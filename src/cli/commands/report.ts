@@ -9,7 +9,7 @@ import {
   type TokenizerName,
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, EXIT_USAGE, formatError, messageOf } from '../errors.js';
-import { fieldsWarning, missingFields } from '../fields.js';
+import { type FieldPresence, fieldPresence, fieldsProblem } from '../fields.js';
 import { readTextFile, writeOutput } from '../input.js';
 import { type InputFormat, parseInput } from '../json-input.js';
 import { collectGarbage } from '../memory.js';
@@ -63,9 +63,9 @@ interface ReportCommandOptions {
 export function registerReportCommand(program: Command): void {
   program
     .command('report')
-    .summary('measure what the picker saves, in bytes and tokens (default: the sample corpus)')
+    .summary('measure what the picker saves, in bytes and tokens')
     .description(
-      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the sample corpus of Apify API responses. Files are measured one at a time; JSON Lines files and JSON arrays over 64 MB a batch of rows at a time.',
+      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the sample corpus of Apify API responses, which lives in a clone of the repository (the installed package does not ship it). Files are measured one at a time; JSON Lines files and JSON arrays over 64 MB a batch of rows at a time.',
     )
     .argument(
       '[files...]',
@@ -93,7 +93,7 @@ measured), and the exit code is 1. A file's group (the "tool" column) is its dir
 Tables fit the terminal's width (COLUMNS, or the terminal's own).
 
 Examples:
-  toonwire report                                  the sample Apify corpus
+  toonwire report                                  the sample Apify corpus (in a clone)
   toonwire report my-api-responses/                every .json/.jsonl file below the directory
   toonwire report 'exports/**/*.json' --by tokens
   toonwire report places.json --fields title,url,totalScore --html report.html`,
@@ -108,6 +108,12 @@ Examples:
       }
       const data = await buildReport(inputs, options);
       for (const warning of data.warnings) process.stderr.write(formatError(`warning: ${warning}`));
+      // Nothing measured: an empty report ("all 0 encodings decode back") would only hide the errors.
+      if (data.fixtures.length === 0 && data.projections.length === 0 && data.errors.length > 0)
+        throw new CliError(
+          `${data.errors.join('\n')}\nnothing to report: no file could be measured`,
+          EXIT_DATA,
+        );
       const rendered = options.json
         ? `${JSON.stringify(data, null, 2)}\n`
         : options.markdown
@@ -175,6 +181,18 @@ async function buildReport(
       );
     return result;
   };
+  /**
+   * Warns about fields no item has (naming the closest real ones); false when none exists, so
+   * the projection, which would keep nothing, is left out rather than reported as a saving.
+   */
+  const keepProjection = (path: string, fields: readonly string[], presence: FieldPresence) => {
+    const problem = fieldsProblem(path, fields, presence);
+    if (problem === undefined) return true;
+    warnings.push(
+      problem.allMissing ? `${problem.message}; the projection is left out` : problem.message,
+    );
+    return !problem.allMissing;
+  };
   /** One file, read, parsed and measured on its own: nothing of it is kept but the figures. */
   const measureFile = async (
     input: { file: string; path: string; format: InputFormat },
@@ -201,9 +219,11 @@ async function buildReport(
       };
       try {
         const full = await measureRows(input.file, input.format, stream, bytes);
-        const projected = fields
+        let projected = fields
           ? await measureRows(input.file, input.format, { ...stream, fields }, bytes)
           : undefined;
+        if (fields && projected?.fields && !keepProjection(input.path, fields, projected.fields))
+          projected = undefined;
         return {
           full: record(input.path, full),
           projected: projected && record(input.path, projected, fields),
@@ -221,13 +241,10 @@ async function buildReport(
       ? { ...settings, afterStep: collectGarbage }
       : settings;
     const value = parseInput(await readTextFile(input.file), input.path, input.format);
-    let projectFields = fields;
-    if (fields) {
-      const missing = missingFields(value, fields);
-      const warning = fieldsWarning(input.path, missing, fields);
-      if (warning !== undefined) warnings.push(warning);
-      if (missing.length === fields.length) projectFields = undefined;
-    }
+    const projectFields =
+      fields && keepProjection(input.path, fields, fieldPresence(value, fields))
+        ? fields
+        : undefined;
     return {
       full: record(input.path, measurePayload(value, stepSettings)),
       projected: projectFields

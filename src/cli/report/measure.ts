@@ -8,7 +8,6 @@ import { stringifyDeep } from '../../compact/deep-json.js';
 import {
   byteLength,
   type CandidateName,
-  DEFAULT_ENVELOPE,
   measureCandidates,
   parseCompact,
   pick,
@@ -16,6 +15,7 @@ import {
   type TokenizerName,
 } from '../../compact/index.js';
 import { messageOf } from '../errors.js';
+import { itemsOf } from '../fields.js';
 
 /** How every payload of one report is measured. */
 export interface MeasureSettings {
@@ -148,14 +148,15 @@ function roundTripProblem(text: string, strategy: string, expected: JsonValue): 
   return difference === undefined ? undefined : `decodes to different data at ${difference}`;
 }
 
-/** Row count of a payload: a root array's length, or the length of an envelope's `items`/`data`. */
+/**
+ * Item count of a payload: a root array's length, the length of an envelope's `items`/`data`,
+ * or 1 for any other object (it is itself the one item, as `project` takes it); none for a
+ * scalar.
+ *
+ * @example
+ * itemCount({ total: 2, items: [{}, {}] }); // 2
+ * itemCount({ id: 1 }); // 1
+ */
 export function itemCount(value: JsonValue): number | null {
-  if (Array.isArray(value)) return value.length;
-  if (typeof value === 'object' && value !== null) {
-    for (const key of DEFAULT_ENVELOPE) {
-      const items = value[key];
-      if (Array.isArray(items)) return items.length;
-    }
-  }
-  return null;
+  return typeof value === 'object' && value !== null ? itemsOf(value).length : null;
 }

@@ -63,7 +63,7 @@ export function reportSummary(data: ReportData): string[] {
     }
     if (n > 1) {
       out.push(
-        "Quote Δ total: the picked sizes summed against the JSON sizes summed, what these payloads cost together. Δ mean averages each payload's own change, so a 2 KB response weighs as much as a 300 KB one: it says how a typical response fares, not what the whole costs.",
+        "Δ total is the figure to quote: what these payloads cost together, the picked sizes summed against the JSON sizes summed. Δ mean averages each payload's own change, so a 2 KB response weighs as much as a 300 KB one: it tells how a typical response fares, not what the whole costs.",
       );
     }
   }
@@ -74,7 +74,9 @@ export function reportSummary(data: ReportData): string[] {
   }
   if (data.errors.length > 0) {
     out.push(
-      `${data.errors.length === 1 ? '1 problem' : `${data.errors.length} problems`} (unreadable files, failed round trips) are listed on stderr; the files concerned are left out of these figures.`,
+      data.errors.length === 1
+        ? '1 problem (an unreadable file or a failed round trip) is listed on stderr; the file concerned is left out of these figures.'
+        : `${data.errors.length} problems (unreadable files, failed round trips) are listed on stderr; the files concerned are left out of these figures.`,
     );
   }
   return out;

@@ -16,6 +16,7 @@ import {
 } from '../../compact/index.js';
 import { projector } from '../../compact/project.js';
 import { messageOf } from '../errors.js';
+import { FieldPresence } from '../fields.js';
 import type { InputFormat } from '../json-input.js';
 import type { CandidateResult, PayloadResult } from '../report/measure.js';
 import { ArrayShape, BATCH_ROWS } from './encode.js';
@@ -93,12 +94,15 @@ export async function measureRows(
   format: InputFormat,
   settings: StreamSettings,
   progress: ByteProgress,
-): Promise<PayloadResult & { rows: number }> {
+): Promise<PayloadResult & { rows: number; fields?: FieldPresence }> {
   const all = tracks(settings);
   const rowFor = rowProjector(settings);
+  // Which of the fields the rows have, found in the pass that reads them anyway.
+  const fields = settings.fields && new FieldPresence(settings.fields);
   let rows = 0;
   for await (const { value } of readRows(file, format, progress.pass('sizing, pass 1 of 2'))) {
     rows++;
+    fields?.observe(value);
     const row = rowFor(value);
     for (const track of all) {
       if (track.shape === undefined || track.error !== undefined) continue;
@@ -179,6 +183,7 @@ export async function measureRows(
     picked: { strategy: winner.name, bytes: winner.bytes, tokens: tokensOf(winner) },
     failures: all.flatMap((track) => track.failures),
     rows,
+    ...(fields ? { fields } : {}),
   };
 }
 

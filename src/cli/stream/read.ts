@@ -6,6 +6,7 @@ import { open, readFile, stat } from 'node:fs/promises';
 import { JSONParser } from '@streamparser/json';
 import type { JsonValue } from '../../codec/types.js';
 import { firstIllFormed } from '../../codec/utf8.js';
+import { binaryInputError, binaryOffset } from '../binary-input.js';
 import { CliError, EXIT_DATA, EXIT_USAGE } from '../errors.js';
 
 /** The name error messages give standard input. */
@@ -82,14 +83,16 @@ export async function* readTextChunks(
     source === STDIN_NAME ? process.stdin : createReadStream(source, { highWaterMark: 1 << 20 });
   const decoder = new TextDecoder('utf-8', { fatal: true });
   let bytes = 0;
+  let head: Uint8Array | undefined;
   try {
     for await (const chunk of stream) {
       const data = chunk as Uint8Array;
+      head ??= data;
       let text: string;
       try {
         text = decoder.decode(data, { stream: true });
       } catch {
-        throw await illFormedError(source, path);
+        throw await illFormedError(source, path, head);
       }
       bytes += data.length;
       onBytes?.(bytes);
@@ -99,7 +102,7 @@ export async function* readTextChunks(
     try {
       rest = decoder.decode();
     } catch {
-      throw await illFormedError(source, path);
+      throw await illFormedError(source, path, head);
     }
     if (rest !== '') yield rest;
   } catch (error) {
@@ -148,8 +151,17 @@ export async function readAllText(path: string | undefined, onBytes?: OnBytes): 
   return parts.join('');
 }
 
-/** The error for ill-formed UTF-8, found by scanning the file again (only on this error path). */
-async function illFormedError(source: string, path: string | undefined): Promise<CliError> {
+/**
+ * The error for ill-formed UTF-8, found by scanning the file again (only on this error path);
+ * a binary file (a NUL byte in its first chunk, `head`) is named as one instead.
+ */
+async function illFormedError(
+  source: string,
+  path: string | undefined,
+  head: Uint8Array | undefined,
+): Promise<CliError> {
+  const nul = head === undefined ? -1 : binaryOffset(head);
+  if (nul >= 0) return binaryInputError(source, nul, 'JSON and TOON');
   let offset: number | undefined;
   if (source !== STDIN_NAME && path !== undefined) {
     const handle = await open(path, 'r');
@@ -179,7 +191,7 @@ async function illFormedError(source: string, path: string | undefined): Promise
   }
   const where = offset === undefined ? '' : ` at byte offset ${offset}`;
   return new CliError(
-    `${source}: ill-formed UTF-8${where}; JSON and TOON input must be UTF-8: convert the file (for example \`iconv -f latin1 -t utf-8\`)`,
+    `${source}: ill-formed UTF-8${where}; JSON and TOON input must be UTF-8: convert the file from its encoding (for Latin-1, \`iconv -f latin1 -t utf-8\`)`,
     EXIT_DATA,
   );
 }
