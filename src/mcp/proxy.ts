@@ -208,6 +208,7 @@ export async function listenProxy(
       maxSessions: options.maxSessions,
       log: options.log,
     },
+    'command' in options.upstream,
   );
 }
 

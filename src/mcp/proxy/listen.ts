@@ -5,6 +5,7 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../defaults.js';
+import { ModernRoute } from './listen-modern.js';
 import { loadSdkModule } from './sdk.js';
 import type { ProxySession } from './session.js';
 
@@ -57,6 +58,7 @@ export async function listenHttp(
   address: ListenAddress,
   createSession: SessionFactory,
   limits: SessionLimits = {},
+  upstreamIsCommand = false,
 ): Promise<ProxyHttpServer> {
   const idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxSessions = limits.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -71,6 +73,16 @@ export async function listenHttp(
     () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     'Serving the proxy over HTTP (--listen)',
   );
+  const { SUPPORTED_PROTOCOL_VERSIONS } = await loadSdkModule(
+    () => import('@modelcontextprotocol/sdk/types.js'),
+    'Serving the proxy over HTTP (--listen)',
+  );
+  // MCP 2026-07-28 requests (no session, no initialize) take a route of their own.
+  const modern = new ModernRoute(createSession, {
+    handshakeVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    idleTimeoutMs,
+    rememberRefusals: upstreamIsCommand,
+  });
   const { createServer } = await import('node:http');
   const host = address.host ?? '127.0.0.1';
   const path = address.path ?? '/mcp';
@@ -148,7 +160,15 @@ export async function listenHttp(
       if (existing === undefined)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
       touch(existing.session, response);
+      modern.forgetUnknownVersion(request);
       return existing.transport.handleRequest(request, response);
+    }
+    let body: unknown;
+    if (modern.claims(request)) {
+      const handshake = await modern.serve(request, response);
+      if (handshake === undefined) return;
+      body = handshake.initialize;
+      modern.forgetUnknownVersion(request);
     }
     if (request.method !== 'POST')
       return reply(
@@ -180,7 +200,7 @@ export async function listenHttp(
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
     });
     await session.start();
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, body);
     // A first request that was not a valid initialize opened no session: drop its upstream.
     if (transport.sessionId === undefined) await session.close();
   };
@@ -222,7 +242,7 @@ export async function listenHttp(
     url: `http://${urlHost}:${port}${path}`,
     close: async () => {
       clearInterval(sweeper);
-      await Promise.allSettled([...live].map((session) => session.close()));
+      await Promise.allSettled([modern.close(), ...[...live].map((session) => session.close())]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

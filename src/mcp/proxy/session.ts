@@ -307,8 +307,9 @@ export class ProxySession {
     if (kind === 'response') {
       const id = (message as { id: RequestId }).id;
       const request = this.untrack(id);
-      const forwarded = request === undefined ? message : this.inspectResponse(message, request);
-      this.toClient(forwarded, { relatedRequestId: id });
+      // Nothing waits for it (cancelled, timed out, or an HTTP upstream's replay): dropped.
+      if (request === undefined) return;
+      this.toClient(this.inspectResponse(message, request), { relatedRequestId: id });
       if (this.draining && this.pending.size === 0) void this.shutdown({ reason: 'client-closed' });
       return;
     }
