@@ -25,14 +25,25 @@ export class SseEventSplitter {
   private id: string | undefined;
   /** The last chunk ended with CR: an LF that starts the next one belongs to that line end. */
   private afterCR = false;
+  /** That CR ended an event, which goes out once the next chunk shows whether an LF follows. */
+  private endAfterCR = false;
 
   constructor(private readonly sink: SseEventSink) {}
 
   push(chunk: Uint8Array): void {
     let start = 0; // where the bytes not yet added to `event` begin
     let position = 0;
-    if (this.afterCR && chunk[0] === LF) position = 1;
-    this.afterCR = false;
+    if (this.afterCR) {
+      this.afterCR = false;
+      if (chunk[0] === LF) position = 1;
+      if (this.endAfterCR) {
+        // The blank line that ended the event was CR, or CRLF cut between two chunks.
+        this.endAfterCR = false;
+        if (position === 1) this.event.push(chunk.subarray(0, 1));
+        start = position;
+        this.emit();
+      }
+    }
     let nextLF = chunk.indexOf(LF, position);
     let nextCR = chunk.indexOf(CR, position);
     while (position < chunk.length) {
@@ -55,7 +66,8 @@ export class SseEventSplitter {
       if (blank) {
         this.event.push(chunk.subarray(start, after));
         start = after;
-        this.emit();
+        if (this.afterCR) this.endAfterCR = true;
+        else this.emit();
       }
     }
     if (start < chunk.length) this.event.push(chunk.subarray(start));
@@ -63,6 +75,7 @@ export class SseEventSplitter {
 
   /** Passes on what is left of an unfinished event (the parser after this will drop it). */
   flush(): void {
+    this.endAfterCR = false;
     if (this.event.length > 0) this.emit();
   }
 
