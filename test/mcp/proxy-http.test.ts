@@ -25,6 +25,8 @@ import {
   proxyCli,
   ROOT,
   serveOverHttp,
+  startListening,
+  stopListening,
   type ToolResult,
   UPSTREAM,
 } from './helpers.js';
@@ -271,29 +273,11 @@ async function post(
   return { status: response.status, headers: response.headers, messages };
 }
 
-/** `toonwire proxy --listen 127.0.0.1:0 <args>`, once it serves. */
-async function startListening(args: readonly string[], env: NodeJS.ProcessEnv = process.env) {
-  const proxy = new LineProcess(
-    process.execPath,
-    [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', ...args],
-    env,
-  );
-  const url = await new Promise<string>((resolve, reject) => {
-    // LineProcess's own listener runs first, so `proxy.stderr` already holds the chunk.
-    proxy.child.stderr!.on('data', () => {
-      const match = /serving MCP at (http:\/\/\S+)/.exec(proxy.stderr);
-      if (match !== null) resolve(match[1]!);
-    });
-    void proxy.exited.then(() => reject(new Error(`the proxy exited: ${proxy.stderr}`)));
-  });
-  return { proxy, url };
-}
-
-/** Stops a --listen proxy and returns everything it (and its upstreams) wrote to stderr. */
-async function stopListening(proxy: LineProcess): Promise<string> {
-  proxy.child.kill('SIGTERM');
-  assert.equal(await proxy.exited, 0);
-  return proxy.stderr;
+/** Stops a --listen proxy, checks it exited 0, and returns what it wrote to stderr. */
+async function stopped(proxy: LineProcess): Promise<string> {
+  const { code, stderr } = await stopListening(proxy);
+  assert.equal(code, 0, stderr);
+  return stderr;
 }
 
 const startsIn = (stderr: string) => stderr.split('modern-upstream: started').length - 1;
@@ -563,7 +547,7 @@ describe('toonwire proxy --listen and the 2026-07-28 wire', () => {
         ]);
       }
     } finally {
-      const stderr = await stopListening(proxy);
+      const stderr = await stopped(proxy);
       assert.equal(startsIn(stderr), 1, stderr);
       assert.doesNotMatch(stderr, /client connection error/);
     }
@@ -614,7 +598,7 @@ describe('toonwire proxy --listen and the 2026-07-28 wire', () => {
         assert.ok(rows.every((row) => row.label === label));
       }
     } finally {
-      const stderr = await stopListening(proxy);
+      const stderr = await stopped(proxy);
       assert.equal(startsIn(stderr), 1, stderr);
     }
   });
@@ -653,7 +637,7 @@ describe('toonwire proxy --listen and the 2026-07-28 wire', () => {
       assert.equal(tools.status, 200);
       assert.equal(tools.messages[0]!.result.tools[0].name, 'rows');
     } finally {
-      await stopListening(proxy);
+      await stopped(proxy);
     }
   });
 });
