@@ -70,7 +70,11 @@ export class HttpUpstreamTransport implements Transport {
         upstreamFetch.answered((message as { id: RequestId }).id);
       this.onmessage?.(message);
     };
-    inner.onerror = (error) => this.onerror?.(error);
+    // Once closing, the SDK reports its own aborted streams ("SSE stream disconnected:
+    // AbortError"): nothing the upstream did.
+    inner.onerror = (error) => {
+      if (this.inner === inner) this.onerror?.(error);
+    };
     inner.onclose = () => this.onclose?.();
     this.inner = inner;
     await inner.start();
