@@ -603,6 +603,39 @@ describe('toonwire proxy --listen and the 2026-07-28 wire', () => {
     }
   });
 
+  it("delivers a subscriptions/listen stream's notifications to its own client, not the latest request's", async () => {
+    const { proxy, url } = await startListening(['--', process.execPath, MODERN_UPSTREAM], {
+      ...process.env,
+      MODERN_UPSTREAM_BATCH: '2',
+    });
+    try {
+      const listen = modernRequest('L1', 'subscriptions/listen', { notifications: {} }, 'listener');
+      const listening = post(url, listen.body, listen.headers);
+      // The call arrives second: the latest request while the stream's notifications go out.
+      const call = modernRequest('C1', 'tools/call', { name: 'rows', arguments: { label: 'C' } });
+      const [stream, answer] = await Promise.all([listening, post(url, call.body, call.headers)]);
+      const subscription = { 'io.modelcontextprotocol/subscriptionId': 'L1' };
+      assert.deepEqual(
+        stream.messages.map((message) => [
+          message.method ?? message.id,
+          message.params?._meta ?? message.result._meta,
+        ]),
+        [
+          ['notifications/subscriptions/acknowledged', subscription],
+          ['notifications/resources/updated', subscription],
+          ['L1', subscription],
+        ],
+      );
+      assert.equal(answer.headers.get('content-type'), 'application/json');
+      assert.deepEqual(
+        answer.messages.map((message) => message.id),
+        ['C1'],
+      );
+    } finally {
+      await stopped(proxy);
+    }
+  });
+
   it('does not refuse a handshake version newer than its SDK knows, which the upstream accepted', async () => {
     const { proxy, url } = await startListening(['--', process.execPath, MODERN_UPSTREAM]);
     const newer = '2026-03-01';

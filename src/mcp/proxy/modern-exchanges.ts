@@ -11,7 +11,7 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, messageKind } from './json-rpc.js';
-import { httpStatusOf } from './modern-wire.js';
+import { httpStatusOf, SUBSCRIPTION_ID_META_KEY } from './modern-wire.js';
 
 /** A client request on the 2026-07-28 wire, as read from its POST body. */
 export interface ModernRequest {
@@ -72,6 +72,29 @@ export function answerJson(response: ServerResponse, message: JSONRPCMessage): v
     'content-length': Buffer.byteLength(body),
   });
   response.end(body);
+}
+
+/** The `_meta` of a message's `params` or `result`. */
+function metaOf(message: JSONRPCMessage, member: 'params' | 'result') {
+  const meta = (message as unknown as Record<string, { _meta?: unknown } | undefined>)[member]
+    ?._meta;
+  return typeof meta === 'object' && meta !== null ? (meta as Record<string, unknown>) : undefined;
+}
+
+/** `message` with the subscription id `id` in its `_meta` given back as the client's `clientId`. */
+function withClientSubscription(
+  message: JSONRPCMessage,
+  member: 'params' | 'result',
+  id: number,
+  clientId: RequestId,
+): JSONRPCMessage {
+  const meta = metaOf(message, member);
+  if (meta?.[SUBSCRIPTION_ID_META_KEY] !== id) return message;
+  const body = (message as unknown as Record<string, Record<string, unknown>>)[member]!;
+  return {
+    ...message,
+    [member]: { ...body, _meta: { ...meta, [SUBSCRIPTION_ID_META_KEY]: clientId } },
+  } as JSONRPCMessage;
 }
 
 function sseEvent(message: JSONRPCMessage): string {
@@ -149,7 +172,12 @@ export class ModernExchanges implements Transport {
       const id = (message as { id: RequestId }).id;
       const exchange = typeof id === 'number' ? this.open.get(id) : undefined;
       if (exchange === undefined) return;
-      const answer = { ...message, id: exchange.request.id } as JSONRPCMessage;
+      const answer = withClientSubscription(
+        { ...message, id: exchange.request.id } as JSONRPCMessage,
+        'result',
+        id as number,
+        exchange.request.id,
+      );
       exchange.answer(answer);
       this.onanswer?.(exchange.request, answer);
       this.end(id as number);
@@ -167,10 +195,19 @@ export class ModernExchanges implements Transport {
       );
       return;
     }
-    const related = options?.relatedRequestId;
+    // A subscriptions/listen stream's notifications name it in their _meta; the session relates
+    // the others (progress by token, the rest to the latest request).
+    const subscription = metaOf(message, 'params')?.[SUBSCRIPTION_ID_META_KEY];
+    const related =
+      typeof subscription === 'number' && this.open.has(subscription)
+        ? subscription
+        : options?.relatedRequestId;
     const exchange = typeof related === 'number' ? this.open.get(related) : undefined;
     if (exchange === undefined) return; // about nothing open: no client can receive it
-    exchange.notify(this.withClientToken(message, related as number));
+    const id = related as number;
+    exchange.notify(
+      withClientSubscription(this.withClientToken(message, id), 'params', id, exchange.request.id),
+    );
   }
 
   /** Ends every open exchange with an error (the session is over), then reports the close. */

@@ -8,6 +8,8 @@
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
 export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 export const CLIENT_CAPABILITIES_META_KEY = 'io.modelcontextprotocol/clientCapabilities';
+/** The `_meta` key naming the `subscriptions/listen` request a notification belongs to. */
+export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
 
 /** The HTTP headers of the Streamable HTTP transport the proxy reads or writes. */
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
