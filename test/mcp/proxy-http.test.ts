@@ -350,6 +350,7 @@ describe('toonwire proxy --upstream-url: error answers and the 2026-07-28 wire',
           id: null,
           error: { code: -32600, message: 'Bad Request: Missing session ID' },
         });
+      if (message.method === 'x/accepted') return response.writeHead(202).end();
       if (message.method === 'x/plain-404')
         return response.writeHead(404, { 'content-type': 'text/plain' }).end('no such thing');
       const version = message.params?._meta?.['io.modelcontextprotocol/protocolVersion'];
@@ -405,6 +406,11 @@ describe('toonwire proxy --upstream-url: error answers and the 2026-07-28 wire',
       const notFound = (await answer({ jsonrpc: '2.0', id: 2, method: 'x/plain-404' })).error!;
       assert.equal(notFound.code, -32601);
       assert.match(notFound.message, /HTTP 404/);
+      // 202 says no answer will follow: the request is answered now, not after --timeout.
+      assert.equal(
+        (await answer({ jsonrpc: '2.0', id: 4, method: 'x/accepted' })).error?.code,
+        -32600,
+      );
       proxy.write('{"jsonrpc":"2.0","method":"notifications/roots/list_changed"}');
       // A 2026-07-28 request goes with its routing headers (a name that is not plain ASCII in
       // base64) and without a session id.

@@ -101,6 +101,15 @@ export class UpstreamFetch {
     }
     const response = await this.base(url, init);
     if (response.status >= 400) return this.refused(response, parsed(), init);
+    if (response.status === 202 && messageKind(parsed()) === 'request') {
+      // No answer will follow: the SDK would leave the request waiting until --timeout.
+      await response.body?.cancel();
+      const id = (parsed() as { id: RequestId }).id;
+      return jsonAnswer(id, {
+        code: -32600,
+        message: 'The upstream MCP server answered a request with 202 Accepted',
+      });
+    }
     if (!isEventStream(response)) return response;
     const stream: StreamRecord = { answered: false, lastEventId: undefined };
     const sent = parsed();
@@ -141,13 +150,17 @@ export class UpstreamFetch {
     }
     const id = (sent as { id: RequestId }).id;
     const hadSession = new Headers(init.headers).has(SESSION_ID_HEADER);
-    const error = jsonRpcErrorIn(text) ?? statusError(response.status, what, hadSession);
-    const answer: JSONRPCMessage = { jsonrpc: '2.0', id, error } as JSONRPCMessage;
-    return new Response(JSON.stringify(answer), {
-      status: 200,
-      headers: { 'content-type': 'application/json' },
-    });
+    return jsonAnswer(id, jsonRpcErrorIn(text) ?? statusError(response.status, what, hadSession));
   }
+}
+
+/** A JSON response carrying a JSON-RPC error answer to request `id`, as the SDK reads one. */
+function jsonAnswer(id: RequestId, error: { code: number; message: string }): Response {
+  const answer: JSONRPCMessage = { jsonrpc: '2.0', id, error } as JSONRPCMessage;
+  return new Response(JSON.stringify(answer), {
+    status: 200,
+    headers: { 'content-type': 'application/json' },
+  });
 }
 
 /**
