@@ -3,6 +3,8 @@
 // `structuredContent`: `'auto'` strips it for them and keeps it for every other client. The
 // evidence for each entry is in docs/mcp.md ("Which text the model reads").
 
+import { CLIENT_INFO_META_KEY } from './proxy/modern-wire.js';
+
 /** What `structuredContent` does in a result: kept as sent, added where safe, or removed. */
 export type StructuredContentMode = 'keep' | 'add' | 'strip';
 
@@ -87,9 +89,6 @@ export function checkStructuredContentSetting(
     );
   }
 }
-
-/** Where a request of the 2026 protocol (no `initialize`) says who the client is. */
-const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /**
  * The `clientInfo` a request carries: `initialize`'s `params.clientInfo`, or the

@@ -250,6 +250,7 @@ export async function listenProxy(
       stats: options.stats,
       metrics: options.metrics,
     },
+    'command' in options.upstream,
   );
 }
 

@@ -168,3 +168,36 @@ export async function serveOverHttp(factory: () => McpServer): Promise<{
   const { port } = server.address() as AddressInfo;
   return { url: `http://127.0.0.1:${port}/mcp`, server, authorizations };
 }
+
+/** `toonwire proxy --listen 127.0.0.1:0 <args>`, once it serves: the process and its MCP URL. */
+export async function startListening(
+  args: readonly string[],
+  env: NodeJS.ProcessEnv = process.env,
+): Promise<{ proxy: LineProcess; url: string }> {
+  const proxy = new LineProcess(
+    process.execPath,
+    [proxyCli(), 'proxy', '--listen', '127.0.0.1:0', ...args],
+    env,
+  );
+  const url = await new Promise<string>((resolve, reject) => {
+    // LineProcess's own listener runs first, so `proxy.stderr` already holds the chunk.
+    proxy.child.stderr!.on('data', () => {
+      const match = /serving MCP at (http:\/\/\S+)/.exec(proxy.stderr);
+      if (match !== null) resolve(match[1]!);
+    });
+    void proxy.exited.then(() => reject(new Error(`the proxy exited: ${proxy.stderr}`)));
+  });
+  return { proxy, url };
+}
+
+/**
+ * Stops a `--listen` proxy with SIGTERM and resolves with its exit code and everything it (and
+ * its stdio upstreams, whose stderr it shares) wrote to stderr.
+ */
+export async function stopListening(
+  proxy: LineProcess,
+): Promise<{ code: number | null; stderr: string }> {
+  proxy.child.kill('SIGTERM');
+  const code = await proxy.exited;
+  return { code, stderr: proxy.stderr };
+}

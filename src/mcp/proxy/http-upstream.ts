@@ -1,8 +1,11 @@
 // The upstream MCP server over Streamable HTTP, through the SDK's client transport.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { messageKind } from './json-rpc.js';
+import { envelopeVersion } from './modern-wire.js';
 import { loadSdkModule } from './sdk.js';
+import { UpstreamFetch } from './upstream-fetch.js';
 
 /** An upstream MCP server reached over Streamable HTTP. */
 export interface HttpUpstream {
@@ -20,9 +23,11 @@ type StartStandaloneStream = (options: { resumptionToken: undefined }) => Promis
 
 /**
  * An SDK `Transport` to an HTTP upstream that ends its MCP session (HTTP DELETE) when closed.
- * The SDK's client transport does the protocol work: sessions, SSE streams, protocol headers.
+ * The SDK's client transport does the protocol work: sessions, SSE streams, protocol headers;
+ * its `fetch` ({@link UpstreamFetch}) adds the 2026-07-28 wire's headers, turns HTTP error
+ * answers to requests into JSON-RPC errors, and passes each server-sent event once.
  *
- * One thing it does differently: the SDK opens the standalone GET stream (where a server sends
+ * One more thing it does differently: the SDK opens the standalone GET stream (where a server sends
  * requests and notifications of its own) only after the server has accepted
  * `notifications/initialized`, so a server that speaks right after that loses its message. This
  * transport opens the stream first, then forwards `notifications/initialized`, and holds every
@@ -36,10 +41,14 @@ export class HttpUpstreamTransport implements Transport {
   onerror?: (error: Error) => void;
   onclose?: () => void;
 
-  private inner: (Transport & { terminateSession(): Promise<void> }) | undefined;
+  private inner:
+    | (Transport & { terminateSession(): Promise<void>; sessionId?: string | undefined })
+    | undefined;
   /** Settles once `notifications/initialized` has been forwarded; later sends wait for it. */
   private initializing: Promise<void> | undefined;
   private readonly upstream: HttpUpstream;
+  /** A 2026-07-28 request went out since the last initialize: no sessions, no notifications. */
+  private modern = false;
 
   constructor(upstream: HttpUpstream) {
     this.upstream = upstream;
@@ -51,11 +60,21 @@ export class HttpUpstreamTransport implements Transport {
       'An HTTP upstream (--upstream-url)',
     );
     const url = new URL(this.upstream.url);
+    const upstreamFetch = new UpstreamFetch((error) => this.onerror?.(error));
     const inner = new StreamableHTTPClientTransport(url, {
       requestInit: { headers: this.upstream.headers ?? {} },
+      fetch: upstreamFetch.fetch,
     });
-    inner.onmessage = (message) => this.onmessage?.(message);
-    inner.onerror = (error) => this.onerror?.(error);
+    inner.onmessage = (message) => {
+      if (messageKind(message) === 'response')
+        upstreamFetch.answered((message as { id: RequestId }).id);
+      this.onmessage?.(message);
+    };
+    // Once closing, the SDK reports its own aborted streams ("SSE stream disconnected:
+    // AbortError"): nothing the upstream did.
+    inner.onerror = (error) => {
+      if (this.inner === inner) this.onerror?.(error);
+    };
     inner.onclose = () => this.onclose?.();
     this.inner = inner;
     await inner.start();
@@ -65,6 +84,15 @@ export class HttpUpstreamTransport implements Transport {
     if (this.initializing !== undefined) await this.initializing.catch(() => {});
     const inner = this.inner;
     if (inner === undefined) throw new Error('the HTTP upstream is not connected');
+    const kind = messageKind(message);
+    // A client that probed with server/discover and fell back to initialize speaks the old wire.
+    if (kind === 'request')
+      this.modern =
+        envelopeVersion(message) !== undefined ||
+        (this.modern && (message as { method: string }).method !== 'initialize');
+    // The 2026-07-28 HTTP wire has no client-to-server notifications (a server acknowledges and
+    // drops them; cancelling is closing the request's stream): without a session, none is sent.
+    if (kind === 'notification' && this.modern && inner.sessionId === undefined) return;
     if ((message as { method?: unknown }).method !== 'notifications/initialized') {
       await inner.send(message);
       return;

@@ -7,6 +7,7 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../defaults.js';
+import { ModernRoute } from './listen-modern.js';
 import type { ProxyMetrics } from './metrics.js';
 import { loadSdkModule } from './sdk.js';
 import type { ProxySession } from './session.js';
@@ -65,6 +66,7 @@ export async function listenHttp(
   address: ListenAddress,
   createSession: SessionFactory,
   limits: SessionLimits = {},
+  upstreamIsCommand = false,
 ): Promise<ProxyHttpServer> {
   const idleTimeoutMs = limits.idleTimeoutMs ?? DEFAULT_IDLE_TIMEOUT_MS;
   const maxSessions = limits.maxSessions ?? DEFAULT_MAX_SESSIONS;
@@ -79,6 +81,16 @@ export async function listenHttp(
     () => import('@modelcontextprotocol/sdk/server/streamableHttp.js'),
     'Serving the proxy over HTTP (--listen)',
   );
+  const { SUPPORTED_PROTOCOL_VERSIONS } = await loadSdkModule(
+    () => import('@modelcontextprotocol/sdk/types.js'),
+    'Serving the proxy over HTTP (--listen)',
+  );
+  // MCP 2026-07-28 requests (no session, no initialize) take a route of their own.
+  const modern = new ModernRoute(createSession, {
+    handshakeVersions: SUPPORTED_PROTOCOL_VERSIONS,
+    idleTimeoutMs,
+    rememberRefusals: upstreamIsCommand,
+  });
   const { createServer } = await import('node:http');
   const host = address.host ?? '127.0.0.1';
   const path = address.path ?? '/mcp';
@@ -160,6 +172,7 @@ export async function listenHttp(
       if (existing === undefined)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
       touch(existing.session, response);
+      modern.forgetUnknownVersion(request);
       // The ids of the requests this POST carries, so that a client that disconnects before
       // their answers has them cancelled upstream.
       const ids: RequestId[] = [];
@@ -168,6 +181,13 @@ export async function listenHttp(
           existing.session.abandon(ids, 'the HTTP client disconnected before the answer');
       });
       return posting.run(ids, () => existing.transport.handleRequest(request, response));
+    }
+    let body: unknown;
+    if (modern.claims(request)) {
+      const handshake = await modern.serve(request, response);
+      if (handshake === undefined) return;
+      body = handshake.initialize;
+      modern.forgetUnknownVersion(request);
     }
     if (request.method !== 'POST')
       return reply(
@@ -207,7 +227,7 @@ export async function listenHttp(
       if (id !== undefined && 'method' in message) posting.getStore()?.push(id);
       deliver?.(message, extra);
     };
-    await transport.handleRequest(request, response);
+    await transport.handleRequest(request, response, body);
     // A first request that was not a valid initialize opened no session: drop its upstream.
     if (transport.sessionId === undefined) await session.close();
   };
@@ -249,7 +269,7 @@ export async function listenHttp(
     url: `http://${urlHost}:${port}${path}`,
     close: async () => {
       clearInterval(sweeper);
-      await Promise.allSettled([...live].map((session) => session.close()));
+      await Promise.allSettled([modern.close(), ...[...live].map((session) => session.close())]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },

@@ -122,8 +122,6 @@ export class ProxySession {
   private readonly problems: ProblemLog;
   /** Whether the upstream has sent anything yet (until then, it may still be starting). */
   private upstreamSpoke = false;
-  /** Requests whose client has gone (an HTTP request closed before its answer): answers are dropped. */
-  private readonly abandoned = new Set<RequestId>();
   private finish!: (end: ProxySessionEnd) => void;
   /** Set once the upstream has failed: the reason every later request is answered with. */
   private failure: { reason: string; code: number } | undefined;
@@ -257,8 +255,8 @@ export class ProxySession {
 
   private cancelUpstream(ids: readonly RequestId[], why: string): void {
     for (const id of ids) {
+      // Untracked, its answer (should one still come) finds nothing waiting and is dropped.
       if (this.untrack(id) === undefined) continue;
-      this.abandoned.add(id);
       const cancel = {
         jsonrpc: '2.0',
         method: 'notifications/cancelled',
@@ -414,10 +412,10 @@ export class ProxySession {
     const kind = messageKind(message);
     if (kind === 'response') {
       const id = (message as { id: RequestId }).id;
-      if (this.abandoned.delete(id)) return; // its client has gone
       const request = this.untrack(id);
-      const forwarded = request === undefined ? message : this.inspectResponse(message, request);
-      this.toClient(forwarded, { relatedRequestId: id });
+      // Nothing waits for it (cancelled, timed out, or an HTTP upstream's replay): dropped.
+      if (request === undefined) return;
+      this.toClient(this.inspectResponse(message, request), { relatedRequestId: id });
       if (this.draining && this.pending.size === 0) void this.shutdown({ reason: 'client-closed' });
       return;
     }

@@ -1,0 +1,238 @@
+// `--listen` for MCP's 2026-07-28 wire. A client on that wire sends no initialize and holds no
+// session: every POST is one self-contained request whose `Mcp-Protocol-Version` header names a
+// version no initialize negotiates. The SDK 1.32.2 server transport cannot serve such a request
+// (it answers "Server not initialized"), so these POSTs take a route of their own, chosen the way
+// the Python SDK's server chooses (by that header), and each is answered in its own response:
+// JSON, or an event stream when notifications for it come first.
+//
+// Behind the route, requests share ProxySessions (one upstream connection each, never a
+// handshake session's: a stdio server speaks one era per connection), one per kind of client
+// (clients whose results keep `structuredContent` and clients whose results drop it), with ids
+// remapped (ModernExchanges). Results still go through the session's result pipeline, tools/list
+// through its ToolCatalog. A client's first request is usually `server/discover`: an upstream
+// that does not speak 2026-07-28 answers it with an error, which reaches the client, which then
+// falls back to initialize exactly as it would directly.
+
+import type { IncomingMessage, ServerResponse } from 'node:http';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { clientInfoOf, structuredContentModeFor } from '../clients.js';
+import { messageKind } from './json-rpc.js';
+import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './modern-wire.js';
+import type { ProxySession } from './session.js';
+
+/** The largest request body read (the SDK's server transport has the same limit). */
+const MAX_BODY_BYTES = 4 * 1024 * 1024;
+
+/** Options of a {@link ModernRoute}. */
+export interface ModernRouteOptions {
+  /** The protocol versions the SDK's handshake transport serves: any other one comes here. */
+  handshakeVersions: readonly string[];
+  /** How long a session with no open request lives on (0: until the proxy stops). */
+  idleTimeoutMs: number;
+  /**
+   * Whether an upstream that answered `server/discover` with "method not found" is taken at its
+   * word for later probes, answered without starting it again (for a command: its process).
+   */
+  rememberRefusals: boolean;
+}
+
+/** One shared session behind the route, and its exchanges. */
+interface Shared {
+  session: ProxySession;
+  exchanges: ModernExchanges;
+  idleTimer?: ReturnType<typeof setTimeout>;
+}
+
+/**
+ * The 2026-07-28 route of `--listen`: {@link claims} says whether a request is for it,
+ * {@link serve} answers it.
+ *
+ * @example
+ * const route = new ModernRoute((downstream) => makeSession(downstream), {
+ *   handshakeVersions: ['2025-11-25', '2025-06-18'],
+ *   idleTimeoutMs: 120_000,
+ *   rememberRefusals: true,
+ * });
+ * if (route.claims(request)) await route.serve(request, response);
+ */
+export class ModernRoute {
+  private readonly shared = new Map<string, Promise<Shared>>();
+  /** The upstream's answer to server/discover, when it does not know the method. */
+  private refusal: JSONRPCMessage | undefined;
+  private closed = false;
+
+  constructor(
+    private readonly createSession: (downstream: Transport) => Promise<ProxySession>,
+    private readonly options: ModernRouteOptions,
+  ) {}
+
+  /**
+   * Whether `request` is on the 2026-07-28 wire: no session id, and a protocol version header
+   * that no initialize negotiates here.
+   */
+  claims(request: IncomingMessage): boolean {
+    if (request.headers[SESSION_ID_HEADER] !== undefined) return false;
+    const version = request.headers[PROTOCOL_VERSION_HEADER];
+    return typeof version === 'string' && !this.options.handshakeVersions.includes(version);
+  }
+
+  /**
+   * Removes a protocol version header the SDK's transport does not know from a request of a
+   * handshake session. A version newer than the SDK's was negotiated between the client and the
+   * upstream (the proxy forwards initialize as it is); the transport would refuse every later
+   * request for it. It reads the header for nothing else the proxy uses.
+   */
+  forgetUnknownVersion(request: IncomingMessage): void {
+    const version = request.headers[PROTOCOL_VERSION_HEADER];
+    if (typeof version !== 'string' || this.options.handshakeVersions.includes(version)) return;
+    delete request.headers[PROTOCOL_VERSION_HEADER];
+    // The SDK's transport reads the raw headers.
+    const raw = request.rawHeaders;
+    for (let index = raw.length - 2; index >= 0; index -= 2)
+      if (raw[index]!.toLowerCase() === PROTOCOL_VERSION_HEADER) raw.splice(index, 2);
+  }
+
+  /**
+   * Serves one request of the route. Resolves with the parsed body of an `initialize` request
+   * (the handshake wire, whatever its header says) for the caller's handshake route, else with
+   * `undefined` once the request is handed on (its answer comes later).
+   */
+  async serve(
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): Promise<{ initialize: unknown } | undefined> {
+    if (request.method !== 'POST') {
+      response.writeHead(405, { allow: 'POST' }).end();
+      return undefined;
+    }
+    const accept = request.headers.accept ?? '';
+    if (!accept.includes('application/json') || !accept.includes('text/event-stream')) {
+      fail(
+        response,
+        406,
+        -32000,
+        'Not Acceptable: accept both application/json and text/event-stream',
+      );
+      return undefined;
+    }
+    const text = await readBody(request, MAX_BODY_BYTES);
+    if (text === undefined) {
+      fail(response, 413, -32000, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+      return undefined;
+    }
+    let body: unknown;
+    try {
+      body = JSON.parse(text);
+    } catch {
+      fail(response, 400, -32700, 'Parse error');
+      return undefined;
+    }
+    const kind = messageKind(body);
+    if (kind === 'notification') {
+      // The 2026 wire defines no client notifications over HTTP: acknowledged and dropped.
+      response.writeHead(202).end();
+      return undefined;
+    }
+    if (kind !== 'request') {
+      fail(response, 400, -32600, 'Body must be a single JSON-RPC request or notification object');
+      return undefined;
+    }
+    const message = body as ModernRequest;
+    if (message.method === 'initialize') return { initialize: body };
+    if (message.method === 'server/discover' && this.refusal !== undefined) {
+      answerJson(response, { ...this.refusal, id: message.id } as JSONRPCMessage);
+      return undefined;
+    }
+    const shared = await this.sharedFor(message);
+    if (shared === undefined) {
+      fail(response, 503, -32000, 'toonwire proxy: shutting down');
+      return undefined;
+    }
+    clearTimeout(shared.idleTimer);
+    shared.exchanges.accept(message, response);
+    return undefined;
+  }
+
+  /** Ends every shared session (and its upstream). */
+  async close(): Promise<void> {
+    this.closed = true;
+    const all = await Promise.allSettled(this.shared.values());
+    await Promise.allSettled(
+      all.map((entry) => (entry.status === 'fulfilled' ? entry.value.session.close() : undefined)),
+    );
+  }
+
+  /** The session for `request`'s kind of client, started on first use. */
+  private sharedFor(request: ModernRequest): Promise<Shared | undefined> {
+    if (this.closed) return Promise.resolve(undefined);
+    // Clients that show the model structuredContent get results without it: they never share a
+    // session with the others, whose settled mode would be theirs.
+    const key = structuredContentModeFor('auto', clientInfoOf(request)).mode;
+    let entry = this.shared.get(key);
+    if (entry === undefined) {
+      const starting = this.start(key);
+      // A session that could not be made is tried again by the next request.
+      starting.catch(() => {
+        if (this.shared.get(key) === starting) this.shared.delete(key);
+      });
+      this.shared.set(key, starting);
+      entry = starting;
+    }
+    return entry;
+  }
+
+  private async start(key: string): Promise<Shared> {
+    const exchanges = new ModernExchanges();
+    const session = await this.createSession(exchanges);
+    const shared: Shared = { session, exchanges };
+    const entry = this.shared.get(key);
+    void session.ended.then(() => {
+      clearTimeout(shared.idleTimer);
+      if (this.shared.get(key) === entry) this.shared.delete(key);
+    });
+    exchanges.onanswer = (request, answer) => this.learn(request, answer);
+    exchanges.onidle = () => this.idle(shared);
+    await session.start();
+    return shared;
+  }
+
+  /** Remembers an upstream's refusal of server/discover, when asked to. */
+  private learn(request: ModernRequest, answer: JSONRPCMessage): void {
+    if (!this.options.rememberRefusals || request.method !== 'server/discover') return;
+    const code = (answer as { error?: { code?: unknown } }).error?.code;
+    if (code === -32601) this.refusal = answer;
+  }
+
+  /** No request open: the session ends after the idle timeout, or now if it cannot be used. */
+  private idle(shared: Shared): void {
+    clearTimeout(shared.idleTimer);
+    // An upstream that does not speak 2026-07-28 gets no more requests on this route.
+    if (this.refusal !== undefined) {
+      void shared.session.close();
+      return;
+    }
+    if (this.options.idleTimeoutMs <= 0) return;
+    shared.idleTimer = setTimeout(() => void shared.session.close(), this.options.idleTimeoutMs);
+    shared.idleTimer.unref();
+  }
+}
+
+/** The request's body as text, or `undefined` when it is longer than `limit` bytes. */
+async function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+  const chunks: Buffer[] = [];
+  let size = 0;
+  for await (const chunk of request as AsyncIterable<Buffer>) {
+    size += chunk.length;
+    if (size > limit) return undefined;
+    chunks.push(chunk);
+  }
+  return Buffer.concat(chunks).toString('utf8');
+}
+
+function fail(response: ServerResponse, status: number, code: number, message: string): void {
+  response
+    .writeHead(status, { 'content-type': 'application/json' })
+    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+}
