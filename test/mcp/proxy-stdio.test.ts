@@ -187,10 +187,16 @@ describe('toonwire proxy on the wire', () => {
         const from = process_.lines.length;
         process_.write(line);
         if (message.id !== undefined) {
-          await process_.waitFor(
-            (out) => (JSON.parse(out) as { id?: unknown }).id === message.id,
-            from,
-          );
+          // Waiting for the answer, answering the server's pings on the way (as a client does).
+          let seen = from;
+          for (;;) {
+            const index = await process_.waitFor(() => true, seen);
+            seen = index + 1;
+            const out = JSON.parse(process_.lines[index]!) as { id?: unknown; method?: string };
+            if (out.method === 'ping')
+              process_.write(JSON.stringify({ jsonrpc: '2.0', id: out.id, result: {} }));
+            else if (out.method === undefined && out.id === message.id) break;
+          }
         }
       }
       const exitCode = await process_.close();
