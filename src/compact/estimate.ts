@@ -297,3 +297,57 @@ function wordTokens(prefix: number, ascii: number, wide: number): number {
     ? row[ascii]!
     : row[WORD_TABLE_LETTERS]! + (ascii - WORD_TABLE_LETTERS) * LONG_WORD_RATE;
 }
+
+/**
+ * An upper bound of how many estimated tokens `text`'s first chunk costs less after a space
+ * than after a run of punctuation (a JSON string's opening quote ends such a run; a TOON scalar
+ * after `: ` or an indented key follows a space): the one place where a string's own tokens
+ * differ between a JSON text and a TOON text of the same value. For the picker's shape bound.
+ *
+ * @example
+ * spaceGain('description'); // 0.54: 'description' costs 1.94 tokens alone, 1.4 after a space
+ * spaceGain('42'); // 0: a digit after a space costs one token more, not less
+ */
+export function spaceGain(text: string): number {
+  const letters = leadingWord(text);
+  if (letters <= 0) return letters === 0 ? 0 : 1;
+  return Math.max(0, WORD[0]![letters]! - WORD[1]![letters]!);
+}
+
+/**
+ * The same for a string after a comma in TOON (`a,b`) against after `","` in JSON (`"a","b"`):
+ * o200k joins a comma to the word after it, and JSON's quotes make a chunk of their own.
+ *
+ * @example
+ * commaGain('a'); // 1.01: `","` + `a` is 2.04 tokens, `,a` 1.03
+ */
+export function commaGain(text: string): number {
+  const letters = leadingWord(text);
+  if (letters <= 0) return letters === 0 ? 0.04 : 1;
+  return Math.max(0, WORD[0]![letters]! + PUNCT_RUN[3]! - WORD[3]![letters]!);
+}
+
+/**
+ * The ASCII letters that open `text`, up to the table's limit, when its first chunk is such a
+ * word; 0 when it opens with a digit or is empty (no gain); -1 when it opens otherwise
+ * (punctuation, a space, a character outside ASCII), for which the callers assume the most.
+ */
+function leadingWord(text: string): number {
+  if (text.length === 0) return 0;
+  const first = text.charCodeAt(0);
+  if (first >= 128) return -1;
+  const kind = CLASS[first]!;
+  if (kind === DIGIT) return 0;
+  if (kind > UPPER) return -1;
+  let letters = 1;
+  let previous = kind;
+  for (; letters < text.length && letters < WORD_TABLE_LETTERS; letters++) {
+    const code = text.charCodeAt(letters);
+    // A letter outside ASCII makes it a word the estimate prices the same after anything.
+    if (code >= 128) return -1;
+    const next = CLASS[code]!;
+    if (next > UPPER || (next === UPPER && previous === LOWER)) break;
+    previous = next;
+  }
+  return letters;
+}

@@ -18,6 +18,7 @@ import {
 import { stringifyDeep } from './deep-json.js';
 import { estimateTokens } from './estimate.js';
 import { type FieldSpec, project } from './project.js';
+import { cannotPassGuard, type ShapeBound, shapeBound } from './shape-bound.js';
 import {
   byteLength,
   checkTokenizerName,
@@ -110,9 +111,12 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   let shared: SharedInput;
   let json: string;
   let size: number;
-  const quick = quickStart(value, options, candidates, measure, budgeted, outcomes);
+  // Under the default measure, a comma-delimited TOON candidate whose best case, bounded from
+  // the value's shape, cannot pass the token guard is not encoded at all.
+  let bound: ShapeBound | undefined;
+  const quick = quickStart(value, options, candidates, measure, budgeted, outcomes, guarded);
   if (quick !== undefined) {
-    ({ shared, json, size } = quick);
+    ({ shared, json, size, bound } = quick);
   } else {
     const prepared = prepareOrJson(value, options);
     if (prepared instanceof DeepJson) {
@@ -124,7 +128,9 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     shared = new SharedInput(prepared);
     json = JSON.stringify(shared.value);
     size = checkedSize(measure(json), 'json');
+    if (guarded) bound = shapeBound(shared.value);
   }
+  const ruledOut = bound !== undefined && ruledOutByShape(bound, size);
   let text = json;
   let strategy = 'json';
   const sizes: Record<string, number> = { json: size };
@@ -133,6 +139,13 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     const candidate = candidates[i]!;
     let candidateText: string | undefined;
     let candidateSize: number | undefined;
+    if (candidate.kind === 'toon' && candidate.options?.delimiter === undefined) {
+      if (ruledOut) continue;
+      // Flattening is tried only where it can change a table (its header, or how deep its rows
+      // sit): elsewhere it only lifts nested objects into dotted keys, which saves indentation
+      // bytes but no tokens.
+      if (candidate.bytesOverToon !== undefined && bound?.rows === false) continue;
+    }
     try {
       if (candidate.kind === 'toon') {
         // The outcome may carry an exact size without text: sized from toon's, and a loser.
@@ -187,6 +200,17 @@ export const TOKEN_GUARD_CLEAR_BYTES = 0.5;
 export const TOKEN_GUARD_MARGIN = 0.1;
 /** Tokens the estimate must also save, for short texts where one token is a large share. */
 export const TOKEN_GUARD_SLACK = 3;
+
+/** Can no comma-delimited TOON text pass the default measure's guard, by the shape alone? */
+function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
+  return cannotPassGuard(
+    bound,
+    jsonBytes,
+    TOKEN_GUARD_CLEAR_BYTES,
+    TOKEN_GUARD_MARGIN,
+    TOKEN_GUARD_SLACK,
+  );
+}
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
@@ -404,6 +428,8 @@ interface QuickStart {
   shared: SharedInput;
   json: string;
   size: number;
+  /** The value's shape bound, under the default measure when the value is plain. */
+  bound: ShapeBound | undefined;
 }
 
 /**
@@ -429,6 +455,7 @@ function quickStart(
   measure: (text: string) => number,
   budgeted: boolean,
   outcomes: ToonOutcome[],
+  guarded: boolean,
 ): QuickStart | undefined {
   if (options?.fields !== undefined) return undefined;
   let toon: ToonCandidate | undefined;
@@ -442,26 +469,33 @@ function quickStart(
     const json = JSON.stringify(value);
     if (typeof json !== 'string') return undefined;
     const size = checkedSize(measure(json), 'json');
+    // The bound's walk also proves the value plain, so JSON's text above is JSON's candidate.
+    const bound = guarded ? shapeBound(value) : undefined;
+    if (bound !== undefined && ruledOutByShape(bound, size)) {
+      return { shared: new SharedInput(value as JsonValue), json, size, bound };
+    }
     const maxLength = budgeted ? size - 1 : Number.POSITIVE_INFINITY;
     const text = encodeIfPlain(value, toon.options, maxLength);
     if (typeof text === 'string') {
       const shared = new SharedInput(value as JsonValue);
       const toonSize = checkedSize(measure(text), toon.name);
       outcomes.push({ input: shared.value, delimiter, text, size: toonSize, atLeast: toonSize });
-      return { shared, json, size };
+      return { shared, json, size, bound };
     }
     const normalized = normalizeTracked(value);
     const shared = new SharedInput(normalized.value);
     if (normalized.rawStrings || normalized.collections) {
       // JSON.stringify wrote these its own way: JSON's text comes from the normalized value.
       const normalizedJson = JSON.stringify(normalized.value);
-      return { shared, json: normalizedJson, size: checkedSize(measure(normalizedJson), 'json') };
+      const normalizedSize = checkedSize(measure(normalizedJson), 'json');
+      const normalizedBound = guarded ? shapeBound(normalized.value) : undefined;
+      return { shared, json: normalizedJson, size: normalizedSize, bound: normalizedBound };
     }
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
     }
-    return { shared, json, size };
+    return { shared, json, size, bound: bound ?? (guarded ? shapeBound(shared.value) : undefined) };
   } catch {
     // A BigInt or a cycle (JSON.stringify), a value too deep (normalize), text TOON cannot carry
     // (an unpaired surrogate), a failing measure: the ordinary path meets each again and
