@@ -16,7 +16,7 @@ import {
   type ToonCandidate,
 } from './candidates.js';
 import { stringifyDeep } from './deep-json.js';
-import { estimateTokens } from './estimate.js';
+import { estimateTokenRange, type TokenEstimate } from './estimate.js';
 import { type FieldSpec, project } from './project.js';
 import { cannotPassGuard, type ShapeBound, shapeBound } from './shape-bound.js';
 import {
@@ -199,7 +199,7 @@ export const TOKEN_GUARD_CLEAR_BYTES = 0.5;
  */
 export const TOKEN_GUARD_MARGIN = 0.1;
 /** Tokens the estimate must also save, for short texts where one token is a large share. */
-export const TOKEN_GUARD_SLACK = 3;
+export const TOKEN_GUARD_SLACK = 4;
 
 /** Can no comma-delimited TOON text pass the default measure's guard, by the shape alone? */
 function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
@@ -214,15 +214,19 @@ function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
-  return passesTokenGuard(bytes, jsonBytes, () => [estimateTokens(text), estimateTokens(json)]);
+  return passesTokenGuard(bytes, jsonBytes, () => [
+    estimateTokenRange(text),
+    estimateTokenRange(json),
+  ]);
 }
 
 /**
  * The default measure's rule for a text smaller than JSON in bytes: it ships when it saves at
  * least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
  * tokens and JSON's, asked for only then) shows a saving of {@link TOKEN_GUARD_MARGIN} and
- * {@link TOKEN_GUARD_SLACK} tokens. For callers that size a text in pieces (the CLI on files
- * too large for one string).
+ * {@link TOKEN_GUARD_SLACK} tokens. Given {@link estimateTokenRange}'s pairs, the saving must
+ * hold on both estimates. For callers that size a text in pieces (the CLI on files too large
+ * for one string).
  *
  * @example
  * passesTokenGuard(400, 1000, () => [0, 0]); // true: 60% of the bytes saved
@@ -231,11 +235,80 @@ function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number)
 export function passesTokenGuard(
   bytes: number,
   jsonBytes: number,
-  estimates: () => readonly [number, number],
+  estimates: () => readonly [number | TokenEstimate, number | TokenEstimate],
 ): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
-  const [tokens, jsonTokens] = estimates();
-  return tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
+  const [text, json] = estimates();
+  const clear = (tokens: number, jsonTokens: number) =>
+    tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
+  if (typeof text === 'number' || typeof json === 'number') {
+    return clear(
+      typeof text === 'number' ? text : text.tokens,
+      typeof json === 'number' ? json : json.tokens,
+    );
+  }
+  return clear(text.tokens, json.tokens) && clear(text.low, json.low);
+}
+
+/**
+ * The default measure's rule in words, for explanations (`toonwire pick --explain`, the size
+ * report): what {@link passesTokenGuard} asks of a TOON text.
+ */
+export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate, also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
+
+/** The default measure's verdict on one TOON text, from {@link guardVerdict}. */
+export interface GuardVerdict {
+  /** Whether the text may ship under the default measure (when it is also the smallest). */
+  passes: boolean;
+  /** Its reason in words, e.g. "saves 12.0% of the bytes but an estimated 6.6% of the tokens". */
+  reason: string;
+}
+
+/**
+ * Why the default measure would ship a TOON text of `bytes` against JSON's `jsonBytes`, or pass
+ * it over: `tokens` and `jsonTokens` are the two texts' estimates ({@link estimateTokens}).
+ *
+ * @example
+ * guardVerdict(880, 1000, 94, 100).reason;
+ * // 'saves 12.0% of the bytes but an estimated 6.0% of the tokens, under the 10% margin'
+ */
+export function guardVerdict(
+  bytes: number,
+  jsonBytes: number,
+  estimate: number | TokenEstimate,
+  jsonEstimate: number | TokenEstimate,
+): GuardVerdict {
+  const tokens = typeof estimate === 'number' ? estimate : estimate.tokens;
+  const jsonTokens = typeof jsonEstimate === 'number' ? jsonEstimate : jsonEstimate.tokens;
+  const share = (part: number, whole: number) =>
+    `${whole === 0 ? '0.0' : ((part / whole) * 100).toFixed(1)}%`;
+  if (bytes >= jsonBytes) {
+    return { passes: false, reason: 'no smaller than JSON in bytes' };
+  }
+  const savedBytes = share(jsonBytes - bytes, jsonBytes);
+  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) {
+    return {
+      passes: true,
+      reason: `saves ${savedBytes} of the bytes (${TOKEN_GUARD_CLEAR_BYTES * 100}% clears the rule)`,
+    };
+  }
+  const savedTokens = share(jsonTokens - tokens, jsonTokens);
+  if (passesTokenGuard(bytes, jsonBytes, () => [estimate, jsonEstimate])) {
+    return {
+      passes: true,
+      reason: `saves ${savedBytes} of the bytes and an estimated ${savedTokens} of the tokens`,
+    };
+  }
+  const short =
+    tokens > jsonTokens * (1 - TOKEN_GUARD_MARGIN)
+      ? `under the ${TOKEN_GUARD_MARGIN * 100}% margin`
+      : tokens > jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK
+        ? `fewer than the ${TOKEN_GUARD_SLACK} tokens the rule also asks for`
+        : 'under the margin once its characters outside ASCII are priced at their cheapest';
+  return {
+    passes: false,
+    reason: `saves ${savedBytes} of the bytes but an estimated ${savedTokens} of the tokens, ${short}`,
+  };
 }
 
 /**

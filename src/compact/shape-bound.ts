@@ -21,7 +21,7 @@
 // take the largest value each construct can have; test/compact/shape-bound.test.ts checks them
 // against the estimate of the real texts, on generated values and on the real datasets.
 
-import { type Field, isPlain, keyedLayout, sharedLayout } from '../codec/layout.js';
+import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 import { commaGain, estimateTokens, spaceGain } from './estimate.js';
 import { byteLength } from './size.js';
@@ -145,7 +145,7 @@ class BoundWalk {
   /** An object's fields on lines at `depth`, or an array's items below a header at `depth`. */
   /** False when the value holds anything but plain JSON data. */
   container(value: JsonValue[] | JsonObject, depth: number, listItem: boolean): boolean {
-    if (!isPlain(value)) return false;
+    if (!plainContainer(value)) return false;
     if (isEmpty(value)) {
       if (!Array.isArray(value)) this.bytes += 2;
       return true;
@@ -158,10 +158,12 @@ class BoundWalk {
   private object(object: JsonObject, depth: number): boolean {
     this.bytes += 2;
     let keyed: Field[] | undefined;
-    try {
-      keyed = keyedLayout(object, false);
-    } catch {
-      return false; // a value outside the JSON model (layout's NOT_JSON)
+    if (entriesAreObjects(object)) {
+      try {
+        keyed = keyedLayout(object, false);
+      } catch {
+        return false; // a value outside the JSON model (layout's NOT_JSON)
+      }
     }
     if (keyed !== undefined) {
       this.rows = true;
@@ -262,7 +264,7 @@ class BoundWalk {
 
   /** A table row's cells: their values' share of the floor of JSON's tokens, and the quotes. */
   private rowCells(row: JsonObject, columns: readonly Field[]): boolean {
-    if (!isPlain(row)) return false;
+    if (!plainContainer(row)) return false;
     for (const field of columns) {
       this.json += wordy(field.key) ? 2 : 1;
       const cell = row[field.key]!;
@@ -291,6 +293,28 @@ class BoundWalk {
     this.json++;
     return isPlainPrimitive(value);
   }
+}
+
+/**
+ * Is `value` an object or array JSON.stringify writes as it is, as far as the two texts go: a
+ * Map, Set, Date or RawString has another prototype (a toJSON on a plain object is rare enough,
+ * and `JSON.stringify` and the encoder's normalize both call it, so at worst the bound reads the
+ * object before its toJSON and rules TOON out wrongly: JSON ships).
+ */
+function plainContainer(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+}
+
+/** Has `object` two entries or more, all of them objects (not arrays): a §9.5 candidate? */
+function entriesAreObjects(object: JsonObject): boolean {
+  let count = 0;
+  for (const key in object) {
+    const item = object[key];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+    count++;
+  }
+  return count >= 2;
 }
 
 function isEmpty(value: JsonValue[] | JsonObject): boolean {

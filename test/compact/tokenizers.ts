@@ -7,11 +7,12 @@
 //   @lenml/tokenizer-* packages and run by @lenml/tokenizers (a port of transformers.js);
 // - mistral: mistral-tokenizer-js (the Mistral 7B sentencepiece vocabulary).
 //
-// Gemma 3 and Mistral tokenize a whole text as one sentencepiece "word" (no pre-tokenizer
-// splits it), and the packages' merge loops allocate a string key per candidate pair: tens of
-// microseconds per character. They run here through `countMerged`, the same merge algorithm
-// (lowest rank first, leftmost first on ties) over integer ids; a test checks it against the
-// packages' own encoders on real text.
+// The packages' merge loops allocate a string key per candidate pair, and Gemma 3 and Mistral
+// tokenize a whole text as one sentencepiece "word" (no pre-tokenizer splits it): tens of
+// microseconds per character, and seconds to build the string-keyed tables. The BPE models run
+// here through `MergeTable`, the same merge algorithm (lowest rank first, leftmost first on
+// ties) over integer ids, inside the packages' own normalizers and pre-tokenizers; a test
+// checks it against the packages' own encoders on real text.
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import { loadTokenizer } from '../../src/compact/index.js';
@@ -56,10 +57,10 @@ async function loadAll(): Promise<RealTokenizer[]> {
     { name: 'o200k', count: o200k },
     { name: 'cl100k', count: cl100k },
     { name: 'claude', count: await claude() },
-    { name: 'llama3', count: await lenml('llama3', false) },
+    { name: 'llama3', count: await lenml('llama3', true) },
     { name: 'mistral', count: await mistral() },
-    { name: 'qwen3', count: await lenml('qwen3', false) },
-    { name: 'deepseek-v3', count: await lenml('deepseek_v3', false) },
+    { name: 'qwen3', count: await lenml('qwen3', true) },
+    { name: 'deepseek-v3', count: await lenml('deepseek_v3', true) },
     { name: 'gemma3', count: await lenml('gemma3', true) },
   ];
 }
@@ -79,30 +80,45 @@ interface LenmlTokenizer {
     bpe(word: string): string[];
     tokens_to_ids: Map<string, number>;
     vocab: string[];
-    merges: [string, string][];
   };
 }
 
-/** A @lenml tokenizer from its package's tokenizer.json; `fastMerges` for whole-text BPE. */
+/**
+ * A @lenml tokenizer from its package's tokenizer.json. With `fastMerges` its BPE model merges
+ * through {@link MergeTable}, built from the merges the loader is then not given (building its
+ * own string-keyed table is most of the loading time).
+ */
 async function lenml(name: string, fastMerges: boolean): Promise<(text: string) => number> {
   const { TokenizerLoader } = (await import('@lenml/tokenizers')) as unknown as {
     TokenizerLoader: {
       fromPreTrained(files: { tokenizerJSON: unknown; tokenizerConfig: unknown }): LenmlTokenizer;
     };
   };
-  const read = (file: string): unknown =>
+  const read = (file: string): Record<string, unknown> =>
     JSON.parse(fs.readFileSync(require.resolve(`@lenml/tokenizer-${name}/models/${file}`), 'utf8'));
+  const tokenizerJSON = read('tokenizer.json') as { model: { merges: unknown[] } };
+  const merges = tokenizerJSON.model.merges;
+  if (fastMerges) tokenizerJSON.model.merges = [];
   const tokenizer = TokenizerLoader.fromPreTrained({
-    tokenizerJSON: read('tokenizer.json'),
+    tokenizerJSON,
     tokenizerConfig: read('tokenizer_config.json'),
   });
   if (fastMerges) {
     const model = tokenizer.model;
-    const merges = new MergeTable(model.tokens_to_ids, model.vocab.length);
-    model.merges.forEach(([left, right], rank) => {
-      merges.add(left, right, rank);
+    const table = new MergeTable(model.tokens_to_ids, model.vocab.length);
+    merges.forEach((merge, rank) => {
+      const [left, right] = typeof merge === 'string' ? merge.split(' ', 2) : (merge as string[]);
+      table.add(left!, right!, rank);
     });
-    model.bpe = (word) => merges.apply(Array.from(word), (id, symbol) => model.vocab[id] ?? symbol);
+    const cache = new Map<string, string[]>();
+    model.bpe = (word) => {
+      let tokens = cache.get(word);
+      if (tokens === undefined) {
+        tokens = table.apply(Array.from(word), (id, symbol) => model.vocab[id] ?? symbol);
+        if (word.length < 256 && cache.size < 100_000) cache.set(word, tokens);
+      }
+      return tokens;
+    };
   }
   return (text) => tokenizer.encode(text, { add_special_tokens: false }).length;
 }
@@ -260,13 +276,20 @@ class Heap {
 }
 
 /**
- * The packages' own counters for the two tokenizers {@link loadRealTokenizers} runs through
- * its faster merge loop, to check that loop against them.
+ * The packages' own counters for the tokenizers {@link loadRealTokenizers} runs through its
+ * faster merge loop, to check that loop against them (`names`: which of them).
  */
-export async function referenceCounters(): Promise<RealTokenizer[]> {
-  const tokenizer = (await import(MISTRAL)).default as MistralModule;
-  return [
-    { name: 'mistral', count: (text) => tokenizer.encode(text, false, true).length },
-    { name: 'gemma3', count: await lenml('gemma3', false) },
-  ];
+export async function referenceCounters(
+  names: readonly string[] = ['mistral', 'llama3', 'qwen3', 'deepseek-v3', 'gemma3'],
+): Promise<RealTokenizer[]> {
+  const out: RealTokenizer[] = [];
+  for (const name of names) {
+    if (name === 'mistral') {
+      const tokenizer = (await import(MISTRAL)).default as MistralModule;
+      out.push({ name, count: (text) => tokenizer.encode(text, false, true).length });
+    } else {
+      out.push({ name, count: await lenml(name.replace('-', '_'), false) });
+    }
+  }
+  return out;
 }

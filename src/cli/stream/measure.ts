@@ -8,7 +8,7 @@ import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 import {
   byteLength,
   type CandidateName,
-  estimateTokens,
+  estimateTokenRange,
   flatten,
   passesTokenGuard,
   unflatten,
@@ -42,6 +42,8 @@ interface Track {
   bytes: number;
   tokens: number;
   estimate: number;
+  /** The estimate with characters outside ASCII at their cheapest (estimateTokenRange). */
+  estimateLow: number;
   error: string | undefined;
   failures: string[];
 }
@@ -67,6 +69,7 @@ function makeTrack(name: string): Track {
     bytes: 0,
     tokens: 0,
     estimate: 0,
+    estimateLow: 0,
     error: undefined,
     failures: [],
   };
@@ -113,7 +116,11 @@ export async function measureRows(
   const estimating = settings.by === 'auto' || !settings.countTokens;
   const count = (track: Track, text: string) => {
     track.bytes += byteLength(text);
-    if (estimating) track.estimate += estimateTokens(text);
+    if (estimating) {
+      const estimate = estimateTokenRange(text);
+      track.estimate += estimate.tokens;
+      track.estimateLow += estimate.low;
+    }
     if (settings.countTokens) track.tokens += settings.countTokens(text);
   };
   let first = true;
@@ -164,7 +171,10 @@ export async function measureRows(
   if (
     settings.by === 'auto' &&
     winner !== json &&
-    !passesTokenGuard(winner.bytes, json.bytes, () => [winner.estimate, json.estimate])
+    !passesTokenGuard(winner.bytes, json.bytes, () => [
+      { tokens: winner.estimate, low: winner.estimateLow },
+      { tokens: json.estimate, low: json.estimateLow },
+    ])
   ) {
     winner = json;
   }
