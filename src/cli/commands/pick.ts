@@ -175,7 +175,9 @@ async function pickStreamed(
     progress.done();
     if (options.explain)
       process.stderr.write(explainStreamed(result, by, settings.countTokens !== undefined));
-    await writeChunks(writeRows(file, format, result.picked.strategy, settings, progress));
+    await writeChunks(
+      writeRows(file, format, result.picked.strategy, settings, progress, result.shape),
+    );
   } finally {
     progress.done();
   }
