@@ -128,7 +128,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     shared = new SharedInput(prepared);
     json = JSON.stringify(shared.value);
     size = checkedSize(measure(json), 'json');
-    if (guarded) bound = shapeBound(shared.value);
+    if (guarded) bound = shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES);
   }
   const ruledOut = bound !== undefined && ruledOutByShape(bound, size);
   let text = json;
@@ -543,7 +543,7 @@ function quickStart(
     if (typeof json !== 'string') return undefined;
     const size = checkedSize(measure(json), 'json');
     // The bound's walk also proves the value plain, so JSON's text above is JSON's candidate.
-    const bound = guarded ? shapeBound(value) : undefined;
+    const bound = guarded ? shapeBound(value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined;
     if (bound !== undefined && ruledOutByShape(bound, size)) {
       return { shared: new SharedInput(value as JsonValue), json, size, bound };
     }
@@ -561,14 +561,22 @@ function quickStart(
       // JSON.stringify wrote these its own way: JSON's text comes from the normalized value.
       const normalizedJson = JSON.stringify(normalized.value);
       const normalizedSize = checkedSize(measure(normalizedJson), 'json');
-      const normalizedBound = guarded ? shapeBound(normalized.value) : undefined;
+      const normalizedBound = guarded
+        ? shapeBound(normalized.value, normalizedSize * TOKEN_GUARD_CLEAR_BYTES)
+        : undefined;
       return { shared, json: normalizedJson, size: normalizedSize, bound: normalizedBound };
     }
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
     }
-    return { shared, json, size, bound: bound ?? (guarded ? shapeBound(shared.value) : undefined) };
+    return {
+      shared,
+      json,
+      size,
+      bound:
+        bound ?? (guarded ? shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined),
+    };
   } catch {
     // A BigInt or a cycle (JSON.stringify), a value too deep (normalize), text TOON cannot carry
     // (an unpaired surrogate), a failing measure: the ordinary path meets each again and

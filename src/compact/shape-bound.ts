@@ -83,9 +83,33 @@ const CLOSE = 0.85;
  * const rows = Array.from({ length: 20 }, (_, id) => ({ id, name: `row ${id}` }));
  * shapeBound(rows)!.tokensSaved > 0; // true: a table drops every row's keys
  * shapeBound({ a: { b: 1, c: 2 } })!.tokensSaved < 0; // true: indentation costs tokens
+ *
+ * With `enough`, the walk stops once the bytes saved reach it (the guard's clear-bytes share of
+ * JSON's, so that no bound can rule TOON out): the rest of a large table is not walked, and the
+ * bound says TOON could save any number of tokens and has rows (the value may not be plain).
  */
-export function shapeBound(value: unknown): ShapeBound | undefined {
-  const walk = new BoundWalk();
+export function shapeBound(
+  value: unknown,
+  enough = Number.POSITIVE_INFINITY,
+): ShapeBound | undefined {
+  const walk = new BoundWalk(enough);
+  try {
+    return walkValue(walk, value);
+  } catch (error) {
+    if (error !== ENOUGH) throw error;
+    return {
+      bytesSaved: walk.bytes,
+      tokensSaved: Number.POSITIVE_INFINITY,
+      jsonTokens: walk.json,
+      rows: true,
+    };
+  }
+}
+
+/** Thrown by a walk whose bytes saved reached its `enough`. */
+const ENOUGH: unique symbol = Symbol('enough');
+
+function walkValue(walk: BoundWalk, value: unknown): ShapeBound | undefined {
   // The text's first line has no line break before it; and estimateTokens rounds both counts,
   // which moves their difference by less than one.
   walk.tokens += 2;
@@ -141,6 +165,8 @@ class BoundWalk {
   tokens = 0;
   json = 0;
   rows = false;
+
+  constructor(private readonly enough: number) {}
 
   /** An object's fields on lines at `depth`, or an array's items below a header at `depth`. */
   /** False when the value holds anything but plain JSON data. */
@@ -260,6 +286,7 @@ class BoundWalk {
     add(columns);
     this.bytes += bytes * count;
     this.tokens += tokens * count;
+    if (this.bytes >= this.enough) throw ENOUGH;
   }
 
   /** A table row's cells: their values' share of the floor of JSON's tokens, and the quotes. */
