@@ -37,8 +37,9 @@ export interface PickOptions {
   /**
    * How sizes compare. The default, `'auto'`, compares UTF-8 bytes and guards tokens: a TOON
    * text that is smaller in bytes ships only when it saves half of JSON's bytes or more, or when
-   * a synchronous estimate of its o200k_base tokens ({@link estimateTokens}) is at least
-   * {@link TOKEN_GUARD_MARGIN} below JSON's; otherwise JSON ships. `'bytes'` compares bytes
+   * a synchronous estimate of its o200k_base tokens ({@link estimateTokenRange}) is at least
+   * {@link TOKEN_GUARD_MARGIN} and {@link TOKEN_GUARD_SLACK} tokens below JSON's, also with
+   * characters outside ASCII at their cheapest; otherwise JSON ships ({@link TOKEN_GUARD_RULE}). `'bytes'` compares bytes
    * alone. `'tokens'` counts exactly with a real tokenizer and needs `await loadTokenizer()`
    * once first; a function `(text) => number` is your own measure.
    */
@@ -195,10 +196,15 @@ export const TOKEN_GUARD_CLEAR_BYTES = 0.5;
  * Under the default measure, a TOON text that saves less than {@link TOKEN_GUARD_CLEAR_BYTES} of
  * the bytes ships only when its estimated tokens are at least this share below JSON's (and
  * {@link TOKEN_GUARD_SLACK} tokens): above the estimate's largest error in TOON's favour on real
- * data (bench/tokens.bench.ts) and on generated values (test/compact/token-safe.test.ts).
+ * data (bench/tokens.bench.ts) and on generated values, on eight tokenizers
+ * (test/compact/token-safe.test.ts, cross-tokenizer.test.ts).
  */
 export const TOKEN_GUARD_MARGIN = 0.1;
-/** Tokens the estimate must also save, for short texts where one token is a large share. */
+/**
+ * Tokens the estimate must also save, for short texts where one token is a large share (4: at
+ * 3, a 4-row table with a quoted key cost Gemma 3 one token more than JSON;
+ * test/compact/cross-tokenizer.test.ts).
+ */
 export const TOKEN_GUARD_SLACK = 4;
 
 /** Can no comma-delimited TOON text pass the default measure's guard, by the shape alone? */

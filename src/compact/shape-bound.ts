@@ -70,8 +70,11 @@ const LIST_ARRAY = -4;
 const TABLE_KEY = 2.1;
 /** Per table row: its braces, against a newline and indentation. */
 const TABLE_ROW = 2;
-/** An object's or array's closing bracket, which lengthens a run of punctuation in JSON. */
-const CLOSE = 0.85;
+/**
+ * An object's or array's closing bracket: it lengthens a run of punctuation in JSON, or starts
+ * one (`"}` after a last string value is a token TOON does not write).
+ */
+const CLOSE = 1;
 
 /**
  * Bounds on what the `toon` candidate (comma delimiter, indent 2) could save against
