@@ -4,7 +4,13 @@
 // Each payload is measured side by side in one run (bench/harness.ts: interleaved mitata rounds,
 // ratios per round, then the median): JSON.stringify (the baseline, what a server does today),
 // pick() with the default candidates, and pick() with toon-tab as well.
+//
+// Before and after: `npm run bench:picker -- --baseline DIR`, with DIR a copy of an older
+// checkout's src/ (say `git archive <commit> src | tar -x -C DIR`), measures that pick() in the
+// same rounds too, and adds its ratio and the texts it ships.
 import os from 'node:os';
+import path from 'node:path';
+import { pathToFileURL } from 'node:url';
 import type { JsonValue } from '../src/codec/types.js';
 import { pick } from '../src/compact/index.js';
 import { loadDocuments } from './corpus.js';
@@ -51,6 +57,15 @@ const payloads: Payload[] = [
 ];
 
 const withTab = { candidates: ['toon', 'toon-flatten', 'toon-tab'] } as const;
+const baselineAt = process.argv.indexOf('--baseline');
+const basePick: typeof pick | undefined =
+  baselineAt < 0
+    ? undefined
+    : (
+        (await import(
+          pathToFileURL(path.resolve(process.argv[baselineAt + 1]!, 'src/compact/index.ts')).href
+        )) as { pick: typeof pick }
+      ).pick;
 const ratio = (value: number | undefined): string => `${(value ?? Number.NaN).toFixed(2)}x`;
 
 console.log(
@@ -58,15 +73,22 @@ console.log(
 );
 const rows: string[][] = [];
 for (const { name, value } of payloads) {
-  const { nanoseconds, ratioToBaseline } = await compare(
-    [
-      { name: 'json', fn: () => JSON.stringify(value) },
-      { name: 'pick', fn: () => pick(value) },
-      { name: 'pickTab', fn: () => pick(value, withTab) },
-    ],
-    'json',
-  );
+  const contenders = [
+    { name: 'json', fn: () => JSON.stringify(value) },
+    { name: 'pick', fn: () => pick(value) },
+    { name: 'pickTab', fn: () => pick(value, withTab) },
+  ];
+  if (basePick !== undefined) contenders.push({ name: 'before', fn: () => basePick(value) });
+  const { nanoseconds, ratioToBaseline } = await compare(contenders, 'json');
   const picked = pick(value);
+  const before =
+    basePick === undefined
+      ? []
+      : (() => {
+          const old = basePick(value);
+          const same = old.text === picked.text ? 'same text' : `was ${old.strategy} ${old.size}`;
+          return [ratio(ratioToBaseline['before']), same];
+        })();
   rows.push([
     name,
     String(picked.sizes['json']),
@@ -77,6 +99,7 @@ for (const { name, value } of payloads) {
     ratio(ratioToBaseline['pick']),
     formatTime(nanoseconds['pick']! - nanoseconds['json']!),
     ratio(ratioToBaseline['pickTab']),
+    ...before,
   ]);
 }
 printTable(
@@ -90,6 +113,8 @@ printTable(
     'pick() / JSON',
     'pick() extra',
     'pick(+toon-tab) / JSON',
+    ...(basePick === undefined ? [] : ['before: pick() / JSON', 'before: shipped']),
   ],
   rows,
 );
+console.log(`\nload average ${os.loadavg()[0]!.toFixed(1)} at the end`);

@@ -1,8 +1,10 @@
 // The CLI at scale (not a test: it takes minutes and gigabytes). Generates, in a temporary
-// directory that is deleted afterwards, 1 GB of JSON Lines, a 700 MB JSON array and a folder of
+// directory that is deleted afterwards, 1 GB of JSON Lines, a 1 GB JSON array and a folder of
 // 40 files of 10 MB, then runs encode, decode, pick and report on them with /usr/bin/time and
-// prints wall time and peak RSS beside @toon-format/cli (node_modules/.bin/toon) on the same
-// files. Run: npm run build && npm run bench:scale [-- --scale 0.1 for a quick smaller run]
+// prints wall time, MB/s (input megabytes per wall second) and peak RSS beside
+// @toon-format/cli (node_modules/.bin/toon) on the same files.
+// Run: npm run build && npm run bench:scale [-- --scale 0.1 for a quick smaller run]
+// `-- --no-reference` skips @toon-format/cli (its runs are stopped after 180 s anyway).
 // `-- --tasks encode,decode,pick,report` runs only some tasks (all by default) and generates only
 // the files they read; `report` is both reports, `report-folder` (the 40 files alone, ~10 minutes)
 // and `report-file` (the 700 MB array) each one of them; `decode` runs encode too, for its input.
@@ -29,6 +31,7 @@ const KNOWN_TASKS = ['encode', 'decode', 'pick', 'report-folder', 'report-file']
 for (const task of tasks)
   if (!KNOWN_TASKS.includes(task)) throw new Error(`unknown task ${task}; use ${KNOWN_TASKS}`);
 const reference = path.join(root, 'node_modules/.bin/toon');
+const withReference = !process.argv.includes('--no-reference');
 const scaleArg = process.argv.indexOf('--scale');
 const scale = scaleArg > 0 ? Number(process.argv[scaleArg + 1]) : 1;
 const MB = 1_000_000;
@@ -84,11 +87,15 @@ interface Run {
   peakMb: number;
   code: number | null;
   error: string;
+  /** The input's size in bytes, for MB/s. */
+  input?: number;
 }
 
 /** Runs `command args` for `task` under GNU time with stdout to `out`; wall seconds and peak RSS. */
 function timed(task: string, command: string, args: string[], out: string): Run {
-  if (!tasks.has(task)) return { seconds: 0, peakMb: 0, code: null, error: '' };
+  if (!tasks.has(task) || (command === reference && !withReference)) {
+    return { seconds: 0, peakMb: 0, code: null, error: '' };
+  }
   const timeFile = path.join(dir, 'time.txt');
   const fd = fs.openSync(out, 'w');
   const limit = command === reference ? ['timeout', String(REFERENCE_SECONDS)] : [];
@@ -114,15 +121,20 @@ function timed(task: string, command: string, args: string[], out: string): Run 
   };
 }
 
+const speed = (run: Run): string =>
+  run.input === undefined || run.seconds === 0
+    ? ''
+    : `, ${(run.input / MB / run.seconds).toFixed(1)} MB/s`;
 const show = (run: Run | undefined): string =>
-  run === undefined
+  run === undefined || (run.code === null && run.seconds === 0)
     ? 'n/a'
     : run.code === 0
-      ? `${run.seconds.toFixed(1)} s, ${Math.round(run.peakMb)} MB`
+      ? `${run.seconds.toFixed(1)} s${speed(run)}, peak RSS ${Math.round(run.peakMb)} MB`
       : run.code === 124
         ? `stopped after ${run.seconds.toFixed(0)} s (${Math.round(run.peakMb)} MB peak)`
         : `failed after ${run.seconds.toFixed(1)} s (${Math.round(run.peakMb)} MB): ${run.error.slice(0, 80)}`;
 
+const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
 const dir = fs.mkdtempSync(path.join(os.tmpdir(), 'toonwire-scale-'));
 try {
   const jsonl = path.join(dir, 'rows.jsonl');
@@ -133,7 +145,7 @@ try {
   const sizes = {
     jsonl: needs('encode', 'decode', 'pick') ? generate(jsonl, 1000 * MB * scale, false) : 0,
     json: needs('encode', 'decode', 'pick', 'report-file')
-      ? generate(json, 700 * MB * scale, true)
+      ? generate(json, 1000 * MB * scale, true)
       : 0,
   };
   if (needs('report-folder')) {
@@ -146,8 +158,12 @@ try {
   const toonOfJson = path.join(dir, 'rows-json.toon');
   const refToon = path.join(dir, 'reference.toon');
   const rows: string[][] = [];
-  const add = (task: string, ours: Run, theirs?: Run) => {
+  const add = (task: string, ours: Run, theirs?: Run, input?: string) => {
     if (ours.code === null && ours.seconds === 0) return; // skipped
+    if (input !== undefined) {
+      ours.input = sizeOf(input);
+      if (theirs !== undefined) theirs.input = ours.input;
+    }
     rows.push([task, show(ours), show(theirs)]);
     console.error(`${task}: ${show(ours)} | ${show(theirs)}`);
   };
@@ -156,28 +172,41 @@ try {
     `encode ${mb(sizes.jsonl)} JSON Lines`,
     timed('encode', node, [cli, 'encode', jsonl], toonOfJsonl),
     undefined,
+    jsonl,
   );
   add(
     `encode ${mb(sizes.json)} JSON array`,
     timed('encode', node, [cli, 'encode', json], toonOfJson),
     timed('encode', reference, ['--encode', json, '-o', refToon], nul),
+    json,
   );
-  const sizeOf = (file: string) => (fs.existsSync(file) ? fs.statSync(file).size : 0);
   const toonSize = sizeOf(toonOfJsonl);
   add(
     `decode ${mb(toonSize)} TOON (from the JSON Lines) to indented JSON`,
     timed('decode', node, [cli, 'decode', toonOfJsonl], nul),
     timed('decode', reference, ['--decode', toonOfJsonl, '-o', nul], nul),
+    toonOfJsonl,
   );
   add(
     `decode ${mb(sizeOf(toonOfJson))} TOON (from the array), --compact`,
     timed('decode', node, [cli, 'decode', '--compact', toonOfJson], nul),
     undefined,
+    toonOfJson,
   );
   fs.rmSync(toonOfJsonl, { force: true });
   fs.rmSync(refToon, { force: true });
-  add(`pick ${mb(sizes.jsonl)} JSON Lines`, timed('pick', node, [cli, 'pick', jsonl], nul));
-  add(`pick ${mb(sizes.json)} JSON array`, timed('pick', node, [cli, 'pick', json], nul));
+  add(
+    `pick ${mb(sizes.jsonl)} JSON Lines`,
+    timed('pick', node, [cli, 'pick', jsonl], nul),
+    undefined,
+    jsonl,
+  );
+  add(
+    `pick ${mb(sizes.json)} JSON array`,
+    timed('pick', node, [cli, 'pick', json], nul),
+    undefined,
+    json,
+  );
   add(
     `report on a folder of 40 x ${mb(10 * MB * scale)}`,
     timed('report-folder', node, [cli, 'report', folder], nul),
@@ -185,9 +214,11 @@ try {
   add(
     `report ${mb(sizes.json)} JSON array`,
     timed('report-file', node, [cli, 'report', json], nul),
+    undefined,
+    json,
   );
   console.log(
-    `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores; wall time and peak RSS (GNU time)\n`,
+    `node ${process.version}, ${os.cpus()[0]?.model ?? 'unknown CPU'}, ${os.cpus().length} cores, load ${os.loadavg()[0]!.toFixed(1)} at the end; wall time, input MB per second and peak RSS (GNU time)\n`,
   );
   printTable(['task', 'toonwire', '@toon-format/cli 4.1.1'], rows);
 } finally {

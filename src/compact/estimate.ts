@@ -120,6 +120,16 @@ const LONG_PUNCT_RATE = 0.4;
 /** Tokens per UTF-16 code unit of a non-ASCII letter, and of a non-ASCII symbol (emoji). */
 const WIDE_LETTER_RATE = 0.9;
 const WIDE_SYMBOL_RATE = 1.2;
+/**
+ * The least a UTF-16 code unit outside ASCII costs on the vocabularies checked
+ * (test/compact/tokenizers.ts): a CJK word or an emoji can be a single token where o200k needs
+ * several, so {@link estimateTokenRange}'s `low` prices them at this.
+ */
+const WIDE_LOW_RATE = 0.3;
+
+/** Code units outside ASCII the last {@link scan} priced as letters and as symbols. */
+let wideLetters = 0;
+let wideSymbols = 0;
 
 /**
  * Estimated o200k_base tokens of `text`, without a vocabulary: digits are exact (the tokenizer
@@ -133,15 +143,46 @@ const WIDE_SYMBOL_RATE = 1.2;
  * estimateTokens('12345'); // 2
  */
 export function estimateTokens(text: string): number {
+  return estimateTokenRange(text).tokens;
+}
+
+/** {@link estimateTokens}, and the same estimate with characters outside ASCII at their cheapest. */
+export interface TokenEstimate {
+  /** The o200k_base estimate, {@link estimateTokens}. */
+  tokens: number;
+  /**
+   * The same with every UTF-16 code unit outside ASCII at the least it costs on any of the
+   * vocabularies checked: a saving that holds under both is not an artefact of how o200k
+   * prices CJK text or emoji (a table that drops an emoji key per row saves less elsewhere).
+   */
+  low: number;
+}
+
+/**
+ * {@link estimateTokens} and its low variant, from one scan.
+ *
+ * @example
+ * estimateTokenRange('hello world'); // { tokens: 2, low: 2 }
+ * estimateTokenRange('日本'); // { tokens: 2, low: 1 }
+ */
+export function estimateTokenRange(text: string): TokenEstimate {
   let tokens = 0;
+  let wide = 0;
   let start = 0;
+  const add = (length: number) => {
+    wideLetters = 0;
+    wideSymbols = 0;
+    tokens += scan(length);
+    wide += wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE);
+    wide += wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
+  };
   while (text.length - start > WINDOW) {
     const end = windowEnd(text, start + WINDOW);
-    tokens += scan(toCodeUnits(text.slice(start, end)));
+    add(toCodeUnits(text.slice(start, end)));
     start = end;
   }
-  tokens += scan(toCodeUnits(start === 0 ? text : text.slice(start)));
-  return Math.round(tokens);
+  add(toCodeUnits(start === 0 ? text : text.slice(start)));
+  return { tokens: Math.round(tokens), low: Math.round(tokens - wide) };
 }
 
 const utf8 = new TextEncoder();
@@ -281,6 +322,7 @@ function scan(length: number): number {
       if (code !== 10 && code !== 13 && code !== 0x2f) break;
       end++;
     }
+    wideSymbols += wide;
     tokens +=
       (ascii <= 12 ? PUNCT_RUN[ascii]! : PUNCT_RUN[12]! + (ascii - 12) * LONG_PUNCT_RATE) +
       wide * WIDE_SYMBOL_RATE;
@@ -291,9 +333,66 @@ function scan(length: number): number {
 
 /** The estimate of a word chunk of `ascii` ASCII and `wide` other letters after `prefix`. */
 function wordTokens(prefix: number, ascii: number, wide: number): number {
-  if (wide > 0) return wide * WIDE_LETTER_RATE + ascii / 4 + (prefix >= 2 ? 0.9 : 0);
+  if (wide > 0) {
+    wideLetters += wide;
+    return wide * WIDE_LETTER_RATE + ascii / 4 + (prefix >= 2 ? 0.9 : 0);
+  }
   const row = WORD[prefix]!;
   return ascii <= WORD_TABLE_LETTERS
     ? row[ascii]!
     : row[WORD_TABLE_LETTERS]! + (ascii - WORD_TABLE_LETTERS) * LONG_WORD_RATE;
+}
+
+/**
+ * An upper bound of how many estimated tokens `text`'s first chunk costs less after a space
+ * than after a run of punctuation (a JSON string's opening quote ends such a run; a TOON scalar
+ * after `: ` or an indented key follows a space): the one place where a string's own tokens
+ * differ between a JSON text and a TOON text of the same value. For the picker's shape bound.
+ *
+ * @example
+ * spaceGain('description'); // 0.54: 'description' costs 1.94 tokens alone, 1.4 after a space
+ * spaceGain('42'); // 0: a digit after a space costs one token more, not less
+ */
+export function spaceGain(text: string): number {
+  const letters = leadingWord(text);
+  if (letters <= 0) return letters === 0 ? 0 : 1;
+  return Math.max(0, WORD[0]![letters]! - WORD[1]![letters]!);
+}
+
+/**
+ * The same for a string after a comma in TOON (`a,b`) against after `","` in JSON (`"a","b"`):
+ * o200k joins a comma to the word after it, and JSON's quotes make a chunk of their own.
+ *
+ * @example
+ * commaGain('a'); // 1.01: `","` + `a` is 2.04 tokens, `,a` 1.03
+ */
+export function commaGain(text: string): number {
+  const letters = leadingWord(text);
+  if (letters <= 0) return letters === 0 ? 0.04 : 1;
+  return Math.max(0, WORD[0]![letters]! + PUNCT_RUN[3]! - WORD[3]![letters]!);
+}
+
+/**
+ * The ASCII letters that open `text`, up to the table's limit, when its first chunk is such a
+ * word; 0 when it opens with a digit or is empty (no gain); -1 when it opens otherwise
+ * (punctuation, a space, a character outside ASCII), for which the callers assume the most.
+ */
+function leadingWord(text: string): number {
+  if (text.length === 0) return 0;
+  const first = text.charCodeAt(0);
+  if (first >= 128) return -1;
+  const kind = CLASS[first]!;
+  if (kind === DIGIT) return 0;
+  if (kind > UPPER) return -1;
+  let letters = 1;
+  let previous = kind;
+  for (; letters < text.length && letters < WORD_TABLE_LETTERS; letters++) {
+    const code = text.charCodeAt(letters);
+    // A letter outside ASCII makes it a word the estimate prices the same after anything.
+    if (code >= 128) return -1;
+    const next = CLASS[code]!;
+    if (next > UPPER || (next === UPPER && previous === LOWER)) break;
+    previous = next;
+  }
+  return letters;
 }

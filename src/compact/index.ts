@@ -5,11 +5,13 @@ export {
   type CandidateName,
   DEFAULT_CANDIDATES,
 } from './candidates.js';
-export { estimateTokens } from './estimate.js';
+export { estimateTokenRange, estimateTokens, type TokenEstimate } from './estimate.js';
 export { DEFAULT_FLATTEN_MAX_DEPTH, type FlattenOptions, flatten, unflatten } from './flatten.js';
 export {
   type CandidateMeasurement,
   checkPickOptions,
+  type GuardVerdict,
+  guardVerdict,
   measureCandidates,
   measureText,
   type PickOptions,
@@ -20,6 +22,7 @@ export {
   stringifyCompact,
   TOKEN_GUARD_CLEAR_BYTES,
   TOKEN_GUARD_MARGIN,
+  TOKEN_GUARD_RULE,
   TOKEN_GUARD_SLACK,
 } from './pick.js';
 export { DEFAULT_ENVELOPE, type FieldSpec, omit, type ProjectOptions, project } from './project.js';

@@ -16,8 +16,9 @@ import {
   type ToonCandidate,
 } from './candidates.js';
 import { stringifyDeep } from './deep-json.js';
-import { estimateTokens } from './estimate.js';
+import { estimateTokenRange, type TokenEstimate } from './estimate.js';
 import { type FieldSpec, project } from './project.js';
+import { cannotPassGuard, type ShapeBound, shapeBound } from './shape-bound.js';
 import {
   byteLength,
   checkTokenizerName,
@@ -36,8 +37,9 @@ export interface PickOptions {
   /**
    * How sizes compare. The default, `'auto'`, compares UTF-8 bytes and guards tokens: a TOON
    * text that is smaller in bytes ships only when it saves half of JSON's bytes or more, or when
-   * a synchronous estimate of its o200k_base tokens ({@link estimateTokens}) is at least
-   * {@link TOKEN_GUARD_MARGIN} below JSON's; otherwise JSON ships. `'bytes'` compares bytes
+   * a synchronous estimate of its o200k_base tokens ({@link estimateTokenRange}) is at least
+   * {@link TOKEN_GUARD_MARGIN} and {@link TOKEN_GUARD_SLACK} tokens below JSON's, also with
+   * characters outside ASCII at their cheapest; otherwise JSON ships ({@link TOKEN_GUARD_RULE}). `'bytes'` compares bytes
    * alone. `'tokens'` counts exactly with a real tokenizer and needs `await loadTokenizer()`
    * once first; a function `(text) => number` is your own measure.
    */
@@ -110,9 +112,12 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   let shared: SharedInput;
   let json: string;
   let size: number;
-  const quick = quickStart(value, options, candidates, measure, budgeted, outcomes);
+  // Under the default measure, a comma-delimited TOON candidate whose best case, bounded from
+  // the value's shape, cannot pass the token guard is not encoded at all.
+  let bound: ShapeBound | undefined;
+  const quick = quickStart(value, options, candidates, measure, budgeted, outcomes, guarded);
   if (quick !== undefined) {
-    ({ shared, json, size } = quick);
+    ({ shared, json, size, bound } = quick);
   } else {
     const prepared = prepareOrJson(value, options);
     if (prepared instanceof DeepJson) {
@@ -124,7 +129,9 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     shared = new SharedInput(prepared);
     json = JSON.stringify(shared.value);
     size = checkedSize(measure(json), 'json');
+    if (guarded) bound = shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES);
   }
+  const ruledOut = bound !== undefined && ruledOutByShape(bound, size);
   let text = json;
   let strategy = 'json';
   const sizes: Record<string, number> = { json: size };
@@ -133,6 +140,13 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     const candidate = candidates[i]!;
     let candidateText: string | undefined;
     let candidateSize: number | undefined;
+    if (candidate.kind === 'toon' && candidate.options?.delimiter === undefined) {
+      if (ruledOut) continue;
+      // Flattening is tried only where it can change a table (its header, or how deep its rows
+      // sit): elsewhere it only lifts nested objects into dotted keys, which saves indentation
+      // bytes but no tokens.
+      if (candidate.bytesOverToon !== undefined && bound?.rows === false) continue;
+    }
     try {
       if (candidate.kind === 'toon') {
         // The outcome may carry an exact size without text: sized from toon's, and a loser.
@@ -182,23 +196,43 @@ export const TOKEN_GUARD_CLEAR_BYTES = 0.5;
  * Under the default measure, a TOON text that saves less than {@link TOKEN_GUARD_CLEAR_BYTES} of
  * the bytes ships only when its estimated tokens are at least this share below JSON's (and
  * {@link TOKEN_GUARD_SLACK} tokens): above the estimate's largest error in TOON's favour on real
- * data (bench/tokens.bench.ts) and on generated values (test/compact/token-safe.test.ts).
+ * data (bench/tokens.bench.ts) and on generated values, on eight tokenizers
+ * (test/compact/token-safe.test.ts, cross-tokenizer.test.ts).
  */
 export const TOKEN_GUARD_MARGIN = 0.1;
-/** Tokens the estimate must also save, for short texts where one token is a large share. */
-export const TOKEN_GUARD_SLACK = 3;
+/**
+ * Tokens the estimate must also save, for short texts where one token is a large share (4: at
+ * 3, a 4-row table with a quoted key cost Gemma 3 one token more than JSON;
+ * test/compact/cross-tokenizer.test.ts).
+ */
+export const TOKEN_GUARD_SLACK = 4;
+
+/** Can no comma-delimited TOON text pass the default measure's guard, by the shape alone? */
+function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
+  return cannotPassGuard(
+    bound,
+    jsonBytes,
+    TOKEN_GUARD_CLEAR_BYTES,
+    TOKEN_GUARD_MARGIN,
+    TOKEN_GUARD_SLACK,
+  );
+}
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
-  return passesTokenGuard(bytes, jsonBytes, () => [estimateTokens(text), estimateTokens(json)]);
+  return passesTokenGuard(bytes, jsonBytes, () => [
+    estimateTokenRange(text),
+    estimateTokenRange(json),
+  ]);
 }
 
 /**
  * The default measure's rule for a text smaller than JSON in bytes: it ships when it saves at
  * least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
  * tokens and JSON's, asked for only then) shows a saving of {@link TOKEN_GUARD_MARGIN} and
- * {@link TOKEN_GUARD_SLACK} tokens. For callers that size a text in pieces (the CLI on files
- * too large for one string).
+ * {@link TOKEN_GUARD_SLACK} tokens. Given {@link estimateTokenRange}'s pairs, the saving must
+ * hold on both estimates. For callers that size a text in pieces (the CLI on files too large
+ * for one string).
  *
  * @example
  * passesTokenGuard(400, 1000, () => [0, 0]); // true: 60% of the bytes saved
@@ -207,11 +241,80 @@ function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number)
 export function passesTokenGuard(
   bytes: number,
   jsonBytes: number,
-  estimates: () => readonly [number, number],
+  estimates: () => readonly [number | TokenEstimate, number | TokenEstimate],
 ): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
-  const [tokens, jsonTokens] = estimates();
-  return tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
+  const [text, json] = estimates();
+  const clear = (tokens: number, jsonTokens: number) =>
+    tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
+  if (typeof text === 'number' || typeof json === 'number') {
+    return clear(
+      typeof text === 'number' ? text : text.tokens,
+      typeof json === 'number' ? json : json.tokens,
+    );
+  }
+  return clear(text.tokens, json.tokens) && clear(text.low, json.low);
+}
+
+/**
+ * The default measure's rule in words, for explanations (`toonwire pick --explain`, the size
+ * report): what {@link passesTokenGuard} asks of a TOON text.
+ */
+export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate, also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
+
+/** The default measure's verdict on one TOON text, from {@link guardVerdict}. */
+export interface GuardVerdict {
+  /** Whether the text may ship under the default measure (when it is also the smallest). */
+  passes: boolean;
+  /** Its reason in words, e.g. "saves 12.0% of the bytes but an estimated 6.6% of the tokens". */
+  reason: string;
+}
+
+/**
+ * Why the default measure would ship a TOON text of `bytes` against JSON's `jsonBytes`, or pass
+ * it over: `tokens` and `jsonTokens` are the two texts' estimates ({@link estimateTokens}).
+ *
+ * @example
+ * guardVerdict(880, 1000, 94, 100).reason;
+ * // 'saves 12.0% of the bytes but an estimated 6.0% of the tokens, under the 10% margin'
+ */
+export function guardVerdict(
+  bytes: number,
+  jsonBytes: number,
+  estimate: number | TokenEstimate,
+  jsonEstimate: number | TokenEstimate,
+): GuardVerdict {
+  const tokens = typeof estimate === 'number' ? estimate : estimate.tokens;
+  const jsonTokens = typeof jsonEstimate === 'number' ? jsonEstimate : jsonEstimate.tokens;
+  const share = (part: number, whole: number) =>
+    `${whole === 0 ? '0.0' : ((part / whole) * 100).toFixed(1)}%`;
+  if (bytes >= jsonBytes) {
+    return { passes: false, reason: 'no smaller than JSON in bytes' };
+  }
+  const savedBytes = share(jsonBytes - bytes, jsonBytes);
+  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) {
+    return {
+      passes: true,
+      reason: `saves ${savedBytes} of the bytes (${TOKEN_GUARD_CLEAR_BYTES * 100}% clears the rule)`,
+    };
+  }
+  const savedTokens = share(jsonTokens - tokens, jsonTokens);
+  if (passesTokenGuard(bytes, jsonBytes, () => [estimate, jsonEstimate])) {
+    return {
+      passes: true,
+      reason: `saves ${savedBytes} of the bytes and an estimated ${savedTokens} of the tokens`,
+    };
+  }
+  const short =
+    tokens > jsonTokens * (1 - TOKEN_GUARD_MARGIN)
+      ? `under the ${TOKEN_GUARD_MARGIN * 100}% margin`
+      : tokens > jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK
+        ? `fewer than the ${TOKEN_GUARD_SLACK} tokens the rule also asks for`
+        : 'under the margin once its characters outside ASCII are priced at their cheapest';
+  return {
+    passes: false,
+    reason: `saves ${savedBytes} of the bytes but an estimated ${savedTokens} of the tokens, ${short}`,
+  };
 }
 
 /**
@@ -404,6 +507,8 @@ interface QuickStart {
   shared: SharedInput;
   json: string;
   size: number;
+  /** The value's shape bound, under the default measure when the value is plain. */
+  bound: ShapeBound | undefined;
 }
 
 /**
@@ -429,6 +534,7 @@ function quickStart(
   measure: (text: string) => number,
   budgeted: boolean,
   outcomes: ToonOutcome[],
+  guarded: boolean,
 ): QuickStart | undefined {
   if (options?.fields !== undefined) return undefined;
   let toon: ToonCandidate | undefined;
@@ -442,26 +548,41 @@ function quickStart(
     const json = JSON.stringify(value);
     if (typeof json !== 'string') return undefined;
     const size = checkedSize(measure(json), 'json');
+    // The bound's walk also proves the value plain, so JSON's text above is JSON's candidate.
+    const bound = guarded ? shapeBound(value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined;
+    if (bound !== undefined && ruledOutByShape(bound, size)) {
+      return { shared: new SharedInput(value as JsonValue), json, size, bound };
+    }
     const maxLength = budgeted ? size - 1 : Number.POSITIVE_INFINITY;
     const text = encodeIfPlain(value, toon.options, maxLength);
     if (typeof text === 'string') {
       const shared = new SharedInput(value as JsonValue);
       const toonSize = checkedSize(measure(text), toon.name);
       outcomes.push({ input: shared.value, delimiter, text, size: toonSize, atLeast: toonSize });
-      return { shared, json, size };
+      return { shared, json, size, bound };
     }
     const normalized = normalizeTracked(value);
     const shared = new SharedInput(normalized.value);
     if (normalized.rawStrings || normalized.collections) {
       // JSON.stringify wrote these its own way: JSON's text comes from the normalized value.
       const normalizedJson = JSON.stringify(normalized.value);
-      return { shared, json: normalizedJson, size: checkedSize(measure(normalizedJson), 'json') };
+      const normalizedSize = checkedSize(measure(normalizedJson), 'json');
+      const normalizedBound = guarded
+        ? shapeBound(normalized.value, normalizedSize * TOKEN_GUARD_CLEAR_BYTES)
+        : undefined;
+      return { shared, json: normalizedJson, size: normalizedSize, bound: normalizedBound };
     }
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
     }
-    return { shared, json, size };
+    return {
+      shared,
+      json,
+      size,
+      bound:
+        bound ?? (guarded ? shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined),
+    };
   } catch {
     // A BigInt or a cycle (JSON.stringify), a value too deep (normalize), text TOON cannot carry
     // (an unpaired surrogate), a failing measure: the ordinary path meets each again and

@@ -11,7 +11,7 @@ const places = `${REPO_ROOT}corpus/get-dataset-items/google-maps-coffee-prague-1
 
 /** The strategy --explain marks as picked. */
 function pickedStrategy(stderr: string): string {
-  const line = stderr.split('\n').find((l) => l.includes('picked (smallest by'));
+  const line = stderr.split('\n').find((l) => / {2}picked[ :(]/.test(l));
   assert.ok(line, `--explain marks a pick:\n${stderr}`);
   return line.trim().split(/\s+/)[0]!;
 }
@@ -81,6 +81,21 @@ describe('toonwire pick', () => {
     assert.equal(
       run.stderr,
       "toonwire: warning: <stdin>: no item has the field 'ulr' (closest: 'url'); check the spelling (the fields that exist are kept)\n",
+    );
+  });
+
+  it('states the default rule and names a smaller TOON text it passed over, and why', async () => {
+    const hiking = `${REPO_ROOT}corpus/get-dataset-items/rag-web-browser-hiking-5.json`;
+    const run = await runCli(['pick', hiking, '--explain']);
+    assert.equal(run.code, 0);
+    assert.equal(pickedStrategy(run.stderr), 'json');
+    assert.match(
+      run.stderr,
+      /^toon\s+[\d,]+\s+[\d,]+\s+passed over: saves \d+\.\d% of the bytes but an estimated \d+\.\d% of the tokens, under the 10% margin$/m,
+    );
+    assert.match(
+      run.stderr,
+      /^The rule \(--by auto\): TOON ships only when .* saves at least 50%/m,
     );
   });
 

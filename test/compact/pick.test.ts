@@ -198,7 +198,10 @@ describe('pick', () => {
   });
 
   it('ships NaN and Infinity in plain data as null, like JSON.stringify', () => {
-    const rows = Array.from({ length: 5 }, (_, i) => ({ id: i, ratio: i === 2 ? NaN : -Infinity }));
+    const rows = Array.from({ length: 10 }, (_, i) => ({
+      id: i,
+      ratio: i === 2 ? NaN : -Infinity,
+    }));
     const result = pick(rows);
     assert.equal(result.strategy, 'toon');
     assert.deepEqual(

@@ -67,8 +67,8 @@ describe('passesTokenGuard', () => {
     assert.equal(passesTokenGuard(500, 1000, estimates([0, 0])), true);
     assert.equal(asked, 0);
     assert.equal(passesTokenGuard(900, 1000, estimates([95, 100])), false);
-    assert.equal(passesTokenGuard(900, 1000, estimates([87, 100])), true);
-    assert.equal(passesTokenGuard(900, 1000, estimates([88, 100])), false);
+    assert.equal(passesTokenGuard(900, 1000, estimates([86, 100])), true);
+    assert.equal(passesTokenGuard(900, 1000, estimates([87, 100])), false);
     assert.equal(asked, 3);
   });
 });

@@ -5,9 +5,13 @@ import {
   byteLength,
   type CandidateName,
   DEFAULT_CANDIDATES,
+  estimateTokenRange,
+  guardVerdict,
   loadTokenizer,
   measureCandidates,
   pick,
+  TOKEN_GUARD_RULE,
+  type TokenEstimate,
   type TokenizerName,
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, formatError, messageOf } from '../errors.js';
@@ -112,7 +116,13 @@ export function registerPickCommand(program: Command): void {
             measured.map((m) =>
               m.text === undefined
                 ? { name: m.name, error: messageOf(m.error) }
-                : { name: m.name, bytes: byteLength(m.text), tokens: countTokens(m.text) },
+                : {
+                    name: m.name,
+                    bytes: byteLength(m.text),
+                    tokens: countTokens(m.text),
+                    // The default measure's rule reads the estimate, whatever the column shows.
+                    ...(by === 'auto' ? { estimate: estimateTokenRange(m.text) } : {}),
+                  },
             ),
             result.strategy,
             by,
@@ -173,7 +183,9 @@ async function pickStreamed(
     if (options.fields && result.fields) checkFields(file, options.fields, result.fields);
     if (options.explain)
       process.stderr.write(explainStreamed(result, by, settings.countTokens !== undefined));
-    await writeChunks(writeRows(file, format, result.picked.strategy, settings, progress));
+    await writeChunks(
+      writeRows(file, format, result.picked.strategy, settings, progress, result.shape),
+    );
   } finally {
     progress.done();
   }
@@ -196,11 +208,48 @@ interface ExplainRow {
   name: string;
   bytes?: number;
   tokens?: number;
+  /** The o200k_base estimate the default measure's rule reads (the tokens, when estimated). */
+  estimate?: number | TokenEstimate;
   error?: string;
 }
 
 function explain(rows: ExplainRow[], chosen: string, by: CliMeasure, estimated: boolean): string {
-  const measure = by === 'auto' ? 'bytes, token-safe' : by;
+  const table = explainTable(rows, chosen, by, estimated);
+  // The default measure states its rule, since "smallest" alone would not explain a JSON pick.
+  return by === 'auto' ? `${table}The rule (--by auto): ${TOKEN_GUARD_RULE}.\n` : table;
+}
+
+/** The note beside a candidate: picked, or passed over though smaller, and why. */
+function explainNote(
+  row: ExplainRow,
+  json: ExplainRow | undefined,
+  chosen: string,
+  by: CliMeasure,
+) {
+  if (by !== 'auto') return row.name === chosen ? `picked (smallest by ${by})` : '';
+  if (row.name === 'json') {
+    return row.name === chosen ? 'picked: no TOON text passes the rule below' : '';
+  }
+  const jsonEstimate = json?.estimate ?? json?.tokens;
+  const estimate = row.estimate ?? row.tokens;
+  if (json?.bytes === undefined || jsonEstimate === undefined || estimate === undefined) {
+    return row.name === chosen ? 'picked' : '';
+  }
+  const verdict = guardVerdict(row.bytes!, json.bytes, estimate, jsonEstimate);
+  if (row.name === chosen) return `picked: ${verdict.reason}`;
+  if (row.bytes! >= json.bytes) return '';
+  return verdict.passes
+    ? `passed over for a smaller text: ${verdict.reason}`
+    : `passed over: ${verdict.reason}`;
+}
+
+function explainTable(
+  rows: ExplainRow[],
+  chosen: string,
+  by: CliMeasure,
+  estimated: boolean,
+): string {
+  const json = rows.find((row) => row.name === 'json');
   return renderTextTable({
     columns: [
       { header: 'candidate' },
@@ -215,7 +264,7 @@ function explain(rows: ExplainRow[], chosen: string, by: CliMeasure, estimated: 
             row.name,
             formatInt(row.bytes),
             formatInt(row.tokens),
-            row.name === chosen ? `picked (smallest by ${measure})` : '',
+            explainNote(row, json, chosen, by),
           ],
     ),
   });

@@ -1,5 +1,10 @@
 // The report's tables (per payload, per tool, projection), built once from the report data and
 // drawn as terminal text or Markdown.
+import {
+  TOKEN_GUARD_CLEAR_BYTES,
+  TOKEN_GUARD_MARGIN,
+  TOKEN_GUARD_SLACK,
+} from '../../compact/index.js';
 import { formatDelta, formatInt } from '../format.js';
 import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
 import {
@@ -54,12 +59,14 @@ export function reportSummary(data: ReportData): string[] {
     if (costly.length > 0) {
       const worst = Math.max(...costly.map((fixture) => fixture.delta.tokens));
       out.push(
-        `Picking by ${data.settings.by} cost tokens on ${costly.length} of ${n} payloads (up to +${share(worst)}): TOON can be smaller in bytes yet longer in tokens. The default, --by auto, ships TOON only when it also costs no more tokens than JSON; --by tokens counts them exactly.`,
+        `Picking by ${data.settings.by} cost tokens on ${costly.length} of ${n} payloads (up to +${share(worst)}): TOON can be smaller in bytes yet longer in tokens. The default, --by auto, ships TOON only with a clear margin (${GUARD_MARGIN}); --by tokens counts them exactly.`,
       );
     } else if (data.settings.by === 'auto') {
       out.push(
-        'The picker compared UTF-8 bytes and shipped TOON only where it also costs no more tokens than JSON (--by auto, the default; --by tokens counts exactly, --by bytes ignores tokens).',
+        `The picker (--by auto, the default) ships TOON only with a clear margin over JSON: ${GUARD_MARGIN}, above the estimate's error (--by tokens counts exactly, --by bytes ignores tokens).`,
       );
+      const passed = passedOver(data);
+      if (passed !== undefined) out.push(passed);
     }
     if (n > 1) {
       out.push(
@@ -80,6 +87,38 @@ export function reportSummary(data: ReportData): string[] {
     );
   }
   return out;
+}
+
+/** The default measure's margin, in words. */
+const GUARD_MARGIN = `at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes saved, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens and ${TOKEN_GUARD_SLACK} more by a synchronous o200k_base estimate`;
+
+/**
+ * Names the payload where JSON shipped though a TOON candidate was smaller in both bytes and
+ * tokens (the largest such token saving), and why: the saving is under the margin.
+ */
+function passedOver(data: ReportData): string | undefined {
+  let best: { fixture: string; name: string; bytes: number; tokens: number } | undefined;
+  for (const fixture of data.fixtures) {
+    if (fixture.picked.strategy !== 'json') continue;
+    const json = fixture.candidates.find((c) => c.name === 'json')?.size;
+    if (json === undefined) continue;
+    for (const candidate of fixture.candidates) {
+      const size = candidate.size;
+      if (candidate.name === 'json' || size === undefined) continue;
+      if (size.bytes >= json.bytes || size.tokens >= json.tokens) continue;
+      const tokens = 1 - size.tokens / json.tokens;
+      if (best === undefined || tokens > best.tokens) {
+        best = {
+          fixture: fixture.name,
+          name: candidate.name,
+          bytes: 1 - size.bytes / json.bytes,
+          tokens,
+        };
+      }
+    }
+  }
+  if (best === undefined) return undefined;
+  return `Passed over: on ${best.fixture}, ${best.name} was ${share(best.bytes)} smaller than JSON in bytes and ${share(best.tokens)} in tokens, and JSON shipped, since a saving that small is within the estimate's error. \`toonwire pick FILE --explain\` shows each payload's verdict.`;
 }
 
 /** The per-payload table: every candidate's size in bytes and tokens, the pick and its change. */

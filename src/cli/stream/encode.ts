@@ -44,6 +44,17 @@ export class ArrayShape {
     if (this.primitives && !isPrimitive(value)) this.primitives = false;
   }
 
+  /** This shape, ready to write its elements from the first again (after sizing batches). */
+  rewound(): this {
+    this.written = 0;
+    return this;
+  }
+
+  /** Whether the observed elements form a table (§9.3). */
+  get isTable(): boolean {
+    return this.form === 'table';
+  }
+
   /** The number of elements observed. */
   get length(): number {
     return this.count;

@@ -9,7 +9,7 @@ import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 import {
   byteLength,
   type CandidateName,
-  estimateTokens,
+  estimateTokenRange,
   flatten,
   passesTokenGuard,
   unflatten,
@@ -43,6 +43,8 @@ interface Track {
   bytes: number;
   tokens: number;
   estimate: number;
+  /** The estimate with characters outside ASCII at their cheapest (estimateTokenRange). */
+  estimateLow: number;
   error: string | undefined;
   failures: string[];
 }
@@ -68,6 +70,7 @@ function makeTrack(name: string): Track {
     bytes: 0,
     tokens: 0,
     estimate: 0,
+    estimateLow: 0,
     error: undefined,
     failures: [],
   };
@@ -94,7 +97,9 @@ export async function measureRows(
   format: InputFormat,
   settings: StreamSettings,
   progress: ByteProgress,
-): Promise<PayloadResult & { rows: number; fields?: FieldPresence }> {
+): Promise<
+  PayloadResult & { rows: number; shape: ArrayShape | undefined; fields?: FieldPresence }
+> {
   const all = tracks(settings);
   const rowFor = rowProjector(settings);
   // Which of the fields the rows have, found in the pass that reads them anyway.
@@ -115,19 +120,53 @@ export async function measureRows(
   }
   // The estimate serves the auto guard and stands in for tokens without a counter; skip it otherwise.
   const estimating = settings.by === 'auto' || !settings.countTokens;
+  // A table's rows are the same lines in toon and toon-flatten (only the header differs): a
+  // batch text equal to the previous track's is sized once.
+  let last: { text: string; bytes: number; estimate: number; low: number; tokens: number } = {
+    text: '',
+    bytes: 0,
+    estimate: 0,
+    low: 0,
+    tokens: 0,
+  };
   const count = (track: Track, text: string) => {
-    track.bytes += byteLength(text);
-    if (estimating) track.estimate += estimateTokens(text);
-    if (settings.countTokens) track.tokens += settings.countTokens(text);
+    if (text !== last.text || text === '') {
+      const estimate = estimating ? estimateTokenRange(text) : { tokens: 0, low: 0 };
+      last = {
+        text,
+        bytes: byteLength(text),
+        estimate: estimate.tokens,
+        low: estimate.low,
+        tokens: settings.countTokens ? settings.countTokens(text) : 0,
+      };
+    }
+    track.bytes += last.bytes;
+    track.estimate += last.estimate;
+    track.estimateLow += last.low;
+    track.tokens += last.tokens;
   };
   let first = true;
   for (const track of all)
     if (track.shape !== undefined && track.error === undefined) count(track, track.shape.header());
   count(all[0]!, '[]');
+  // toon-flatten writes a table's rows as the same lines as toon (only the header differs): when
+  // both are tables, its batches are toon's text, and its rows are not flattened and encoded again.
+  const toon = all.find((track) => track.name === 'toon');
+  const sharesToonRows = (track: Track) =>
+    track.flat &&
+    !settings.roundTrip &&
+    toon?.error === undefined &&
+    toon?.shape?.isTable === true &&
+    track.shape?.isTable === true;
   let batch: JsonValue[] = [];
   const flush = () => {
+    let toonText: string | undefined;
     for (const track of all) {
       if (track.error !== undefined) continue;
+      if (toonText !== undefined && sharesToonRows(track)) {
+        count(track, toonText);
+        continue;
+      }
       try {
         const values = batch.map((row) => valueFor(track, row));
         if (track.shape === undefined) {
@@ -135,7 +174,9 @@ export async function measureRows(
           count(track, first ? text : `,${text}`);
           if (settings.roundTrip) check(track, JSON.parse(`[${text}]`) as JsonValue, batch);
         } else {
-          count(track, track.shape.batch(values));
+          const text = track.shape.batch(values);
+          if (track === toon) toonText = text;
+          count(track, text);
           if (settings.roundTrip) {
             const decoded = decode(track.shape.document(values));
             const lead = track.shape.lead();
@@ -168,7 +209,10 @@ export async function measureRows(
   if (
     settings.by === 'auto' &&
     winner !== json &&
-    !passesTokenGuard(winner.bytes, json.bytes, () => [winner.estimate, json.estimate])
+    !passesTokenGuard(winner.bytes, json.bytes, () => [
+      { tokens: winner.estimate, low: winner.estimateLow },
+      { tokens: json.estimate, low: json.estimateLow },
+    ])
   ) {
     winner = json;
   }
@@ -183,6 +227,7 @@ export async function measureRows(
     picked: { strategy: winner.name, bytes: winner.bytes, tokens: tokensOf(winner) },
     failures: all.flatMap((track) => track.failures),
     rows,
+    shape: winner.shape?.rewound(),
     ...(fields ? { fields } : {}),
   };
 }
@@ -196,7 +241,8 @@ function check(track: Track, decoded: JsonValue, expected: JsonValue[]): void {
 
 /**
  * The text of candidate `strategy` for the rows of `file`, a batch at a time (pass 3 of a
- * streamed pick, or passes 1 and 2 of `encode`).
+ * streamed pick, or passes 1 and 2 of `encode`). `observed`, the shape {@link measureRows}
+ * found for this candidate, saves observing the rows again.
  */
 export async function* writeRows(
   file: string,
@@ -204,12 +250,16 @@ export async function* writeRows(
   strategy: string,
   settings: StreamSettings,
   progress: ByteProgress,
+  observed?: ArrayShape,
 ): AsyncGenerator<string> {
   const track = makeTrack(strategy);
+  if (observed !== undefined && track.shape !== undefined) track.shape = observed;
   const rowFor = rowProjector(settings);
   if (track.shape !== undefined) {
-    for await (const { value } of readRows(file, format, progress.pass('writing, pass 1 of 2')))
-      track.shape.observe(valueFor(track, rowFor(value)));
+    if (observed === undefined) {
+      for await (const { value } of readRows(file, format, progress.pass('writing, pass 1 of 2')))
+        track.shape.observe(valueFor(track, rowFor(value)));
+    }
     yield track.shape.header();
   } else {
     yield '[';
@@ -228,7 +278,9 @@ export async function* writeRows(
   for await (const { value } of readRows(
     file,
     format,
-    progress.pass(`writing, pass ${track.shape ? 2 : 1} of ${track.shape ? 2 : 1}`),
+    progress.pass(
+      track.shape && observed === undefined ? 'writing, pass 2 of 2' : 'writing, pass 1 of 1',
+    ),
   )) {
     batch.push(rowFor(value));
     if (batch.length === BATCH_ROWS) yield flush();

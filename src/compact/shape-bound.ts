@@ -1,0 +1,362 @@
+// Deciding from the shape: how much a TOON text of a value could save against its compact JSON
+// text, at best, found in one walk that builds no strings. The default measure ships TOON only
+// when it saves half of JSON's bytes or, by the token estimate, a clear share of JSON's tokens
+// (pick.ts, passesTokenGuard); when even the best case of both is short of that, no TOON
+// candidate can ship and the picker need not encode one.
+//
+// Where the two texts differ. A string's characters are the same in both (minus JSON's quotes),
+// and so are a number's, so their tokens cancel; what differs is the punctuation between them,
+// the lines and indentation TOON writes instead, and the keys a table writes once instead of
+// once per row. The estimate (estimate.ts) splits text into chunks: a run of punctuation is one
+// chunk (`","`, `":{"`, about a token each), a word takes a leading space into its own chunk
+// (`: value` costs the word, `":"value` costs the word and the run), and a line break costs a
+// token, its indentation another. Per field of an object outside a table:
+//
+//   JSON  ,"key":"value"     run + key + run + value
+//   TOON  \n  key: value     newline + indentation + key + `:` + (space) value
+//
+// so a field saves at most a tenth of a token at the left margin, and costs about one token
+// deeper down, less what its key and value gain from following a space (spaceGain). Tables are
+// where TOON saves: each row drops every key and the punctuation around it. The bounds below
+// take the largest value each construct can have; test/compact/shape-bound.test.ts checks them
+// against the estimate of the real texts, on generated values and on the real datasets.
+
+import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
+import type { JsonObject, JsonValue } from '../codec/types.js';
+import { commaGain, estimateTokens, spaceGain } from './estimate.js';
+import { byteLength } from './size.js';
+
+/** What {@link shapeBound} finds: best cases for TOON, and a floor for JSON's tokens. */
+export interface ShapeBound {
+  /** At least `byteLength(JSON) - byteLength(TOON)`. */
+  bytesSaved: number;
+  /** At least `estimateTokens(JSON) - estimateTokens(TOON)`. */
+  tokensSaved: number;
+  /** At most `estimateTokens(JSON)`. */
+  jsonTokens: number;
+  /**
+   * Whether the value has a table or could have one: an array holding an object, or an object
+   * of objects (§9.5). Without one, flattening only lifts nested objects into dotted keys.
+   */
+  rows: boolean;
+}
+
+// The largest token change per construct (JSON's tokens minus TOON's), from the chunk rules
+// above; see the module comment.
+/** A field whose value is a string, true, false or null, at the left margin. */
+const MARGIN_TEXT_FIELD = 0.1;
+/** The same, on an indented line: TOON pays the indentation. */
+const INDENTED_TEXT_FIELD = -0.9;
+/** A field whose value is a number: TOON's space before a digit is a token of its own. */
+const MARGIN_NUMBER_FIELD = -0.9;
+const INDENTED_NUMBER_FIELD = -1.9;
+/** A field holding an object: `":{"` against `:` and a line break. */
+const MARGIN_OBJECT_FIELD = -0.6;
+const INDENTED_OBJECT_FIELD = -1.6;
+/** A field holding `{}` or `[]`: JSON's run of punctuation grows, TOON writes `key:`. */
+const MARGIN_EMPTY_FIELD = 1.1;
+const INDENTED_EMPTY_FIELD = 0.1;
+/** A field holding an array: `":["` against the header's `[N]:`. */
+const MARGIN_ARRAY_FIELD = -1.6;
+const INDENTED_ARRAY_FIELD = -2.6;
+/**
+ * An object in a list: `- ` (its first field, on the hyphen's line, pays the line break and
+ * indentation as any indented field does).
+ */
+const LIST_OBJECT = -1;
+/** An array in a list: `],[` against a line break, indentation, `- ` and the header `[N]:`. */
+const LIST_ARRAY = -4;
+/** Per key a table row drops: the key's own tokens plus the runs around it (`":"`, `","`). */
+const TABLE_KEY = 2.1;
+/** Per table row: its braces, against a newline and indentation. */
+const TABLE_ROW = 2;
+/**
+ * An object's or array's closing bracket: it lengthens a run of punctuation in JSON, or starts
+ * one (`"}` after a last string value is a token TOON does not write).
+ */
+const CLOSE = 1;
+
+/**
+ * Bounds on what the `toon` candidate (comma delimiter, indent 2) could save against
+ * `JSON.stringify(value)`, from one walk that builds no text; `undefined` unless `value` is
+ * plain JSON data (plain objects and arrays, strings, finite numbers, booleans, null), which is
+ * what `JSON.stringify` writes as it is and TOON encodes without normalizing.
+ *
+ * @example
+ * const rows = Array.from({ length: 20 }, (_, id) => ({ id, name: `row ${id}` }));
+ * shapeBound(rows)!.tokensSaved > 0; // true: a table drops every row's keys
+ * shapeBound({ a: { b: 1, c: 2 } })!.tokensSaved < 0; // true: indentation costs tokens
+ *
+ * With `enough`, the walk stops once the bytes saved reach it (the guard's clear-bytes share of
+ * JSON's, so that no bound can rule TOON out): the rest of a large table is not walked, and the
+ * bound says TOON could save any number of tokens and has rows (the value may not be plain).
+ */
+export function shapeBound(
+  value: unknown,
+  enough = Number.POSITIVE_INFINITY,
+): ShapeBound | undefined {
+  const walk = new BoundWalk(enough);
+  try {
+    return walkValue(walk, value);
+  } catch (error) {
+    if (error !== ENOUGH) throw error;
+    return {
+      bytesSaved: walk.bytes,
+      tokensSaved: Number.POSITIVE_INFINITY,
+      jsonTokens: walk.json,
+      rows: true,
+    };
+  }
+}
+
+/** Thrown by a walk whose bytes saved reached its `enough`. */
+const ENOUGH: unique symbol = Symbol('enough');
+
+function walkValue(walk: BoundWalk, value: unknown): ShapeBound | undefined {
+  // The text's first line has no line break before it; and estimateTokens rounds both counts,
+  // which moves their difference by less than one.
+  walk.tokens += 2;
+  if (typeof value === 'string') {
+    walk.bytes += 2;
+    walk.tokens += 2;
+    walk.json += 1;
+  } else if (typeof value === 'object' && value !== null) {
+    if (!walk.container(value as JsonObject, 0, false)) return undefined;
+  } else if (!isPlainPrimitive(value)) {
+    return undefined;
+  }
+  return {
+    bytesSaved: walk.bytes,
+    tokensSaved: walk.tokens,
+    jsonTokens: walk.json,
+    rows: walk.rows,
+  };
+}
+
+/**
+ * Can no TOON text of a value with this bound pass the default measure's guard against a JSON
+ * text of `jsonBytes`? True when even its best case saves less than `clearBytes` of JSON's
+ * bytes and fewer estimated tokens than `margin` of JSON's plus `slack`.
+ *
+ * @example
+ * cannotPassGuard({ bytesSaved: 10, tokensSaved: 1, jsonTokens: 100 }, 100, 0.5, 0.1, 3); // true
+ */
+export function cannotPassGuard(
+  bound: ShapeBound,
+  jsonBytes: number,
+  clearBytes: number,
+  margin: number,
+  slack: number,
+): boolean {
+  return (
+    bound.bytesSaved < jsonBytes * clearBytes &&
+    bound.tokensSaved < bound.jsonTokens * margin + slack
+  );
+}
+
+function isPlainPrimitive(value: unknown): boolean {
+  return (
+    typeof value === 'string' ||
+    typeof value === 'boolean' ||
+    value === null ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+class BoundWalk {
+  bytes = 0;
+  tokens = 0;
+  json = 0;
+  rows = false;
+
+  constructor(private readonly enough: number) {}
+
+  /** An object's fields on lines at `depth`, or an array's items below a header at `depth`. */
+  /** False when the value holds anything but plain JSON data. */
+  container(value: JsonValue[] | JsonObject, depth: number, listItem: boolean): boolean {
+    if (!plainContainer(value)) return false;
+    if (isEmpty(value)) {
+      if (!Array.isArray(value)) this.bytes += 2;
+      return true;
+    }
+    // Its closing bracket joins a run of punctuation in JSON (about a token at most).
+    this.tokens += CLOSE;
+    return Array.isArray(value) ? this.array(value, depth, listItem) : this.object(value, depth);
+  }
+
+  private object(object: JsonObject, depth: number): boolean {
+    this.bytes += 2;
+    let keyed: Field[] | undefined;
+    if (entriesAreObjects(object)) {
+      try {
+        keyed = keyedLayout(object, false);
+      } catch {
+        return false; // a value outside the JSON model (layout's NOT_JSON)
+      }
+    }
+    if (keyed !== undefined) {
+      this.rows = true;
+      // §9.5: one row per entry, the entry's key its first cell.
+      const entries = Object.keys(object);
+      this.tableRows(entries.length, keyed);
+      for (const key of entries) {
+        this.countKey(key);
+        this.tokens += spaceGain(key);
+        if (!this.rowCells(object[key] as JsonObject, keyed)) return false;
+      }
+      return true;
+    }
+    const margin = depth === 0;
+    for (const key in object) {
+      const item = object[key]!;
+      this.countKey(key);
+      const keyGain = margin ? 0 : spaceGain(key);
+      if (typeof item === 'object' && item !== null) {
+        this.tokens +=
+          (isEmpty(item)
+            ? margin
+              ? MARGIN_EMPTY_FIELD
+              : INDENTED_EMPTY_FIELD
+            : Array.isArray(item)
+              ? margin
+                ? MARGIN_ARRAY_FIELD
+                : INDENTED_ARRAY_FIELD
+              : margin
+                ? MARGIN_OBJECT_FIELD
+                : INDENTED_OBJECT_FIELD) + keyGain;
+        if (!this.container(item, depth + 1, false)) return false;
+      } else if (typeof item === 'number') {
+        if (!Number.isFinite(item)) return false;
+        this.json++;
+        this.tokens += (margin ? MARGIN_NUMBER_FIELD : INDENTED_NUMBER_FIELD) + keyGain;
+      } else {
+        if (!this.scalar(item)) return false;
+        this.tokens +=
+          (margin ? MARGIN_TEXT_FIELD : INDENTED_TEXT_FIELD) +
+          keyGain +
+          (typeof item === 'string' ? spaceGain(item) : 0.1);
+      }
+    }
+    return true;
+  }
+
+  private array(array: JsonValue[], depth: number, listItem: boolean): boolean {
+    if (array.length === 0) return true;
+    let columns: Field[] | undefined;
+    try {
+      columns = listItem ? undefined : sharedLayout(array, undefined, false);
+    } catch {
+      return false; // a value outside the JSON model (sharedLayout's NOT_JSON)
+    }
+    if (columns !== undefined) {
+      this.rows = true;
+      this.tableRows(array.length, columns);
+      for (let i = 0; i < array.length; i++) {
+        if (!this.rowCells(array[i] as JsonObject, columns)) return false;
+      }
+      return true;
+    }
+    for (let i = 0; i < array.length; i++) {
+      const item = array[i]!;
+      if (typeof item === 'object' && item !== null) {
+        // A list item: `- ` on an indented line against JSON's `},{`; its fields are indented.
+        if (!Array.isArray(item)) this.rows = true;
+        this.tokens += Array.isArray(item) ? LIST_ARRAY : LIST_OBJECT;
+        if (!this.container(item, depth + 1, true)) return false;
+      } else {
+        if (!this.scalar(item)) return false;
+        if (typeof item === 'string') this.tokens += i === 0 ? spaceGain(item) : commaGain(item);
+      }
+    }
+    return true;
+  }
+
+  /** What `count` rows of a table with `columns` drop: their keys and braces, once per row. */
+  private tableRows(count: number, columns: readonly Field[]): void {
+    let bytes = 2;
+    let tokens = TABLE_ROW;
+    const add = (fields: readonly Field[]): void => {
+      for (const field of fields) {
+        bytes += byteLength(field.key) + 3;
+        tokens += estimateTokens(field.key) + TABLE_KEY;
+        if (field.children !== undefined) {
+          bytes += 2;
+          tokens += TABLE_ROW;
+          add(field.children);
+        }
+      }
+    };
+    add(columns);
+    this.bytes += bytes * count;
+    this.tokens += tokens * count;
+    if (this.bytes >= this.enough) throw ENOUGH;
+  }
+
+  /** A table row's cells: their values' share of the floor of JSON's tokens, and the quotes. */
+  private rowCells(row: JsonObject, columns: readonly Field[]): boolean {
+    if (!plainContainer(row)) return false;
+    for (const field of columns) {
+      this.json += wordy(field.key) ? 2 : 1;
+      const cell = row[field.key]!;
+      if (field.children !== undefined) {
+        if (!this.rowCells(cell as JsonObject, field.children)) return false;
+      } else if (!this.scalar(cell)) {
+        return false;
+      }
+    }
+    return true;
+  }
+
+  /** A key's share of the floor of JSON's tokens: the run after it, and its word. */
+  private countKey(key: string): void {
+    this.bytes += 2;
+    this.json += wordy(key) ? 2 : 1;
+  }
+
+  /** A primitive: its quotes, and its share of the floor of JSON's tokens; false if not JSON. */
+  private scalar(value: JsonValue): boolean {
+    if (typeof value === 'string') {
+      this.bytes += 2;
+      if (wordy(value)) this.json++;
+      return true;
+    }
+    this.json++;
+    return isPlainPrimitive(value);
+  }
+}
+
+/**
+ * Is `value` an object or array JSON.stringify writes as it is, as far as the two texts go: a
+ * Map, Set, Date or RawString has another prototype (a toJSON on a plain object is rare enough,
+ * and `JSON.stringify` and the encoder's normalize both call it, so at worst the bound reads the
+ * object before its toJSON and rules TOON out wrongly: JSON ships).
+ */
+function plainContainer(value: object): boolean {
+  const prototype: unknown = Object.getPrototypeOf(value);
+  return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
+}
+
+/** Has `object` two entries or more, all of them objects (not arrays): a §9.5 candidate? */
+function entriesAreObjects(object: JsonObject): boolean {
+  let count = 0;
+  for (const key in object) {
+    const item = object[key];
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
+    count++;
+  }
+  return count >= 2;
+}
+
+function isEmpty(value: JsonValue[] | JsonObject): boolean {
+  if (Array.isArray(value)) return value.length === 0;
+  for (const _ in value) return false;
+  return true;
+}
+
+/** Does `text` start with an ASCII letter or digit, so its first chunk is a token of its own? */
+function wordy(text: string): boolean {
+  if (text.length === 0) return false;
+  const code = text.charCodeAt(0);
+  const lower = code | 0x20;
+  return (lower >= 0x61 && lower <= 0x7a) || (code >= 0x30 && code <= 0x39);
+}

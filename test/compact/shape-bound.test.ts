@@ -1,0 +1,127 @@
+// The shape bound is a promise about two texts it never builds: TOON saves at most `bytesSaved`
+// bytes and `tokensSaved` estimated tokens against JSON, whose estimate is at least
+// `jsonTokens`. Checked here against the real texts, on hostile generated values, on the
+// shapes that provoke the estimate, and on the real datasets; and the picker's use of it:
+// a TOON text the bound rules out could never have passed the guard.
+import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
+import path from 'node:path';
+import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
+import fc from 'fast-check';
+import { encode } from '../../src/codec/encode.js';
+import type { JsonValue } from '../../src/codec/types.js';
+import { estimateTokens } from '../../src/compact/estimate.js';
+import { byteLength, passesTokenGuard, pick } from '../../src/compact/index.js';
+import { shapeBound } from '../../src/compact/shape-bound.js';
+import { isWellFormedJson, jsonValue, rowsJson } from '../support/json.js';
+
+const require = createRequire(import.meta.url);
+const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../..');
+
+/** Asserts the bound's three promises for `value`, naming `label` when one fails. */
+function checkBound(value: JsonValue, label: string): void {
+  const bound = shapeBound(value);
+  assert.ok(bound !== undefined, `${label}: plain data has a bound`);
+  const json = JSON.stringify(value);
+  const toon = encode(value);
+  const saved = byteLength(json) - byteLength(toon);
+  assert.ok(saved <= bound.bytesSaved, `${label}: ${saved} bytes saved > ${bound.bytesSaved}`);
+  const jsonTokens = estimateTokens(json);
+  const tokensSaved = jsonTokens - estimateTokens(toon);
+  assert.ok(
+    tokensSaved <= bound.tokensSaved,
+    `${label}: ${tokensSaved} tokens saved > ${bound.tokensSaved}`,
+  );
+  assert.ok(bound.jsonTokens <= jsonTokens, `${label}: ${bound.jsonTokens} > ${jsonTokens}`);
+}
+
+const word = fc.oneof(
+  fc.stringMatching(/^[a-z]{1,20}$/),
+  fc.stringMatching(/^[A-Z][a-z]{0,12}$/),
+  fc.stringMatching(/^[a-z]+[A-Z][a-z]+$/),
+  fc.constantFrom('', ' ', '-', '"', ',', '1', '42abc', 'é', 'naïve', '日本', '😀', 'a b', 'x\ny'),
+);
+const scalar = fc.oneof(
+  word,
+  fc.integer(),
+  fc.double({ noNaN: true }),
+  fc.boolean(),
+  fc.constant(null),
+);
+/** Shapes where the estimate's chunking decides: short words, punctuation, deep nesting. */
+const provoking: fc.Arbitrary<JsonValue> = fc.letrec<{ value: JsonValue }>((tie) => ({
+  value: fc.oneof(
+    { depthSize: 'small', withCrossShrink: true },
+    scalar,
+    fc.array(tie('value'), { maxLength: 5 }),
+    fc.dictionary(word, tie('value'), { maxKeys: 5 }),
+    fc.uniqueArray(word, { minLength: 1, maxLength: 4 }).chain((keys) =>
+      fc.array(
+        fc
+          .tuple(...keys.map(() => scalar))
+          .map((cells) => Object.fromEntries(keys.map((key, i) => [key, cells[i]!]))),
+        { minLength: 1, maxLength: 6 },
+      ),
+    ),
+  ),
+})).value;
+
+describe('the shape bound', () => {
+  it('bounds the bytes and estimated tokens TOON saves, and JSON estimate, on hostile values', () => {
+    fc.assert(
+      fc.property(fc.oneof(jsonValue(true), rowsJson(true), provoking), (value) => {
+        // JSON escapes an unpaired surrogate in six characters; TOON cannot carry it at all.
+        fc.pre(isWellFormedJson(value));
+        checkBound(value, JSON.stringify(value).slice(0, 200));
+      }),
+      { numRuns: 600 },
+    );
+  });
+
+  it('holds on the real datasets', () => {
+    const files = [
+      'world-countries/countries.json',
+      'emojibase-data/en/compact.json',
+      'emojibase-data/en/messages.json',
+      'spdx-license-list/spdx.json',
+      'spdx-license-list/spdx-simple.json',
+      'mime-db/db.json',
+    ];
+    for (const file of files) {
+      checkBound(JSON.parse(fs.readFileSync(require.resolve(file), 'utf8')), file);
+    }
+    const manifest = JSON.parse(fs.readFileSync(path.join(root, 'corpus/manifest.json'), 'utf8'));
+    for (const { file } of manifest.fixtures as Array<{ file: string }>) {
+      checkBound(JSON.parse(fs.readFileSync(path.join(root, 'corpus', file), 'utf8')), file);
+    }
+  });
+
+  it('has no bound for values outside plain JSON data', () => {
+    for (const value of [new Date(0), { at: new Date(0) }, [new Map()], { n: Number.NaN }, 1n]) {
+      assert.equal(shapeBound(value), undefined);
+    }
+  });
+
+  it('rules out only TOON texts the guard would refuse', () => {
+    fc.assert(
+      fc.property(fc.oneof(jsonValue(false), rowsJson(false), provoking), (value) => {
+        fc.pre(isWellFormedJson(value));
+        const result = pick(value);
+        if (result.strategy !== 'json' || 'toon' in result.sizes) return;
+        // Not encoded: either ruled out by shape, or toon outgrew JSON's bytes.
+        const json = JSON.stringify(value);
+        const toon = encode(value);
+        const passes =
+          byteLength(toon) < byteLength(json) &&
+          passesTokenGuard(byteLength(toon), byteLength(json), () => [
+            estimateTokens(toon),
+            estimateTokens(json),
+          ]);
+        assert.ok(!passes, `a TOON text the guard accepts was ruled out: ${json.slice(0, 200)}`);
+      }),
+      { numRuns: 600 },
+    );
+  });
+});
