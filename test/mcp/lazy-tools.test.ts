@@ -376,7 +376,7 @@ describe('ToolCatalog in lazy mode', () => {
     assert.equal(
       text(result),
       [
-        'toonwire proxy: toonwire_call_tool: the arguments for "getWeatherForecast" do not match its inputSchema, so the call was not sent:',
+        'toonwire proxy: the arguments for "getWeatherForecast" do not match its inputSchema, so the call was not sent:',
         '- `units` is "kelvin", but must be one of "metric", "imperial"',
         'inputSchema at #/properties/units: {"enum":["metric","imperial"]}',
         'Correct the arguments and call again.',
@@ -433,7 +433,7 @@ describe('ToolCatalog in lazy mode', () => {
         .length;
     assert.deepEqual(
       [count(undefined), count(2), count(0), count(500), count('x')],
-      [5, 2, 1, 20, 5],
+      [3, 2, 1, 20, 3],
     );
   });
 
@@ -453,6 +453,19 @@ describe('ToolCatalog in lazy mode', () => {
     catalog.list({ tools: TOOLS }, 'keep');
     assert.equal(logs.length, 1);
     assert.match(logs[0]!, /--pin-tools names "lst_dir", which the upstream does not list/);
+  });
+
+  it('sends calls of listed tools back to the tool itself, so client approvals hold', async () => {
+    const { catalog } = await lazyCatalog({ pinned: ['list_directory'] });
+    const app = { ...TOOLS[0]!, name: 'show_chart', _meta: { ui: { resourceUri: 'ui://c' } } };
+    catalog.list({ tools: [app, ...TOOLS] }, 'keep');
+    for (const name of ['list_directory', 'show_chart']) {
+      const result = answer(
+        catalog.plan({ name: CALL_TOOL_NAME, arguments: { name, arguments: { path: '/' } } }),
+      );
+      assert.equal(result.isError, true);
+      assert.match(text(result), new RegExp(`"${name}" is in your tool list: call it directly`));
+    }
   });
 
   it('leaves calls of real tool names to the usual path', async () => {

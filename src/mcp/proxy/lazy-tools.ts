@@ -17,7 +17,7 @@ export const FIND_TOOLS_NAME = 'toonwire_find_tools';
 export const CALL_TOOL_NAME = 'toonwire_call_tool';
 
 /** How many definitions `toonwire_find_tools` returns unless asked, and at most. */
-const DEFAULT_FIND_LIMIT = 5;
+const DEFAULT_FIND_LIMIT = 3;
 const MOST_FOUND = 20;
 /** How many tool names a "nothing matched" answer lists. */
 const NAMES_SHOWN = 20;
@@ -35,12 +35,17 @@ const MODEL_KEYS = new Set([
 /** The proxy's search tool, as tools/list shows it. Short: it is read on every turn. */
 export const FIND_TOOLS_TOOL = {
   name: FIND_TOOLS_NAME,
-  description: `Search the available tools; returns the best matches' full definitions (JSON). Call one with ${CALL_TOOL_NAME}.`,
+  description: `Search the tools of the connected MCP server(s), which are not listed here; returns the best matches' definitions (JSON). Call one with ${CALL_TOOL_NAME}.`,
   inputSchema: {
     type: 'object',
     properties: {
       query: { type: 'string', description: 'What you want to do, or a tool name' },
-      limit: { type: 'integer', minimum: 1, maximum: MOST_FOUND, description: 'Default 5' },
+      limit: {
+        type: 'integer',
+        minimum: 1,
+        maximum: MOST_FOUND,
+        description: `Default ${DEFAULT_FIND_LIMIT}`,
+      },
     },
     required: ['query'],
   },
@@ -147,15 +152,13 @@ export class LazyTools {
       return {
         ok: false,
         result: toolError(
-          `${CALL_TOOL_NAME}: "arguments" must be an object holding ${name}'s arguments, got ${JSON.stringify(toolArgs)}.`,
+          `${CALL_TOOL_NAME}'s "arguments" must be an object holding ${name}'s arguments, got ${JSON.stringify(toolArgs)}.`,
         ),
       };
     if (name === FIND_TOOLS_NAME || name === CALL_TOOL_NAME)
       return {
         ok: false,
-        result: toolError(
-          `${CALL_TOOL_NAME}: call ${name} directly, not through ${CALL_TOOL_NAME}.`,
-        ),
+        result: toolError(`call ${name} directly, not through ${CALL_TOOL_NAME}.`),
       };
     return { ok: true, name, arguments: toolArgs };
   }
@@ -168,7 +171,17 @@ export class LazyTools {
         ? `Did you mean ${close.map((n) => JSON.stringify(n)).join(' or ')}? `
         : `${this.someNames()} `;
     return toolError(
-      `${CALL_TOOL_NAME}: there is no tool named ${JSON.stringify(name)}. ${suggestion}Find tools and their exact names with ${FIND_TOOLS_NAME}.`,
+      `there is no tool named ${JSON.stringify(name)}. ${suggestion}Find tools and their exact names with ${FIND_TOOLS_NAME}.`,
+    );
+  }
+
+  /**
+   * The answer to a call, through `toonwire_call_tool`, of a tool that is in the client's list:
+   * calling it directly keeps the client's approval of that tool, and its UI, in play.
+   */
+  listedTool(name: string): ProxyToolResult {
+    return toolError(
+      `${JSON.stringify(name)} is in your tool list: call it directly, not through ${CALL_TOOL_NAME}.`,
     );
   }
 
@@ -179,7 +192,7 @@ export class LazyTools {
     );
     return toolError(
       [
-        `${CALL_TOOL_NAME}: the arguments for ${JSON.stringify(name)} do not match its inputSchema, so the call was not sent:`,
+        `the arguments for ${JSON.stringify(name)} do not match its inputSchema, so the call was not sent:`,
         ...check.problems.map((problem) => `- ${problem}`),
         ...parts,
         'Correct the arguments and call again.',

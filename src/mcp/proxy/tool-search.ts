@@ -2,7 +2,8 @@
 // over the words of each tool's name, title, description and parameter names, and the names
 // closest to a misspelled one, for `toonwire_call_tool`'s "unknown tool" answer.
 
-import MiniSearch from 'minisearch';
+import { createRequire } from 'node:module';
+import type MiniSearch from 'minisearch';
 import { isPlainObject } from '../../codec/objects.js';
 
 /** A tool as the search sees it: its definition, of which only the words are indexed. */
@@ -104,7 +105,8 @@ export function parameterNames(schema: unknown, depth = PARAMETER_DEPTH): string
  * index.closeNames('read_txt_file'); // ['read_text_file']
  */
 export class ToolSearch {
-  private readonly index = new MiniSearch<SearchableTool>({
+  // Loaded on first use, so that a proxy without lazy tools never loads it.
+  private readonly index = new (loadMiniSearch())<SearchableTool>({
     idField: 'name',
     fields: ['name', 'title', 'description', 'parameters'],
     tokenize: toolWords,
@@ -163,6 +165,13 @@ export class ToolSearch {
     for (const candidate of this.search(name)) close.add(candidate);
     return [...close].slice(0, limit);
   }
+}
+
+let miniSearch: typeof MiniSearch | undefined;
+
+function loadMiniSearch(): typeof MiniSearch {
+  miniSearch ??= createRequire(import.meta.url)('minisearch') as typeof MiniSearch;
+  return miniSearch;
 }
 
 /**

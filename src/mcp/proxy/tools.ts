@@ -121,8 +121,7 @@ export class ToolCatalog {
       const shown = this.shown(tool as Record<string, unknown>, facts, mode);
       if (shown !== tool) changed = true;
       learned.push(shown);
-      if (lazy === undefined || lazy.pinned.has(facts.name) || facts.hasUi === true)
-        tools.push(shown);
+      if (lazy === undefined || this.listedInLazyMode(lazy, facts.name)) tools.push(shown);
     }
     if (lazy !== undefined) {
       lazy.tools.learn(learned, last);
@@ -158,6 +157,14 @@ export class ToolCatalog {
       shown = augmented;
     }
     return shown;
+  }
+
+  /**
+   * Whether lazy mode lists the tool `name` in full: pinned, or with an MCP Apps UI. Such tools
+   * are called directly, so that the client's per-tool permissions and UIs apply to them.
+   */
+  private listedInLazyMode(lazy: LazyState, name: string): boolean {
+    return lazy.pinned.has(name) || this.known.get(name)?.hasUi === true;
   }
 
   /** Whether `name` is one of the proxy's own tools in this session (it answers them itself). */
@@ -215,6 +222,8 @@ export class ToolCatalog {
         result: this.pipeline.more({ ...params, name, arguments: request.arguments }),
       };
     if (!lazy.tools.knows(name)) return { kind: 'answer', result: lazy.tools.unknownTool(name) };
+    if (this.listedInLazyMode(lazy, name))
+      return { kind: 'answer', result: lazy.tools.listedTool(name) };
     const { args, fields } = this.withFields.has(name)
       ? takeFieldsArgument(request.arguments)
       : { args: request.arguments, fields: undefined };
