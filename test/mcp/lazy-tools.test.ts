@@ -3,11 +3,13 @@
 // SDK server and of the real server-everything, server-filesystem and server-memory.
 
 import assert from 'node:assert/strict';
+import { type ChildProcess, spawnSync } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -35,7 +37,7 @@ import {
   ProxySession,
   ToolCatalog,
 } from '../../src/mcp/proxy.js';
-import { ROOT, type ToolResult } from './helpers.js';
+import { proxyCli, ROOT, type ToolResult } from './helpers.js';
 
 type Definition = Record<string, unknown> & { name: string };
 
@@ -756,5 +758,111 @@ describe('lazy ProxySessions in front of server-everything, server-filesystem an
     const result = await call('filesystem', 'list_directry', { path: folder });
     assert.equal(result.isError, true);
     assert.match(result.content[0]!.text, /Did you mean "list_directory"/);
+  });
+});
+
+// ---- Through the built CLI ---------------------------------------------------------------------
+
+/** Whether the built CLI has `--lazy-tools` (the flag is wired in src/cli, outside this module). */
+function cliHasLazyTools(): boolean {
+  const help = spawnSync(process.execPath, [proxyCli(), 'proxy', '--help'], { encoding: 'utf8' });
+  return help.stdout.includes('--lazy-tools');
+}
+
+describe('toonwire proxy --lazy-tools in front of server-filesystem and server-memory', {
+  skip: cliHasLazyTools() ? false : 'the built CLI has no --lazy-tools flag yet',
+}, () => {
+  let folder: string;
+  before(() => {
+    folder = mkdtempSync(join(tmpdir(), 'toonwire-lazy-cli-'));
+    writeFileSync(join(folder, 'notes.txt'), 'a note\n');
+  });
+  after(() => rmSync(folder, { recursive: true, force: true }));
+
+  /** The SDK's Client over stdio to `node <args>`, what the process wrote on stderr, its exit. */
+  async function connect(args: readonly string[]) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: [...args],
+      stderr: 'pipe',
+      env: {
+        ...(process.env as Record<string, string>),
+        MEMORY_FILE_PATH: join(folder, 'm.jsonl'),
+      },
+    });
+    let stderr = '';
+    transport.stderr!.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
+    const client = new Client({ name: 'lazy-cli-test', version: '1.0.0' });
+    const connecting = client.connect(transport);
+    const child = (transport as unknown as { _process: ChildProcess })._process;
+    const exited = new Promise((resolve) => child.once('close', resolve));
+    await connecting;
+    return { client, stderr: () => stderr, exited };
+  }
+
+  it('lists the pinned tool and its own two, finds exact definitions and calls through them', async () => {
+    const server = [serverBin('server-filesystem'), folder];
+    const direct = await connect(server);
+    const raw = (await direct.client.request({ method: 'tools/list' }, z.any())) as {
+      tools: Definition[];
+    };
+    await direct.client.close();
+    const proxied = await connect([
+      proxyCli(),
+      'proxy',
+      '--lazy-tools',
+      '--pin-tools',
+      'read_text_file',
+      '--',
+      process.execPath,
+      ...server,
+    ]);
+    try {
+      const { tools } = await proxied.client.listTools();
+      assert.deepEqual(names(tools), ['read_text_file', FIND_TOOLS_NAME, CALL_TOOL_NAME]);
+      for (const tool of raw.tools) {
+        const result = await proxied.client.callTool({
+          name: FIND_TOOLS_NAME,
+          arguments: { query: tool.name, limit: 1 },
+        });
+        assert.equal(text(result), JSON.stringify([modelDefinition(tool)]));
+      }
+      const listing = (await proxied.client.callTool({
+        name: CALL_TOOL_NAME,
+        arguments: { name: 'list_directory', arguments: { path: folder } },
+      })) as ToolResult;
+      assert.match(listing.content[0]!.text, /\[FILE\] notes\.txt/);
+    } finally {
+      await proxied.client.close();
+    }
+  });
+
+  it('answers invalid arguments itself: the upstream never sees the call (--stats)', async () => {
+    const proxied = await connect([
+      proxyCli(),
+      'proxy',
+      '--lazy-tools',
+      '--stats',
+      '--',
+      process.execPath,
+      serverBin('server-memory'),
+    ]);
+    await proxied.client.listTools();
+    const refused = (await proxied.client.callTool({
+      name: CALL_TOOL_NAME,
+      arguments: { name: 'create_entities', arguments: { entities: [{ name: 'x' }] } },
+    })) as ToolResult;
+    assert.equal(refused.isError, true);
+    assert.match(refused.content[0]!.text, /^toonwire proxy: the arguments for "create_entities"/);
+    const graph = (await proxied.client.callTool({
+      name: CALL_TOOL_NAME,
+      arguments: { name: 'read_graph', arguments: {} },
+    })) as ToolResult;
+    assert.equal(graph.isError, undefined);
+    await proxied.client.close();
+    await proxied.exited; // the stats table is written on exit
+    // It has a row per tool the upstream answered: read_graph, not create_entities.
+    assert.match(proxied.stderr(), /^read_graph\s+1\s/m);
+    assert.doesNotMatch(proxied.stderr(), /^create_entities\s/m);
   });
 });
