@@ -97,7 +97,12 @@ export {
 export { type CallSizes, ProxyStats, type ToolStats } from './proxy/stats.js';
 export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
 export { type ToolRuleOptions, ToolRules } from './proxy/tool-rules.js';
-export { type CallPlan, declaresUi, ToolCatalog } from './proxy/tools.js';
+export {
+  type CallPlan,
+  declaresUi,
+  ToolCatalog,
+  type ToolCatalogOptions,
+} from './proxy/tools.js';
 
 /** Several servers behind one proxy (a gateway), by the name that prefixes their tools. */
 export interface GatewayUpstream {
@@ -131,6 +136,13 @@ export interface ProxyOptions extends PipelineOptions {
   verbose?: boolean;
   /** Where messages for humans go (default: stderr; stdout carries only MCP). */
   log?: (message: string) => void;
+  /**
+   * Tool definitions on demand: tools/list shows `toonwire_find_tools` and `toonwire_call_tool`
+   * (and the pinned tools) instead of every tool (see docs/mcp.md).
+   */
+  lazyTools?: boolean;
+  /** With `lazyTools`, the tools that stay listed (their own approval and UI apply). */
+  pinTools?: string[];
 }
 
 /**
@@ -268,6 +280,7 @@ function createSession(
     metrics: options.metrics,
     log: options.log,
     upstreamName: describeUpstream(options.upstream),
+    tools: { lazy: options.lazyTools, pinned: options.pinTools },
   });
 }
 

@@ -36,7 +36,7 @@ describe('toonwire (the program)', () => {
 
   const refusals: Array<[string, string]> = [
     ['--timeout=1.5', 'expected a whole number of milliseconds (0 disables the timeout)'],
-    ['--idle-timeout=x', 'expected a number of seconds, e.g. 900 (0 never ends idle sessions)'],
+    ['--idle-timeout=x', 'expected a number of seconds, e.g. 120 (0 never ends idle sessions)'],
     ['--max-sessions=0', 'expected a whole number of sessions >= 1, e.g. 32'],
     ['--max-tokens=1.5', 'expected a whole number of tokens, e.g. 20000 (0: no budget)'],
     ['--page-ttl=0', 'expected a number greater than 0'],

@@ -3,7 +3,7 @@
 // SDK server and of the real server-everything, server-filesystem and server-memory.
 
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawnSync } from 'node:child_process';
+import type { ChildProcess } from 'node:child_process';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -527,12 +527,10 @@ async function lazyProxy(
   };
   const [clientSide, proxyDownstream] = InMemoryTransport.createLinkedPair();
   const pipeline = await createResultPipeline({}, () => {});
-  const session = new ProxySession(proxyDownstream, upstream, { pipeline, log: () => {} });
-  // ProxySession builds a plain catalog; until it takes catalog options, the test sets its own.
-  (session as unknown as { tools: ToolCatalog }).tools = new ToolCatalog(pipeline, {
-    lazy: true,
+  const session = new ProxySession(proxyDownstream, upstream, {
+    pipeline,
     log: () => {},
-    ...catalogOptions,
+    tools: { lazy: true, ...catalogOptions },
   });
   await session.start();
   const deliver = upstream.onmessage!;
@@ -763,15 +761,7 @@ describe('lazy ProxySessions in front of server-everything, server-filesystem an
 
 // ---- Through the built CLI ---------------------------------------------------------------------
 
-/** Whether the built CLI has `--lazy-tools` (the flag is wired in src/cli, outside this module). */
-function cliHasLazyTools(): boolean {
-  const help = spawnSync(process.execPath, [proxyCli(), 'proxy', '--help'], { encoding: 'utf8' });
-  return help.stdout.includes('--lazy-tools');
-}
-
-describe('toonwire proxy --lazy-tools in front of server-filesystem and server-memory', {
-  skip: cliHasLazyTools() ? false : 'the built CLI has no --lazy-tools flag yet',
-}, () => {
+describe('toonwire proxy --lazy-tools in front of server-filesystem and server-memory', () => {
   let folder: string;
   before(() => {
     folder = mkdtempSync(join(tmpdir(), 'toonwire-lazy-cli-'));

@@ -83,6 +83,8 @@ interface ProxyCliOptions {
   tokenizer?: TokenizerName;
   candidates?: CandidateName[];
   tools?: string[];
+  lazyTools?: boolean;
+  pinTools?: string[];
   excludeTools?: string[];
   includeTools?: string[];
   stats?: boolean;
@@ -143,6 +145,15 @@ export function registerProxyCommand(program: Command): void {
     .option(
       '--tools <list>',
       'compact only these tools (comma-separated names); default all',
+      parseList,
+    )
+    .option(
+      '--lazy-tools',
+      'list toonwire_find_tools and toonwire_call_tool instead of every tool: definitions on demand',
+    )
+    .option(
+      '--pin-tools <list>',
+      'with --lazy-tools: these tools stay listed (comma-separated names)',
       parseList,
     )
     .option(
@@ -312,6 +323,8 @@ async function runProxyCommand(
     tokenizer: options.tokenizer,
     candidates: options.candidates,
     tools: options.tools,
+    lazyTools: options.lazyTools === true,
+    pinTools: options.pinTools,
     excludeTools: options.excludeTools,
     includeTools: options.includeTools,
     metaKey: options.metaKey,

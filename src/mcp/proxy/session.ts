@@ -21,7 +21,7 @@ import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './j
 import type { ProxyMetrics } from './metrics.js';
 import { ProblemLog } from './problem-log.js';
 import type { ResultPipeline, ToolCall } from './result/pipeline.js';
-import { type CallPlan, ToolCatalog } from './tools.js';
+import { type CallPlan, ToolCatalog, type ToolCatalogOptions } from './tools.js';
 
 export { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS };
 
@@ -65,6 +65,8 @@ export interface ProxySessionOptions {
   log?: (message: string) => void;
   /** How messages name the upstream, e.g. "the upstream MCP server `node server.js`". */
   upstreamName?: string;
+  /** How the session lists the upstream's tools: all of them, or on demand (`lazy`). */
+  tools?: ToolCatalogOptions;
 }
 
 /** How a session ended. */
@@ -145,7 +147,7 @@ export class ProxySession {
     this.initTimeoutMs = options.initTimeoutMs ?? DEFAULT_INIT_TIMEOUT_MS;
     this.upstreamName = options.upstreamName ?? 'the upstream MCP server';
     this.problems = new ProblemLog(this.log, options.verbose);
-    this.tools = new ToolCatalog(options.pipeline);
+    this.tools = new ToolCatalog(options.pipeline, { log: this.log, ...options.tools });
     this.structuredContent = structuredContentModeFor(
       options.pipeline.structuredContent,
       undefined,
@@ -338,8 +340,11 @@ export class ProxySession {
   ): void {
     this.untrack(request.id);
     const params = request.params;
+    // The tool the call reaches (through toonwire_call_tool, the one it names).
     const toolName =
-      request.method === 'tools/call' && typeof params?.name === 'string' ? params.name : undefined;
+      request.method !== 'tools/call'
+        ? undefined
+        : (call?.tool ?? (typeof params?.name === 'string' ? params.name : undefined));
     const meta = params?._meta as { progressToken?: unknown } | undefined;
     const entry: PendingRequest = {
       method: request.method,
