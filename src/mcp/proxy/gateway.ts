@@ -519,7 +519,7 @@ export class GatewayTransport implements Transport {
     } catch (error) {
       this.serverDown(
         member,
-        `could not be sent a message (${error instanceof Error ? error.message : String(error)})`,
+        `stopped taking messages (${error instanceof Error ? error.message : String(error)})`,
       );
     }
   }
