@@ -302,7 +302,10 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
       })) as ToolResult;
       assert.match(listed.content[0]!.text, /notes\.json/);
       assert.ok(changed >= 1, 'no notifications/tools/list_changed');
-      assert.match(gateway.stderr(), /the server "memory" .* (closed the connection|stopped taking messages)/);
+      assert.match(
+        gateway.stderr(),
+        /the server "memory" .* (closed the connection|stopped taking messages)/,
+      );
     } finally {
       await gateway.client.close();
     }
