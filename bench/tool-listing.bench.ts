@@ -1,7 +1,7 @@
 // What tool definitions on demand (`ToolCatalog` `{ lazy: true }`, the proxy's `--lazy-tools`)
 // save: the o200k_base tokens of the tools/list result a client gets, full and lazy, for the real
-// server-everything, server-filesystem and server-memory, and for the three together with their
-// tools namespaced `server__tool` (as a gateway lists them). Also the part a model API is sent
+// server-everything, server-filesystem and server-memory, and for the three together behind the
+// proxy's gateway (tools named `server__tool`). Also the part a model API is sent
 // (name, description, inputSchema per tool: clients keep outputSchema and annotations to
 // themselves), and what a `toonwire_find_tools` answer costs, the price of each lookup.
 //
@@ -12,10 +12,16 @@ import { mkdtempSync, rmSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { dirname, join } from 'node:path';
 import { fileURLToPath } from 'node:url';
+import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { loadTokenizer } from '../src/compact/index.js';
 import { FIND_TOOLS_NAME } from '../src/mcp/proxy/lazy-tools.js';
-import { ChildProcessTransport, createResultPipeline, ToolCatalog } from '../src/mcp/proxy.js';
+import {
+  ChildProcessTransport,
+  createResultPipeline,
+  GatewayTransport,
+  ToolCatalog,
+} from '../src/mcp/proxy.js';
 import { printTable } from './harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
@@ -43,9 +49,8 @@ const SERVERS: Array<{ name: string; args: (folder: string) => string[]; queries
   },
 ];
 
-/** Every page of the server's tools/list, as it sent them, over a bare JSON-RPC exchange. */
-async function listTools(args: string[], env: NodeJS.ProcessEnv): Promise<Tool[]> {
-  const upstream = new ChildProcessTransport({ command: process.execPath, args, env });
+/** Every page of the upstream's tools/list, as it sent them, over a bare JSON-RPC exchange. */
+async function listTools(upstream: Transport): Promise<Tool[]> {
   const waiting = new Map<number, (result: Record<string, unknown>) => void>();
   upstream.onmessage = (message: JSONRPCMessage) => {
     const { id, result } = message as { id?: number; result?: Record<string, unknown> };
@@ -122,17 +127,27 @@ try {
   const env = { ...process.env, MEMORY_FILE_PATH: join(folder, 'memory.jsonl') };
   const rows: string[][] = [];
   const together: Tool[] = [];
+  const start = (server: (typeof SERVERS)[number]) =>
+    new ChildProcessTransport({ command: process.execPath, args: server.args(folder), env });
   for (const server of SERVERS) {
-    const tools = await listTools(server.args(folder), env);
+    const tools = await listTools(start(server));
     rows.push(measure(server.name, tools, server.queries));
     together.push(...tools.map((tool) => ({ ...tool, name: `${server.name}__${tool.name}` })));
   }
+  // The real gateway's listing (what `toonwire proxy --config` shows), next to the three
+  // listings namespaced by hand.
+  const gateway = new GatewayTransport(
+    SERVERS.map((server) => ({
+      name: server.name,
+      transport: start(server),
+      description: server.name,
+    })),
+    { log: () => {} },
+  );
+  const queries = SERVERS.flatMap((server) => server.queries);
+  rows.push(measure('all three (server__tool)', together, queries));
   rows.push(
-    measure(
-      'all three (server__tool)',
-      together,
-      SERVERS.flatMap((server) => server.queries),
-    ),
+    measure('gateway of the three (toonwire proxy --config)', await listTools(gateway), queries),
   );
   console.log('tools/list and toonwire_find_tools answers in o200k_base tokens (compact JSON)\n');
   printTable(

@@ -13,7 +13,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { parseCompact } from '../../src/index.js';
+import { loadTokenizer, parseCompact } from '../../src/index.js';
 import { checkServerNames, parseProxyConfig } from '../../src/mcp/proxy.js';
 import { proxyCli, ROOT, type ToolResult } from './helpers.js';
 
@@ -309,6 +309,90 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
     } finally {
       await gateway.client.close();
     }
+  });
+
+  it('--lazy-tools over the gateway: a list at most 15% of the full one, exact definitions found, calls checked before they go', {
+    timeout: 120_000,
+  }, async () => {
+    resetState();
+    const count = await loadTokenizer('o200k_base');
+    const full = await connect([proxyCli(), 'proxy', '--config', config]);
+    const lazy = await connect([
+      proxyCli(),
+      'proxy',
+      '--config',
+      config,
+      '--lazy-tools',
+      '--stats',
+    ]);
+    try {
+      const [all, shown] = await Promise.all([full.client.listTools(), lazy.client.listTools()]);
+      const tokens = (listing: object) => count(JSON.stringify(listing));
+      assert.ok(tokens(shown) <= tokens(all) * 0.15, `${tokens(shown)} of ${tokens(all)} tokens`);
+      assert.deepEqual(
+        shown.tools.map((tool) => tool.name),
+        ['toonwire_find_tools', 'toonwire_call_tool'],
+      );
+      // Found: the definitions exactly as the gateway lists them (each server's, name namespaced).
+      const byName = new Map(all.tools.map((tool) => [tool.name, tool]));
+      for (const [query, expected] of [
+        ['read the knowledge graph', 'memory__read_graph'],
+        ['list a directory', 'files__list_directory'],
+        ['add two numbers', 'everything__get-sum'],
+      ] as const) {
+        const found = await call(lazy.client, 'toonwire_find_tools', { query });
+        const definitions = JSON.parse(found.content[0]!.text) as Array<Record<string, unknown>>;
+        const definition = definitions.find((tool) => tool.name === expected);
+        assert.ok(definition, `${query}: ${definitions.map((tool) => tool.name).join(', ')}`);
+        const listed = byName.get(expected)!;
+        for (const [key, value] of Object.entries(definition))
+          assert.deepEqual(value, (listed as Record<string, unknown>)[key], `${expected}.${key}`);
+        assert.deepEqual(definition.inputSchema, listed.inputSchema);
+      }
+      // Called, through the normal pipeline.
+      const sum = await call(lazy.client, 'toonwire_call_tool', {
+        name: 'everything__get-sum',
+        arguments: { a: 2, b: 40 },
+      });
+      assert.match(sum.content[0]!.text, /42/);
+      const created = await call(lazy.client, 'toonwire_call_tool', {
+        name: 'memory__create_entities',
+        arguments: { entities: [{ name: 'Ada', entityType: 'person', observations: ['math'] }] },
+      });
+      assert.notEqual(created.isError, true, created.content[0]?.text);
+      // Refused before reaching the server: entities must be an array.
+      const refused = await call(lazy.client, 'toonwire_call_tool', {
+        name: 'memory__create_entities',
+        arguments: { entities: 'Ada' },
+      });
+      assert.equal(refused.isError, true);
+      assert.match(
+        refused.content[0]!.text,
+        /do not match its inputSchema, so the call was not sent/,
+      );
+      const graph = await call(lazy.client, 'toonwire_call_tool', {
+        name: 'memory__read_graph',
+        arguments: {},
+      });
+      const strategy = graph._meta?.['toonwire/encodingStrategy'] as string | undefined;
+      const text = graph.content[0]!.text;
+      const entities = (
+        strategy === undefined ? JSON.parse(text) : parseCompact(text, strategy)
+      ) as {
+        entities: Array<{ name: string }>;
+      };
+      assert.deepEqual(
+        entities.entities.map((entity) => entity.name),
+        ['Ada'],
+        'the refused call created nothing',
+      );
+    } finally {
+      await Promise.all([full.client.close(), lazy.client.close()]);
+    }
+    if (lazy.child.exitCode === null)
+      await new Promise((resolve) => lazy.child.once('exit', resolve));
+    // --stats counts what reached the servers: one create_entities, not the refused one.
+    assert.match(lazy.stderr(), /^memory__create_entities\s+1\s/m);
   });
 
   it('refuses server names that could make two tools one name, and unknown keys, before starting', () => {
