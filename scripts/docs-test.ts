@@ -171,7 +171,7 @@ async function runBlock(all: readonly CodeBlock[], index: number, dir: string): 
   if (block.kind === 'shell') {
     const cwd = block.marker?.type === 'clone' ? cloneOf(ROOT, join(dir, 'clone')) : dir;
     const env = {
-      ...process.env,
+      ...userEnvironment(),
       PATH: `${join(dir, 'node_modules', '.bin')}:${process.env['PATH']}`,
     };
     const run = await runProcess('bash', ['-e', '-o', 'pipefail', '-c', block.code], cwd, env);
@@ -194,7 +194,7 @@ async function runBlock(all: readonly CodeBlock[], index: number, dir: string): 
     process.execPath,
     ['--import', tsx, '--import', './docs-test-expect.mjs', file],
     dir,
-    process.env,
+    userEnvironment(),
   );
   return run.code === 0
     ? { block, status: 'passed', checks: source.checks }
@@ -224,6 +224,17 @@ function cloneOf(checkout: string, parent: string): string {
     copyFileSync(join(checkout, file), join(target, file));
   }
   return target;
+}
+
+/**
+ * The environment of a user's shell: this process's, less what `npm run` adds for its scripts.
+ * `npm run test:docs --ignore-scripts` exports npm_config_ignore_scripts=true, which a block's own
+ * `npm start` would inherit and so skip its prestart build (CI failed on exactly that).
+ */
+function userEnvironment(): NodeJS.ProcessEnv {
+  return Object.fromEntries(
+    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)),
+  );
 }
 
 /** Runs a command to its end (or the hang guard), with stdout and stderr interleaved. */
