@@ -4,6 +4,7 @@
 // messages.ts (every error reason) and tree.ts (the structural decoder). The stream decoders in
 // decode/stream.ts reuse the same pieces.
 
+import { BOM } from './char-codes.js';
 import { reasons } from './decode/messages.js';
 import { TreeDecoder } from './decode/tree.js';
 import { resolveDecodeOptions } from './options.js';
@@ -53,16 +54,24 @@ import { decodeUtf8, isBytes } from './utf8.js';
  */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): JsonValue {
   const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
-  return decodeText(textOf(input, strict), strict, indentSize, maxDepth);
+  // Text from bytes is well-formed already: strict mode decodes bytes with a fatal decoder.
+  const checkText = strict && typeof input === 'string';
+  return decodeText(textOf(input, strict), strict, indentSize, maxDepth, checkText);
 }
 
+/**
+ * Decodes a document's text. `checkText` (strict string input): an unpaired surrogate is an
+ * error, since Unicode text (§1.2, the §7.1 grammar) cannot hold one.
+ */
 function decodeText(
   text: string,
   strict: boolean,
   indentSize: number,
   maxDepth: number,
+  checkText: boolean,
 ): JsonValue {
   const decoder = new TreeDecoder(text, strict, indentSize, maxDepth);
+  if (checkText) decoder.rejectLoneSurrogate();
   try {
     return decoder.decodeDocument();
   } catch (error) {
@@ -80,11 +89,13 @@ function decodeText(
 }
 
 /**
- * The document text of a `decode` input: a string as is (U+FEFF included: in a string it is a
- * character, not a byte order mark), bytes through the UTF-8 decoder (strict: fatal).
+ * The document text of a `decode` input without its byte order mark (spec 4.1: a leading U+FEFF
+ * is no content): a string less a leading U+FEFF, bytes through the UTF-8 decoder (strict:
+ * fatal) less a leading EF BB BF. Encoders quote a key or root string starting with U+FEFF, so
+ * no value is lost.
  */
 export function textOf(input: string | Uint8Array, strict: boolean): string {
-  if (typeof input === 'string') return input;
+  if (typeof input === 'string') return input.charCodeAt(0) === BOM ? input.slice(1) : input;
   if (isBytes(input)) return decodeUtf8(input, strict);
   throw new TypeError(
     `decode expects a string or a Uint8Array of UTF-8 bytes, got ${input === null ? 'null' : typeof input}`,
@@ -111,5 +122,5 @@ export function decodeFromLines(lines: Iterable<string>, options?: DecodeOptions
     if (typeof line !== 'string')
       throw new TypeError(`decodeFromLines expects strings, got ${typeof line}`);
   }
-  return decodeText(all.join('\n'), strict, indentSize, maxDepth);
+  return decodeText(textOf(all.join('\n'), strict), strict, indentSize, maxDepth, strict);
 }

@@ -214,13 +214,24 @@ function encodeShortString(value: string, delimiter: Delimiter): string | undefi
  */
 function assertWellFormed(value: string, what: 'key' | 'string'): void {
   if (value.isWellFormed()) return;
-  const index = value.search(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
-  );
+  const index = loneSurrogateAt(value);
   const code = value.charCodeAt(index).toString(16).toUpperCase();
   throw new TypeError(
     `cannot encode a ${what} with an unpaired surrogate (U+${code} at index ${index} of ${JSON.stringify(value.slice(0, 40))}): TOON is UTF-8 text and cannot carry it; repair the text (for example with toWellFormed()) or send JSON`,
   );
+}
+
+/**
+ * The index of the first unpaired surrogate in `value`, or -1 when it is well-formed Unicode.
+ * The encoder refuses such strings, and the strict decoder such documents (§1.2, §7.1).
+ *
+ * @example
+ * loneSurrogateAt('a\ud800b'); // 1
+ * loneSurrogateAt('😀'); // -1
+ */
+export function loneSurrogateAt(value: string): number {
+  if (value.isWellFormed()) return -1;
+  return value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
 }
 
 /**
