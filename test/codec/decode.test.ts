@@ -42,7 +42,7 @@ function rejects(
       );
       assert.equal(error.line, at.line, `line of "${error.message}"`);
       assert.equal(error.column, at.column, `column of "${error.message}"`);
-      assert.equal(error.message, `line ${at.line}: ${error.reason}`);
+      assert.equal(error.message, `Line ${at.line}: ${error.reason}`);
       if (at.reason) assert.match(error.reason, at.reason);
       return true;
     },
@@ -814,7 +814,7 @@ describe('§14 error shape', () => {
       assert.ok(error instanceof ToonDecodeError);
       assert.ok(error instanceof SyntaxError);
       assert.equal(error.name, 'ToonDecodeError');
-      assert.equal(error.message, `line 2: ${error.reason}`);
+      assert.equal(error.message, `Line 2: ${error.reason}`);
       assert.match(error.reason, /^expected 2 values as declared by \[2\], found 1; /);
     }
   });
