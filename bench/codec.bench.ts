@@ -9,9 +9,15 @@
 // this build takes relative to it (for example a build of the base commit:
 // `git archive <base> | tar -x -C /tmp/base`, `npx tsc` there, then
 // `BENCH_BASELINE=/tmp/base/dist npm run bench:codec`).
+//
+// Memory of an escape-heavy string: `npm run bench:codec -- --escapes 200` decodes a document
+// holding one quoted string of 200 MB of text, a third of it escapes, in a child process per
+// build (this one, and the baseline's when BENCH_BASELINE is set), and prints each one's time and
+// peak RSS against the document's size (issue 22's goal: at most 3x).
+import { execFileSync } from 'node:child_process';
 import os from 'node:os';
 import path from 'node:path';
-import { pathToFileURL } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { decode as referenceDecode, encode as referenceEncode } from '@toon-format/toon';
 import { decode } from '../src/codec/decode.js';
 import { encode } from '../src/codec/encode.js';
@@ -31,6 +37,85 @@ async function loadBaseline(dir: string): Promise<Codec> {
   const load = (file: string) => import(pathToFileURL(path.resolve(dir, 'codec', file)).href);
   const [encoder, decoder] = await Promise.all([load('encode.js'), load('decode.js')]);
   return { encode: encoder.encode, decode: decoder.decode };
+}
+
+const escapesAt = process.argv.indexOf('--escapes');
+if (process.env.BENCH_ESCAPES_CHILD !== undefined) {
+  await escapeHeavyChild(Number(process.env.BENCH_ESCAPES_CHILD));
+  process.exit(0);
+}
+if (escapesAt !== -1) {
+  escapeHeavyReport(Number(process.argv[escapesAt + 1] ?? 200));
+  process.exit(0);
+}
+
+/** The child's side of `--escapes`: decode the document, report time and peak RSS as JSON. */
+async function escapeHeavyChild(megabytes: number): Promise<void> {
+  const decodeWith: (text: string) => unknown =
+    baselineDir === undefined ? decode : (await loadBaseline(baselineDir)).decode;
+  const unit = 'ab\\n\\"\\\\c\\t'; // 12 characters of text, 4 of them escapes
+  const text = `s: "${unit.repeat(Math.ceil((megabytes * 1024 * 1024) / unit.length))}"`;
+  if (process.env.BENCH_ESCAPES_SETUP_ONLY !== undefined) {
+    // The document made and read through once, but not decoded: what setup alone costs.
+    const read = text.lastIndexOf('"');
+    const peakRss = process.resourceUsage().maxRSS * 1024;
+    console.log(JSON.stringify({ textBytes: text.length, valueLength: 0, ms: 0, peakRss, read }));
+    return;
+  }
+  const startedAt = performance.now();
+  const value = (decodeWith(text) as { s: string }).s;
+  // Read the middle and the end, as any consumer would (this flattens a rope).
+  const read = value.charCodeAt(value.length >> 1) + value.lastIndexOf('\t');
+  const ms = performance.now() - startedAt;
+  const peakRss = process.resourceUsage().maxRSS * 1024;
+  console.log(
+    JSON.stringify({ textBytes: text.length, valueLength: value.length, ms, peakRss, read }),
+  );
+}
+
+/** `--escapes MB`: one child process per build, side by side. */
+function escapeHeavyReport(megabytes: number): void {
+  const self = fileURLToPath(import.meta.url);
+  const builds: [string, string | undefined, boolean][] = [
+    ['document only, not decoded', undefined, true],
+    ['this build', undefined, false],
+    ...(baselineDir ? [['baseline', baselineDir, false] as [string, string, boolean]] : []),
+  ];
+  // The same process with nothing decoded in it (the loader of this script included).
+  const bare = Number(
+    execFileSync(process.execPath, [
+      ...process.execArgv,
+      '-e',
+      'console.log(process.resourceUsage().maxRSS * 1024)',
+    ]),
+  );
+  const rows = builds.map(([name, dir, setupOnly]) => {
+    const env: NodeJS.ProcessEnv = { ...process.env, BENCH_ESCAPES_CHILD: String(megabytes) };
+    if (dir === undefined) delete env.BENCH_BASELINE;
+    else env.BENCH_BASELINE = dir;
+    if (setupOnly) env.BENCH_ESCAPES_SETUP_ONLY = '1';
+    const out = execFileSync(process.execPath, [...process.execArgv, self], { env }).toString();
+    const run = JSON.parse(out.trim().split('\n').pop()!);
+    const mb = (bytes: number) => `${(bytes / 1048576).toFixed(0)} MB`;
+    return [
+      name,
+      mb(run.textBytes),
+      setupOnly ? '' : mb(run.valueLength),
+      setupOnly ? '' : formatTime(run.ms * 1e6),
+      mb(run.peakRss),
+      `${(run.peakRss / run.textBytes).toFixed(2)}x`,
+    ];
+  });
+  console.log(
+    `# bench:codec --escapes ${megabytes}: one quoted string, a third of its text escapes; Node ${process.version}, load average ${os
+      .loadavg()
+      .map((l) => l.toFixed(2))
+      .join(' ')}; the same process decoding nothing peaks at ${(bare / 1048576).toFixed(0)} MB\n`,
+  );
+  printTable(
+    ['build', 'document', 'value (UTF-16 units)', 'decode', 'peak RSS', 'peak / document'],
+    rows,
+  );
 }
 
 const baseline = baselineDir === undefined ? undefined : await loadBaseline(baselineDir);

@@ -397,6 +397,21 @@ describe('§6 headers', () => {
 });
 
 describe('§7 strings, keys and escapes', () => {
+  it("unescapes long, escape-heavy strings exactly, across the builder's chunks and slices", () => {
+    // Runs between escapes short (copied) and long (sliced), values well past one 8192-unit chunk.
+    const piece = fc.oneof(
+      fc.constantFrom('\\n', '\\t', '\\r', '\\"', '\\\\', '\\u00e9', '\\u001F', '😀', 'é'),
+      fc.string({ maxLength: 8 }).map((text) => text.replace(/["\\\n\r\u0000-\u001f]/g, 'x')),
+      fc.nat({ max: 1500 }).map((n) => 'r'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const body = pieces.join('');
+        assert.deepEqual(decode(`s: "${body}"`), { s: JSON.parse(`"${body}"`) });
+      }),
+      { numRuns: 150 },
+    );
+  });
   it('rejects an unpaired surrogate in string input in strict mode, with line and column', () => {
     rejects(lines('a: 1', 'b: x\ud800'), {
       line: 2,

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { escapeString as referenceEscape } from '@toon-format/toon';
 import fc from 'fast-check';
 import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
-import { encodeString } from '../../src/codec/lexical.js';
+import { encodeString, escapeString } from '../../src/codec/lexical.js';
 import { rawString } from '../../src/codec/raw-string.js';
 
 const lines = (...text: string[]) => text.join('\n');
@@ -161,6 +162,23 @@ describe('§7.2 strings are quoted only when needed', () => {
     assert.equal(
       encode({ v: 'a,b', list: ['a|b', 'a,b'] }, { delimiter: '|' }),
       lines('v: a,b', 'list[2|]: "a|b"|a,b'),
+    );
+  });
+});
+
+describe('§7.1 escapes', () => {
+  it("escapes long strings exactly as short ones, across the builder's chunks and slices", () => {
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\t', '\r', '"', '\\', '\u0001', '\u001f', '😀', 'é'),
+      fc.string({ maxLength: 8 }),
+      fc.nat({ max: 1500 }).map((n) => 'r'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const value = pieces.join('');
+        assert.equal(escapeString(value), referenceEscape(value));
+      }),
+      { numRuns: 150 },
     );
   });
 });
