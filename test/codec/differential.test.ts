@@ -13,6 +13,7 @@ import { ToonDecodeError } from '../../src/codec/errors.js';
 import { loneSurrogateAt } from '../../src/codec/lexical.js';
 import type { DecodeOptions, JsonValue } from '../../src/codec/types.js';
 import { canonical, isWellFormedJson, jsonValue } from '../support/json.js';
+import { applySplice, type Splice, splice, syntaxSoup } from './syntax-soup.js';
 
 const runs = Number(process.env.TOON_DIFF_RUNS ?? 1500);
 
@@ -74,53 +75,9 @@ function classify(c: Case): DisagreementClass | undefined {
 
 // ---- documents --------------------------------------------------------------------------------
 
-const SYNTAX = [
-  'a',
-  'key',
-  ':',
-  ': ',
-  ' ',
-  '  ',
-  '\n',
-  '\n  ',
-  '\n    ',
-  '\r\n',
-  '\t',
-  '-',
-  '- ',
-  '[',
-  ']',
-  '[2]',
-  '[0]',
-  '[1:]',
-  '{',
-  '}',
-  '{a,b}',
-  'x{y}',
-  ',',
-  '|',
-  '"',
-  '\\',
-  '\\u',
-  '\\ud800',
-  '#',
-  '0',
-  '07',
-  '1e999',
-  '-0',
-  'true',
-  'null',
-  '[]',
-  '__proto__',
-  '😀',
-  '\u0000',
-  '\uFEFF',
-];
-const soup = fc.array(fc.constantFrom(...SYNTAX), { maxLength: 12 }).map((parts) => parts.join(''));
-
 /** An edit of a document: text spliced in, or a whole line dropped, repeated, moved or recounted. */
 type Edit =
-  | { kind: 'splice'; at: number; remove: number; insert: string }
+  | ({ kind: 'splice' } & Splice)
   | {
       kind: 'line';
       at: number;
@@ -128,12 +85,7 @@ type Edit =
     };
 
 const edit: fc.Arbitrary<Edit> = fc.oneof(
-  fc.record({
-    kind: fc.constant('splice' as const),
-    at: fc.nat(),
-    remove: fc.nat({ max: 4 }),
-    insert: soup,
-  }),
+  splice(12).map((s): Edit => ({ kind: 'splice', ...s })),
   fc.record({
     kind: fc.constant('line' as const),
     at: fc.nat(),
@@ -150,10 +102,7 @@ const edit: fc.Arbitrary<Edit> = fc.oneof(
 );
 
 function applyEdit(text: string, e: Edit): string {
-  if (e.kind === 'splice') {
-    const at = e.at % (text.length + 1);
-    return text.slice(0, at) + e.insert + text.slice(at + e.remove);
-  }
+  if (e.kind === 'splice') return applySplice(text, e);
   const lines = text.split('\n');
   const i = e.at % lines.length;
   const line = lines[i]!;
@@ -201,7 +150,9 @@ const documents: fc.Arbitrary<string> = fc.oneof(
   {
     weight: 1,
     arbitrary: fc
-      .array(fc.tuple(fc.constantFrom('', ' ', '  ', '   ', '    ', '\t'), soup), { maxLength: 8 })
+      .array(fc.tuple(fc.constantFrom('', ' ', '  ', '   ', '    ', '\t'), syntaxSoup(12)), {
+        maxLength: 8,
+      })
       .map((lines) => lines.map(([indent, line]) => indent + line).join('\n')),
   },
 );
