@@ -290,17 +290,13 @@ export function encodeRootPrimitive(value: JsonPrimitive, delimiter: Delimiter):
 
 /** Encodes any primitive for a position whose relevant delimiter is `delimiter`. */
 export function encodePrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
-  switch (typeof value) {
-    case 'string':
-      return encodeString(value, delimiter);
-    case 'number':
-      return formatNumber(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      // null, or a RawString (which isPrimitive admits): its text goes out verbatim.
-      return value === null ? 'null' : (value as unknown as RawString).value;
-  }
+  // `typeof value === '...'` tests rather than a switch on `typeof value`: the engine folds each
+  // test into a type check, while the switch computes the type's name first (a call per cell).
+  if (typeof value === 'string') return encodeString(value, delimiter);
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  // null, or a RawString (which isPrimitive admits): its text goes out verbatim.
+  return value === null ? 'null' : (value as unknown as RawString).value;
 }
 
 // ---------------------------------------------------------------------------------------------
