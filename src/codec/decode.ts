@@ -1,4 +1,4 @@
-// TOON v4.0 decoder (spec §4-§15): the public entry point. The work happens in decode/:
+// TOON v4.4 decoder (spec §4-§15): the public entry point. The work happens in decode/:
 // lines.ts (line scanning: the line table, comments, blank lines, depths), header.ts (one
 // immutable Header record per header line), reader.ts (tokens and line classification),
 // messages.ts (every error reason) and tree.ts (the structural decoder). The stream decoders in
@@ -12,14 +12,16 @@ import type { DecodeOptions, JsonValue } from './types.js';
 import { decodeUtf8, isBytes } from './utf8.js';
 
 /**
- * Decodes a TOON v4.0 document into a JSON value.
+ * Decodes a TOON v4.4 document into a JSON value.
  *
  * Strict by default: declared lengths, row widths, indentation, delimiters, escapes, blank lines
- * inside arrays, duplicate keys and trailing root content are all checked (spec §14). With
- * `strict: false` the spec's lenient rules apply instead: counts and widths are not enforced,
- * indentation depth is `floor(spaces / indentSize)` with a tab counting as `indentSize` spaces,
- * duplicate keys resolve last-write-wins, malformed headers read as key-value lines with a
- * literal key, and lines that belong to no block are skipped.
+ * inside arrays, duplicate keys, trailing root content and unpaired surrogates are all checked
+ * (spec §14). `strict: false` keeps only the five recoveries of spec 4.4: declared counts are not
+ * enforced, indentation depth is `floor(spaces / indentSize)` with a tab counting as one level, a
+ * nested block's first line may sit more than one level deeper, blank lines inside arrays are
+ * ignored, and duplicate keys resolve last-write-wins. Everything else (a malformed header, a
+ * row of the wrong width, a line that belongs to no block, content after a root array) is an
+ * error in both modes.
  *
  * Numbers follow the §4 grammar exactly; a token that overflows a float64 (`1e400`) stays a
  * string so no value silently becomes `Infinity`, and integers beyond 2^53 decode to the nearest
@@ -32,9 +34,10 @@ import { decodeUtf8, isBytes } from './utf8.js';
  *
  * @param input - The TOON document: a string, or UTF-8 bytes (a `Uint8Array`, so a Node `Buffer`
  *   too). Bytes are decoded with a fatal decoder in strict mode (ill-formed UTF-8 is a
- *   `ToonDecodeError` whose `offset` is the byte offset) and lose a leading byte order mark; a
- *   string is taken as is, so a leading U+FEFF there is content. CRLF line endings and comment
- *   lines (`# ...`) are accepted.
+ *   `ToonDecodeError` whose `offset` is the byte offset). A leading byte order mark is dropped
+ *   from both (spec 4.1), so a file read as text with one decodes like the file without; in
+ *   strict mode a string with an unpaired surrogate is a `ToonDecodeError` at its line and
+ *   column. CRLF line endings and comment lines (`# ...`) are accepted.
  * @param options - `strict` (default `true`), `indentSize` (default 2), `maxDepth` (default 1000:
  *   the deepest container nesting accepted, the root container being level 1).
  * @returns The decoded value: an object, array or primitive.
@@ -49,7 +52,7 @@ import { decodeUtf8, isBytes } from './utf8.js';
  * try {
  *   decode('tags[3]: a,b');
  * } catch (error) {
- *   // ToonDecodeError: line 1: expected 3 values as declared by [3], found 2; ...
+ *   // ToonDecodeError: Line 1: expected 3 values as declared by [3], found 2; ...
  * }
  */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): JsonValue {

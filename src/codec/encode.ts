@@ -1,4 +1,4 @@
-// The TOON v4.0 encoder: canonical output (spec §2-§12) built as one string in a single walk.
+// The TOON v4.4 encoder: canonical output (spec §2-§12) built as one string in a single walk.
 // Shape decisions (tabular §9.3, keyed tabular §9.5) look ahead at the data; everything else is
 // written the moment it is reached.
 
@@ -32,7 +32,7 @@ import type {
 const MAX_LEVEL = DEFAULT_MAX_DEPTH;
 
 /**
- * Encodes any JavaScript value as canonical TOON v4.0.
+ * Encodes any JavaScript value as canonical TOON v4.4.
  *
  * Host values are first normalized like `JSON.stringify` does (see {@link normalize}): `toJSON`,
  * Date to ISO string, `undefined`/functions/symbols dropped in objects and `null` in arrays,

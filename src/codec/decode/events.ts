@@ -490,37 +490,34 @@ export class EventDecoder extends Reader {
     }
   }
 
-  /** The events of one row object (see tree.ts materializeRow, which this mirrors). */
+  /**
+   * The events of one row object, one cell per leaf field (see tree.ts materializeRow, which
+   * this mirrors).
+   */
   private rowEvents(cells: readonly JsonValue[], fields: FieldList): void {
     this.out.push(START_OBJECT);
     const names = fields.names;
-    const available = cells.length;
     const ops = fields.ops;
     if (ops === null) {
-      const n = Math.min(available, fields.leafCount);
+      const n = fields.leafCount;
       for (let j = 0; j < n; j++) {
         this.out.push({ type: 'key', key: names[j]! });
         this.out.push({ type: 'primitive', value: cells[j] as JsonPrimitive });
       }
     } else {
-      let open = 0;
       let cell = 0;
       for (let o = 0; o < ops.length; o++) {
         const op = ops[o];
         if (op === OP_LEAF) {
-          if (cell >= available) break;
           this.out.push({ type: 'key', key: names[o]! });
           this.out.push({ type: 'primitive', value: cells[cell++] as JsonPrimitive });
         } else if (op === OP_OPEN) {
           this.out.push({ type: 'key', key: names[o]! });
           this.out.push(START_OBJECT);
-          open++;
         } else {
           this.out.push(END_OBJECT);
-          open--;
         }
       }
-      for (; open > 0; open--) this.out.push(END_OBJECT);
     }
     this.out.push(END_OBJECT);
   }

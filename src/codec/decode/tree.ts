@@ -22,8 +22,8 @@ const { BRACKET_CLOSE, BRACKET_OPEN, MINUS, SPACE } = codes;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Materialises one row object from its cells; a short row (non-strict) leaves fields out.
- * `stack` is a reused buffer for nested field groups.
+ * Materialises one row object from its cells, one per leaf field (`readRow` checked the width,
+ * in both modes). `stack` is a reused buffer for nested field groups.
  */
 export function materializeRow(
   cells: readonly JsonValue[],
@@ -32,10 +32,9 @@ export function materializeRow(
 ): JsonObject {
   const row: JsonObject = {};
   const names = fields.names;
-  const available = cells.length;
   const ops = fields.ops;
   if (ops === null) {
-    const n = Math.min(available, fields.leafCount);
+    const n = fields.leafCount;
     if (fields.hasProtoName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
     else for (let j = 0; j < n; j++) row[names[j]!] = cells[j]!;
     return row;
@@ -46,7 +45,6 @@ export function materializeRow(
   for (let o = 0; o < ops.length; o++) {
     const op = ops[o];
     if (op === OP_LEAF) {
-      if (cell >= available) break;
       setOwn(target, names[o]!, cells[cell++]!);
     } else if (op === OP_OPEN) {
       const child: JsonObject = {};
