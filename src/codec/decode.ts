@@ -1,9 +1,10 @@
-// TOON v4.0 decoder (spec §4-§15): the public entry point. The work happens in decode/:
+// TOON v4.4 decoder (spec §4-§15): the public entry point. The work happens in decode/:
 // lines.ts (line scanning: the line table, comments, blank lines, depths), header.ts (one
 // immutable Header record per header line), reader.ts (tokens and line classification),
 // messages.ts (every error reason) and tree.ts (the structural decoder). The stream decoders in
 // decode/stream.ts reuse the same pieces.
 
+import { BOM } from './char-codes.js';
 import { reasons } from './decode/messages.js';
 import { TreeDecoder } from './decode/tree.js';
 import { resolveDecodeOptions } from './options.js';
@@ -11,14 +12,16 @@ import type { DecodeOptions, JsonValue } from './types.js';
 import { decodeUtf8, isBytes } from './utf8.js';
 
 /**
- * Decodes a TOON v4.0 document into a JSON value.
+ * Decodes a TOON v4.4 document into a JSON value.
  *
  * Strict by default: declared lengths, row widths, indentation, delimiters, escapes, blank lines
- * inside arrays, duplicate keys and trailing root content are all checked (spec §14). With
- * `strict: false` the spec's lenient rules apply instead: counts and widths are not enforced,
- * indentation depth is `floor(spaces / indentSize)` with a tab counting as `indentSize` spaces,
- * duplicate keys resolve last-write-wins, malformed headers read as key-value lines with a
- * literal key, and lines that belong to no block are skipped.
+ * inside arrays, duplicate keys, trailing root content and unpaired surrogates are all checked
+ * (spec §14). `strict: false` keeps only the five recoveries of spec 4.4: declared counts are not
+ * enforced, indentation depth is `floor(spaces / indentSize)` with a tab counting as one level, a
+ * nested block's first line may sit more than one level deeper, blank lines inside arrays are
+ * ignored, and duplicate keys resolve last-write-wins. Everything else (a malformed header, a
+ * row of the wrong width, a line that belongs to no block, content after a root array) is an
+ * error in both modes.
  *
  * Numbers follow the §4 grammar exactly; a token that overflows a float64 (`1e400`) stays a
  * string so no value silently becomes `Infinity`, and integers beyond 2^53 decode to the nearest
@@ -31,9 +34,10 @@ import { decodeUtf8, isBytes } from './utf8.js';
  *
  * @param input - The TOON document: a string, or UTF-8 bytes (a `Uint8Array`, so a Node `Buffer`
  *   too). Bytes are decoded with a fatal decoder in strict mode (ill-formed UTF-8 is a
- *   `ToonDecodeError` whose `offset` is the byte offset) and lose a leading byte order mark; a
- *   string is taken as is, so a leading U+FEFF there is content. CRLF line endings and comment
- *   lines (`# ...`) are accepted.
+ *   `ToonDecodeError` whose `offset` is the byte offset). A leading byte order mark is dropped
+ *   from both (spec 4.1), so a file read as text with one decodes like the file without; in
+ *   strict mode a string with an unpaired surrogate is a `ToonDecodeError` at its line and
+ *   column. CRLF line endings and comment lines (`# ...`) are accepted.
  * @param options - `strict` (default `true`), `indentSize` (default 2), `maxDepth` (default 1000:
  *   the deepest container nesting accepted, the root container being level 1).
  * @returns The decoded value: an object, array or primitive.
@@ -48,21 +52,29 @@ import { decodeUtf8, isBytes } from './utf8.js';
  * try {
  *   decode('tags[3]: a,b');
  * } catch (error) {
- *   // ToonDecodeError: line 1: expected 3 values as declared by [3], found 2; ...
+ *   // ToonDecodeError: Line 1: expected 3 values as declared by [3], found 2; ...
  * }
  */
 export function decode(input: string | Uint8Array, options?: DecodeOptions): JsonValue {
   const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
-  return decodeText(textOf(input, strict), strict, indentSize, maxDepth);
+  // Text from bytes is well-formed already: strict mode decodes bytes with a fatal decoder.
+  const checkText = strict && typeof input === 'string';
+  return decodeText(textOf(input, strict), strict, indentSize, maxDepth, checkText);
 }
 
+/**
+ * Decodes a document's text. `checkText` (strict string input): an unpaired surrogate is an
+ * error, since Unicode text (§1.2, the §7.1 grammar) cannot hold one.
+ */
 function decodeText(
   text: string,
   strict: boolean,
   indentSize: number,
   maxDepth: number,
+  checkText: boolean,
 ): JsonValue {
   const decoder = new TreeDecoder(text, strict, indentSize, maxDepth);
+  if (checkText) decoder.rejectLoneSurrogate();
   try {
     return decoder.decodeDocument();
   } catch (error) {
@@ -80,11 +92,13 @@ function decodeText(
 }
 
 /**
- * The document text of a `decode` input: a string as is (U+FEFF included: in a string it is a
- * character, not a byte order mark), bytes through the UTF-8 decoder (strict: fatal).
+ * The document text of a `decode` input without its byte order mark (spec 4.1: a leading U+FEFF
+ * is no content): a string less a leading U+FEFF, bytes through the UTF-8 decoder (strict:
+ * fatal) less a leading EF BB BF. Encoders quote a key or root string starting with U+FEFF, so
+ * no value is lost.
  */
 export function textOf(input: string | Uint8Array, strict: boolean): string {
-  if (typeof input === 'string') return input;
+  if (typeof input === 'string') return input.charCodeAt(0) === BOM ? input.slice(1) : input;
   if (isBytes(input)) return decodeUtf8(input, strict);
   throw new TypeError(
     `decode expects a string or a Uint8Array of UTF-8 bytes, got ${input === null ? 'null' : typeof input}`,
@@ -111,5 +125,5 @@ export function decodeFromLines(lines: Iterable<string>, options?: DecodeOptions
     if (typeof line !== 'string')
       throw new TypeError(`decodeFromLines expects strings, got ${typeof line}`);
   }
-  return decodeText(all.join('\n'), strict, indentSize, maxDepth);
+  return decodeText(textOf(all.join('\n'), strict), strict, indentSize, maxDepth, strict);
 }

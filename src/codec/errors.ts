@@ -7,10 +7,29 @@ export interface ToonDecodeErrorContext {
 }
 
 /**
+ * The context of the reference implementation's constructor form,
+ * `new ToonDecodeError(message, { line, source, cause })`.
+ */
+export interface ReferenceErrorContext {
+  /** 1-based line of the problem. */
+  line: number;
+  /** The raw source line. */
+  source?: string;
+  /** The error this one wraps (the standard `Error` `cause`). */
+  cause?: unknown;
+}
+
+/**
  * The one error `decode` throws, for every malformed input. `line` and `column` are 1-based and
- * point at the offending character of the original text; the message starts with `line N:` so
- * it reads well on its own (for example in an HTTP 400 problem document). Like the reference
- * implementation's, it extends `SyntaxError` and carries the raw `source` line.
+ * point at the offending character of the original text; the message starts with `Line N:`, as
+ * the reference implementation's do, so it reads well on its own (for example in an HTTP 400
+ * problem document) and code that strips that prefix keeps working. Like the reference's, it
+ * extends `SyntaxError` and carries the raw `source` line; `reason` is the message without the
+ * prefix: what is wrong and what to do about it.
+ *
+ * Both constructor forms work: toonwire's `(reason, line, column?, { source, offset })`, and the
+ * reference's `(message, { line, source, cause })`, which code written for `@toon-format/toon`
+ * uses (its column is then 1, its message `Line N: message` as the reference writes it).
  *
  * @example
  * try {
@@ -18,26 +37,39 @@ export interface ToonDecodeErrorContext {
  * } catch (error) {
  *   if (error instanceof ToonDecodeError) console.error(error.line, error.column, error.source);
  * }
+ * new ToonDecodeError('boom', { line: 2, source: 'x' }).message; // 'Line 2: boom'
  */
 export class ToonDecodeError extends SyntaxError {
   override readonly name = 'ToonDecodeError';
   /** 1-based line of the problem. */
   readonly line: number;
-  /** 1-based column of the problem, counted in Unicode characters. */
+  /** 1-based column of the problem, counted in Unicode characters (1 when not known). */
   readonly column: number;
-  /** The message without the `line N:` prefix. */
+  /** The message without the `Line N:` prefix. */
   readonly reason: string;
   /** The raw line the problem is on, when known. */
   readonly source: string | undefined;
   /** For byte input only: the 0-based byte offset of ill-formed UTF-8. */
   readonly offset: number | undefined;
 
-  constructor(reason: string, line: number, column = 1, context?: ToonDecodeErrorContext) {
-    super(`line ${line}: ${reason}`);
+  constructor(reason: string, line: number, column?: number, context?: ToonDecodeErrorContext);
+  constructor(message: string, context: ReferenceErrorContext);
+  constructor(
+    reason: string,
+    where: number | ReferenceErrorContext,
+    column = 1,
+    context?: ToonDecodeErrorContext,
+  ) {
+    // The reference's form. Its context is typed with a line, but plain JavaScript may leave it
+    // out: then, as in the reference, the message has no prefix and `line` is undefined.
+    const reference = typeof where === 'object' && where !== null ? where : undefined;
+    const line = reference === undefined ? (where as number) : reference.line;
+    const prefix = line === undefined ? '' : `Line ${line}: `;
+    super(prefix + reason, reference?.cause !== undefined ? { cause: reference.cause } : undefined);
     this.line = line;
-    this.column = column;
+    this.column = reference === undefined ? column : 1;
     this.reason = reason;
-    this.source = context?.source;
-    this.offset = context?.offset;
+    this.source = reference === undefined ? context?.source : reference.source;
+    this.offset = reference === undefined ? context?.offset : undefined;
   }
 }

@@ -5,6 +5,7 @@
 
 import * as codes from './char-codes.js';
 import type { RawString } from './raw-string.js';
+import { TextBuilder } from './text-builder.js';
 import type { Delimiter, JsonPrimitive } from './types.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
@@ -116,6 +117,7 @@ export function quote(value: string): string {
  */
 export function escapeString(value: string): string {
   if (!NEEDS_ESCAPE.test(value)) return value;
+  if (value.length > LONG_ESCAPED) return escapeLong(value);
   let out = '';
   let runStart = 0;
   for (let i = 0; i < value.length; i++) {
@@ -129,6 +131,27 @@ export function escapeString(value: string): string {
     runStart = i + 1;
   }
   return out + value.slice(runStart);
+}
+
+/**
+ * Longer strings are escaped through a {@link TextBuilder}: appending per escape, as below, costs
+ * a rope node per piece, which only short strings can afford.
+ */
+const LONG_ESCAPED = 1024;
+
+/** {@link escapeString} for a long string. */
+function escapeLong(value: string): string {
+  const out = new TextBuilder();
+  let runStart = 0;
+  for (let i = 0; i < value.length; i++) {
+    const c = value.charCodeAt(i);
+    if (c >= CHAR_SPACE && c !== CHAR_QUOTE && c !== CHAR_BACKSLASH) continue;
+    out.run(value, runStart, i);
+    out.units(c < CHAR_SPACE ? CONTROL_ESCAPES[c]! : c === CHAR_QUOTE ? '\\"' : '\\\\');
+    runStart = i + 1;
+  }
+  out.run(value, runStart, value.length);
+  return out.finish();
 }
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
@@ -214,13 +237,24 @@ function encodeShortString(value: string, delimiter: Delimiter): string | undefi
  */
 function assertWellFormed(value: string, what: 'key' | 'string'): void {
   if (value.isWellFormed()) return;
-  const index = value.search(
-    /[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/,
-  );
+  const index = loneSurrogateAt(value);
   const code = value.charCodeAt(index).toString(16).toUpperCase();
   throw new TypeError(
     `cannot encode a ${what} with an unpaired surrogate (U+${code} at index ${index} of ${JSON.stringify(value.slice(0, 40))}): TOON is UTF-8 text and cannot carry it; repair the text (for example with toWellFormed()) or send JSON`,
   );
+}
+
+/**
+ * The index of the first unpaired surrogate in `value`, or -1 when it is well-formed Unicode.
+ * The encoder refuses such strings, and the strict decoder such documents (§1.2, §7.1).
+ *
+ * @example
+ * loneSurrogateAt('a\ud800b'); // 1
+ * loneSurrogateAt('😀'); // -1
+ */
+export function loneSurrogateAt(value: string): number {
+  if (value.isWellFormed()) return -1;
+  return value.search(/[\ud800-\udbff](?![\udc00-\udfff])|(?<![\ud800-\udbff])[\udc00-\udfff]/);
 }
 
 /**
@@ -256,17 +290,13 @@ export function encodeRootPrimitive(value: JsonPrimitive, delimiter: Delimiter):
 
 /** Encodes any primitive for a position whose relevant delimiter is `delimiter`. */
 export function encodePrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
-  switch (typeof value) {
-    case 'string':
-      return encodeString(value, delimiter);
-    case 'number':
-      return formatNumber(value);
-    case 'boolean':
-      return value ? 'true' : 'false';
-    default:
-      // null, or a RawString (which isPrimitive admits): its text goes out verbatim.
-      return value === null ? 'null' : (value as unknown as RawString).value;
-  }
+  // `typeof value === '...'` tests rather than a switch on `typeof value`: the engine folds each
+  // test into a type check, while the switch computes the type's name first (a call per cell).
+  if (typeof value === 'string') return encodeString(value, delimiter);
+  if (typeof value === 'number') return formatNumber(value);
+  if (typeof value === 'boolean') return value ? 'true' : 'false';
+  // null, or a RawString (which isPrimitive admits): its text goes out verbatim.
+  return value === null ? 'null' : (value as unknown as RawString).value;
 }
 
 // ---------------------------------------------------------------------------------------------
@@ -299,32 +329,36 @@ export interface QuotedToken {
  * Reads the quoted string that opens at `text[start]` (a `"`), unescaping per §7.1. Throws
  * {@link QuotedTokenError} on an unknown escape, a short or surrogate `\u` escape, or a missing
  * closing quote before `end` (the decoder passes the end of the current line, so an unterminated
- * string can never swallow the lines after it).
+ * string can never swallow the lines after it). A string without escapes is one slice of `text`;
+ * one with escapes is built from slices and a bounded buffer, in memory close to its own size.
  */
 export function readQuoted(text: string, start: number, end: number = text.length): QuotedToken {
-  let value = '';
+  let built: TextBuilder | null = null;
   let runStart = start + 1;
   for (let i = start + 1; i < end; i++) {
     const c = text.charCodeAt(i);
-    if (c === CHAR_QUOTE) return { value: value + text.slice(runStart, i), end: i + 1 };
+    if (c === CHAR_QUOTE) {
+      if (built === null) return { value: text.slice(runStart, i), end: i + 1 };
+      built.run(text, runStart, i);
+      return { value: built.finish(), end: i + 1 };
+    }
     if (c !== CHAR_BACKSLASH) continue;
-    value += text.slice(runStart, i);
+    built ??= new TextBuilder();
+    built.run(text, runStart, i);
     const next = i + 1 < end ? text.charCodeAt(i + 1) : Number.NaN;
     switch (next) {
       case CHAR_BACKSLASH:
-        value += '\\';
-        break;
       case CHAR_QUOTE:
-        value += '"';
+        built.unit(next);
         break;
       case 0x6e: // n
-        value += '\n';
+        built.unit(LF);
         break;
       case 0x72: // r
-        value += '\r';
+        built.unit(CR);
         break;
       case 0x74: // t
-        value += '\t';
+        built.unit(CHAR_TAB);
         break;
       case 0x75: {
         // u
@@ -342,7 +376,7 @@ export function readQuoted(text: string, start: number, end: number = text.lengt
             i,
           );
         }
-        value += String.fromCharCode(code);
+        built.unit(code);
         i += 4;
         break;
       }

@@ -1,6 +1,10 @@
 // One validator for the options of every codec entry point. Unknown options are a TypeError, not
 // silently ignored: a migration from another TOON library that passes an option toonwire does not
-// know (a misspelt `replacer` that was meant to drop a password) must fail loudly.
+// know (a misspelt `replacer` that was meant to drop a password) must fail loudly. The options the
+// reference implementation removed (key folding and path expansion, spec 4.0; the length marker,
+// spec 2.0) are known, and ignored by every entry point, as the reference 4.4.0 ignores them: code
+// written for it still passes them (`keyFolding: 'safe'` was in 6 of the first 10 public call
+// sites a code search found).
 
 import { DEFAULT_INDENT_SIZE, DEFAULT_MAX_DEPTH, DELIMITERS } from './constants.js';
 import type {
@@ -26,8 +30,16 @@ export interface DecodeSettings {
   readonly maxDepth: number;
 }
 
+/** Options the reference removed; accepted and ignored, whatever their value. */
+export const REMOVED_OPTIONS = [
+  'keyFolding',
+  'flattenDepth',
+  'expandPaths',
+  'lengthMarker',
+] as const;
 const ENCODE_KEYS = ['delimiter', 'indentSize', 'indent', 'replacer', 'bigint'] as const;
 const DECODE_KEYS = ['strict', 'indentSize', 'indent', 'maxDepth'] as const;
+const REMOVED: readonly string[] = REMOVED_OPTIONS;
 const DELIMITER_VALUES: readonly string[] = Object.values(DELIMITERS);
 const BIGINT_POLICIES: readonly string[] = ['auto', 'string', 'throw'];
 
@@ -54,7 +66,7 @@ function checkKeys(
     throw new TypeError(`${caller}: options must be an object, got ${typeof options}`);
   }
   for (const key of Object.keys(options)) {
-    if (!known.includes(key)) {
+    if (!known.includes(key) && !REMOVED.includes(key)) {
       throw new TypeError(
         `${caller}: unknown option ${JSON.stringify(key)}; the known options are ${known.join(', ')}`,
       );
@@ -81,6 +93,7 @@ function indentSizeOf(caller: string, options: Record<string, unknown>): number 
  *
  * @example
  * resolveEncodeOptions('encode', { indent: 4 }).indentSize; // 4
+ * resolveEncodeOptions('encode', { keyFolding: 'safe' }).indentSize; // 2 (removed option, ignored)
  * resolveEncodeOptions('encode', { indnet: 4 }); // TypeError: encode: unknown option "indnet"; ...
  */
 export function resolveEncodeOptions(

@@ -34,8 +34,24 @@ export type EncodeReplacer = (
   path: readonly (string | number)[],
 ) => unknown;
 
+/**
+ * Options the reference implementation (`@toon-format/toon`) removed, which code written for it
+ * still passes. Accepted and ignored by every entry point, as the reference 4.4.0 ignores them;
+ * any other unknown option is a `TypeError`.
+ */
+export interface RemovedReferenceOptions {
+  /** @deprecated Ignored: key folding left the spec in 4.0; dotted keys stay literal keys. */
+  keyFolding?: 'off' | 'safe';
+  /** @deprecated Ignored: went with key folding (spec 4.0). */
+  flattenDepth?: number;
+  /** @deprecated Ignored: path expansion left the spec in 4.0; dotted keys stay literal keys. */
+  expandPaths?: 'off' | 'safe';
+  /** @deprecated Ignored: the `[#N]` length marker left the spec in 2.0. */
+  lengthMarker?: '#' | false;
+}
+
 /** Options of {@link encode} and `encodeLines`. Names follow the spec (§13). */
-export interface EncodeOptions {
+export interface EncodeOptions extends RemovedReferenceOptions {
   /** Document delimiter for tables and inline arrays: `','` (default), `'|'` or `'\t'`. */
   delimiter?: Delimiter;
   /** Spaces per indentation level, default 2. */
@@ -49,7 +65,7 @@ export interface EncodeOptions {
 }
 
 /** Options of {@link decode} and the stream decoders. Names follow the spec (§13). */
-export interface DecodeOptions {
+export interface DecodeOptions extends RemovedReferenceOptions {
   /** Enforce every strict-mode rule of spec §14 (default `true`). */
   strict?: boolean;
   /** Spaces per indentation level, default 2. */

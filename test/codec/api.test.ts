@@ -89,6 +89,28 @@ describe('options', () => {
     );
     assert.throws(() => decode('a: 1', { strictt: true } as never), /unknown option "strictt"/);
   });
+  it('accepts and ignores the options the reference removed, on every entry point, as it does', () => {
+    const value = { a: { b: { c: 1 } }, 'x.y': [1, 2] };
+    const removed = { keyFolding: 'safe', flattenDepth: 2, expandPaths: 'safe', lengthMarker: '#' };
+    assert.equal(encode(value, removed as never), encode(value));
+    assert.equal(encode(value, removed as never), reference.encode(value, removed as never));
+    assert.deepEqual([...encodeLines(value, { keyFolding: 'safe' })], encode(value).split('\n'));
+    const text = 'a.b: 1\nx[2]: 1,2';
+    assert.deepEqual(decode(text, removed as never), { 'a.b': 1, x: [1, 2] });
+    assert.deepEqual(
+      decode(text, { expandPaths: 'safe' }),
+      reference.decode(text, { expandPaths: 'safe' } as never),
+    );
+    assert.deepEqual(
+      [...decodeStreamSync(['a.b: 1'], { expandPaths: 'safe' })],
+      [...decodeStreamSync(['a.b: 1'])],
+    );
+    // Any other unknown name is still a TypeError.
+    assert.throws(() => encode(value, { keyFolding: 'safe', keyfolding: 'safe' } as never), {
+      name: 'TypeError',
+      message: /unknown option "keyfolding"/,
+    });
+  });
   it('accepts the deprecated indent alias in both directions', () => {
     assert.equal(encode({ a: { b: 1 } }, { indent: 4 }), 'a:\n    b: 1');
     assert.deepEqual(decode('a:\n    b: 1', { indent: 4 }), { a: { b: 1 } });
@@ -98,6 +120,35 @@ describe('options', () => {
       assert.throws(() => encode({ a: 1 }, { indentSize }), TypeError);
       assert.throws(() => decode('a: 1', { indentSize }), TypeError);
     }
+  });
+});
+
+describe('ToonDecodeError constructor forms', () => {
+  it("takes the reference's constructor form and exposes its fields", () => {
+    const cause = new Error('inner');
+    const error = new ToonDecodeError('boom', { line: 2, source: 'x', cause });
+    const theirs = new reference.ToonDecodeError('boom', { line: 2, source: 'x', cause });
+    assert.ok(error instanceof SyntaxError);
+    for (const field of ['name', 'message', 'line', 'source', 'cause'] as const) {
+      assert.equal(error[field], theirs[field], field);
+    }
+    assert.equal(error.message, 'Line 2: boom');
+    assert.equal(error.column, 1);
+    assert.equal(error.reason, 'boom');
+    assert.equal(error.offset, undefined);
+  });
+  it("keeps toonwire's own form and fields, with the reference's message prefix", () => {
+    const error = new ToonDecodeError('bad length; fix it', 3, 7, { source: 'a[x]: 1', offset: 9 });
+    assert.equal(error.message, 'Line 3: bad length; fix it');
+    assert.deepEqual(
+      [error.line, error.column, error.reason, error.source, error.offset],
+      [3, 7, 'bad length; fix it', 'a[x]: 1', 9],
+    );
+    assert.equal(error.cause, undefined);
+  });
+  it('has no prefix when plain JavaScript leaves the line out, as the reference', () => {
+    const Untyped = ToonDecodeError as unknown as new (message: string) => ToonDecodeError;
+    assert.equal(new Untyped('boom').message, new reference.ToonDecodeError('boom').message);
   });
 });
 
@@ -122,6 +173,21 @@ describe('constants and helpers', () => {
       encode(value, { replacer: replacerWith(rawString) }),
       reference.encode(value, { replacer: replacerWith(reference.rawString) }),
     );
+  });
+  it('rawString refuses a line that would read back as a comment, as the reference does', () => {
+    const refused = ['#x', '# x', '\uFEFF#x', 'a\n#b', 'a\n   #b', '\uFEFF  #x', '  #x'];
+    for (const text of refused) {
+      assert.throws(
+        () => rawString(text),
+        { name: 'TypeError', message: /starting with "#"/ },
+        text,
+      );
+      assert.throws(() => reference.rawString(text), TypeError, text);
+    }
+    for (const text of ['a#b', '"#x"', 'a\tb', '\t#x', 'a\r\n b', '\uFEFF']) {
+      assert.equal(rawString(text).value, text);
+      assert.equal(reference.rawString(text).value, text);
+    }
   });
   it('rawString in the value itself is a primitive everywhere, in every encode path', () => {
     // No replacer: the optimistic pass must give up at the first RawString and the normalized

@@ -1,9 +1,10 @@
-// Unit tests for decode(), one describe per section of the TOON v4.0 spec. Error cases check the
+// Unit tests for decode(), one describe per section of the TOON spec (v4.4; the section numbers
+// are v4.0's, which v4.4 keeps). Error cases check the
 // error class, the 1-based line and column of the offending character, and the message shape.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { decode } from '../../src/codec/decode.js';
+import { decode, decodeFromLines } from '../../src/codec/decode.js';
 import { ToonDecodeError } from '../../src/codec/errors.js';
 import { parseUnquotedRange } from '../../src/codec/lexical.js';
 
@@ -41,7 +42,7 @@ function rejects(
       );
       assert.equal(error.line, at.line, `line of "${error.message}"`);
       assert.equal(error.column, at.column, `column of "${error.message}"`);
-      assert.equal(error.message, `line ${at.line}: ${error.reason}`);
+      assert.equal(error.message, `Line ${at.line}: ${error.reason}`);
       if (at.reason) assert.match(error.reason, at.reason);
       return true;
     },
@@ -190,10 +191,10 @@ describe('§5 root form', () => {
   it('decodes anything else as an object', () => {
     assert.deepEqual(decode(lines('name: Ada', 'langs[1]: en')), { name: 'Ada', langs: ['en'] });
   });
-  it('rejects content after a completed root array in strict mode and ignores it otherwise', () => {
+  it('rejects content after a completed root array, in both modes (4.4)', () => {
     const text = lines('[1]: a', 'more: yes');
     rejects(text, { line: 2, column: 1, reason: /after the root array/ });
-    assert.deepEqual(decode(text, lenient), ['a']);
+    rejects(text, { line: 2, column: 1, reason: /after the root array/ }, lenient);
     rejects(lines('[]', '', 'x: 1'), { line: 3, column: 1 });
     rejects(lines('[1:]{v}:', '  k: 1', 'extra: 2'), {
       line: 3,
@@ -204,15 +205,23 @@ describe('§5 root form', () => {
   it('rejects several bare primitives at the root', () => {
     rejects(lines('first', 'second'), { line: 1, column: 1, reason: /no ":"/ });
   });
-  it('rejects an indented first line in strict mode; non-strict mode uses it as the root depth', () => {
+  it('rejects an indented first line, in both modes (4.4)', () => {
     rejects('  a: 1', { line: 1, column: 3 });
-    assert.deepEqual(decode(lines('  a: 1', '  b:', '    c: 2'), lenient), { a: 1, b: { c: 2 } });
+    rejects(lines('  a: 1', '  b:', '    c: 2'), { line: 1, column: 3 }, lenient);
   });
-  it('strips a byte order mark from bytes only: in a string, U+FEFF is content', () => {
+  it('strips a leading byte order mark, from bytes and from strings (4.1)', () => {
     const bom = [0xef, 0xbb, 0xbf];
     assert.deepEqual(decode(new Uint8Array([...bom, 0x61, 0x3a, 0x20, 0x31])), { a: 1 });
-    assert.deepEqual(decode('\uFEFFa: 1'), { '\uFEFFa': 1 });
-    assert.equal(decode('\uFEFFhello'), '\uFEFFhello');
+    assert.deepEqual(decode('\uFEFFa: 1'), { a: 1 });
+    assert.deepEqual(decode('\uFEFF[2]{id}:\n  1\n  2'), [{ id: 1 }, { id: 2 }]);
+    assert.equal(decode('\uFEFFhello'), 'hello');
+    // Only the first character of the document: a second U+FEFF is content.
+    assert.deepEqual(decode('\uFEFF"\uFEFFk": 1'), { '\uFEFFk': 1 });
+    assert.equal(decode('\uFEFF\uFEFFhi'), '\uFEFFhi');
+    // Bytes lose their byte order mark once, as the bytes' text would as a string.
+    assert.equal(decode(new Uint8Array([...bom, ...bom, 0x68, 0x69])), '\uFEFFhi');
+    // A later line is not the start of the document.
+    assert.deepEqual(decode(lines('a: 1', '\uFEFFb: 2')), { a: 1, '\uFEFFb': 2 });
   });
 });
 
@@ -263,8 +272,24 @@ describe('§5.2 line classification', () => {
   it('lets a quoted key containing a colon open a header', () => {
     assert.deepEqual(decode('"t:1"[2]: a,b'), { 't:1': ['a', 'b'] });
   });
-  it('reads a key followed by a space and brackets as a plain key', () => {
-    assert.deepEqual(decode('label [1]: text'), { 'label [1]': 'text' });
+  it('rejects whitespace between a key and its brackets, in both modes (4.1)', () => {
+    for (const options of [undefined, lenient]) {
+      rejects(
+        'label [1]: text',
+        { line: 1, column: 6, reason: /whitespace between the key/ },
+        options,
+      );
+      rejects(
+        'label\t[1]: text',
+        { line: 1, column: 6, reason: /whitespace between the key/ },
+        options,
+      );
+    }
+    // Quoted, the brackets are part of the key; after the colon, part of the value.
+    assert.deepEqual(decode('"label [1]": text'), { 'label [1]': 'text' });
+    assert.deepEqual(decode('label: [1] text'), { label: '[1] text' });
+    // Without any colon the line is no header: a root string.
+    assert.equal(decode('label [1] text'), 'label [1] text');
   });
   it('gives a leading hyphen no meaning outside an expanded array', () => {
     assert.deepEqual(decode('- item: 1'), { '- item': 1 });
@@ -336,16 +361,70 @@ describe('§6 headers', () => {
       reason: /only valid as the document root/,
     });
   });
-  it('falls through to a key-value line with a literal key in non-strict mode', () => {
-    assert.deepEqual(decode('size[2]x: a,b', lenient), { 'size[2]x': 'a,b' });
-    assert.deepEqual(decode('size[]: 4', lenient), { 'size[]': 4 });
-    assert.deepEqual(decode('size[07]: a', lenient), { 'size[07]': 'a' });
-    assert.deepEqual(decode('t[1]{a}: 5', lenient), { 't[1]{a}': 5 });
-    assert.deepEqual(decode(lines('first: 1', '[2]: a,b'), lenient), { first: 1, '[2]': 'a,b' });
+  it('rejects a malformed header in non-strict mode too, instead of reading a literal key (4.4)', () => {
+    rejects('size[2]x: a,b', { line: 1, column: 8 }, lenient);
+    rejects('size[]: 4', { line: 1, column: 5, reason: /no length/ }, lenient);
+    rejects('size[07]: a', { line: 1, column: 6, reason: /leading zeros/ }, lenient);
+    rejects('t[1]{a}: 5', { line: 1, column: 10 }, lenient);
+    rejects(lines('first: 1', '[2]: a,b'), { line: 2, column: 1, reason: /needs a key/ }, lenient);
+    rejects('foo[1][bar]: 10', { line: 1, column: 7 }, lenient);
+    rejects('foo[bar][1]: 20', { line: 1, column: 5 }, lenient);
+  });
+  it('rejects whitespace before a nested field group, in both modes (4.2)', () => {
+    for (const options of [undefined, lenient]) {
+      rejects(
+        lines('a[1]{b {x}}:', '  1'),
+        { line: 1, column: 7, reason: /nested field group/ },
+        options,
+      );
+      rejects(
+        lines('a[1]{"b" {x}}:', '  1'),
+        { line: 1, column: 9, reason: /nested field group/ },
+        options,
+      );
+    }
+    assert.deepEqual(decode(lines('a[1]{b{x}, c}:', '  1, 2')), { a: [{ b: { x: 1 }, c: 2 }] });
+  });
+  it("rejects a field list whose delimiter differs from the brackets', in both modes (4.4)", () => {
+    for (const options of [undefined, lenient]) {
+      rejects(lines('a[1|]{x,y}:', '  1|2'), { line: 1, column: 8, reason: /delimiter/ }, options);
+    }
+  });
+  it('keeps a quoted span inside a bare field name as written, like an unquoted key (4.2)', () => {
+    assert.deepEqual(decode(lines('t[1]{a"b,c"d,e}:', '  1,2')), { t: [{ 'a"b,c"d': 1, e: 2 }] });
+    assert.deepEqual(decode('k"x:y"z: 1'), { 'k"x:y"z': 1 });
   });
 });
 
 describe('§7 strings, keys and escapes', () => {
+  it("unescapes long, escape-heavy strings exactly, across the builder's chunks and slices", () => {
+    // Runs between escapes short (copied) and long (sliced), values well past one 8192-unit chunk.
+    const piece = fc.oneof(
+      fc.constantFrom('\\n', '\\t', '\\r', '\\"', '\\\\', '\\u00e9', '\\u001F', '😀', 'é'),
+      fc.string({ maxLength: 8 }).map((text) => text.replace(/["\\\n\r\u0000-\u001f]/g, 'x')),
+      fc.nat({ max: 1500 }).map((n) => 'r'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const body = pieces.join('');
+        assert.deepEqual(decode(`s: "${body}"`), { s: JSON.parse(`"${body}"`) });
+      }),
+      { numRuns: 150 },
+    );
+  });
+  it('rejects an unpaired surrogate in string input in strict mode, with line and column', () => {
+    rejects(lines('a: 1', 'b: x\ud800'), {
+      line: 2,
+      column: 5,
+      reason: /unpaired surrogate U\+D800/,
+    });
+    rejects('😀\udc00: 1', { line: 1, column: 2, reason: /U\+DC00/ });
+    rejects('"a\ud83d": 1', { line: 1, column: 3 });
+    assert.throws(() => decodeFromLines(['a: 1', 'b: \ud800']), { line: 2, column: 4 });
+    // Pairs are characters; non-strict mode keeps what it is given.
+    assert.deepEqual(decode('a: \ud83d\ude00'), { a: '😀' });
+    assert.deepEqual(decode('a: x\ud800', lenient), { a: 'x\ud800' });
+  });
   it('unescapes the five short escapes and \\uXXXX in values and keys', () => {
     assert.deepEqual(decode('"k\\t\\u00E9": "a\\\\b\\"c\\nd\\re\\u0001"'), {
       'k\té': 'a\\b"c\nd\re\u0001',
@@ -512,9 +591,19 @@ describe('§9.3 tabular arrays', () => {
     });
     rejects(lines('t[3]{a}:', '  1'), { line: 1, column: 3, reason: /expected 3 rows.*found 1/ });
   });
-  it('omits missing cells and ignores extra ones in non-strict mode', () => {
-    assert.deepEqual(decode(lines('t[3]{a,b}:', '  1', '  2,3,4'), lenient), {
-      t: [{ a: 1 }, { a: 2, b: 3 }],
+  it('rejects a row of the wrong width in non-strict mode too (4.4)', () => {
+    rejects(
+      lines('t[2]{a,b}:', '  1', '  2,3'),
+      { line: 2, column: 4, reason: /1 value/ },
+      lenient,
+    );
+    rejects(lines('t[1]{a,b}:', '  2,3,4'), { line: 2, column: 7, reason: /more than 2/ }, lenient);
+    // The count is one of non-strict mode's recoveries: rows beyond [N], or fewer, are kept.
+    assert.deepEqual(decode(lines('t[3]{a,b}:', '  1,2', '  3,4'), lenient), {
+      t: [
+        { a: 1, b: 2 },
+        { a: 3, b: 4 },
+      ],
     });
   });
   it('rejects duplicate field names in strict mode and lets the last one win otherwise', () => {
@@ -586,10 +675,8 @@ describe('§9.5 keyed tabular objects', () => {
     rejects(text, { line: 3, column: 3, reason: /duplicate entry key "k"/ });
     assert.deepEqual(decode(text, lenient), { m: { k: { v: 2 } } });
   });
-  it('skips a colonless line in non-strict mode', () => {
-    assert.deepEqual(decode(lines('m[2:]{v}:', '  a: 1', '  junk', '  b: 2'), lenient), {
-      m: { a: { v: 1 }, b: { v: 2 } },
-    });
+  it('rejects a colonless line in non-strict mode too (4.4)', () => {
+    rejects(lines('m[2:]{v}:', '  a: 1', '  junk', '  b: 2'), { line: 3, column: 3 }, lenient);
   });
 });
 
@@ -703,11 +790,13 @@ describe('§12 indentation and whitespace', () => {
     assert.deepEqual(decode(lines('a:', '\tb: 1'), lenient), { a: { b: 1 } });
     assert.deepEqual(decode(lines('a:', ' \tb:', '\t\tc: 1'), lenient), { a: { b: { c: 1 } } });
   });
-  it('uses the first line of a deeper block as its depth, and skips lines that belong to no block, in non-strict mode', () => {
+  it('uses the first line of a deeper block as its depth in non-strict mode, but rejects lines that belong to no block (4.4)', () => {
     assert.deepEqual(decode(lines('a:', '      b: 1', '      c: 2'), lenient), {
       a: { b: 1, c: 2 },
     });
-    assert.deepEqual(decode(lines('a: 1', '    stray: 2', 'b: 3'), lenient), { a: 1, b: 3 });
+    rejects(lines('a: 1', '    stray: 2', 'b: 3'), { line: 2, column: 5 }, lenient);
+    rejects(lines('a:', '      b: 1', '    c: 2'), { line: 3, column: 5 }, lenient);
+    rejects(lines('l[2]:', '  - a', '  b: 1', '  - c'), { line: 3, column: 3 }, lenient);
   });
 });
 
@@ -740,7 +829,7 @@ describe('§14 error shape', () => {
       assert.ok(error instanceof ToonDecodeError);
       assert.ok(error instanceof SyntaxError);
       assert.equal(error.name, 'ToonDecodeError');
-      assert.equal(error.message, `line 2: ${error.reason}`);
+      assert.equal(error.message, `Line 2: ${error.reason}`);
       assert.match(error.reason, /^expected 2 values as declared by \[2\], found 1; /);
     }
   });

@@ -1,8 +1,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { escapeString as referenceEscape } from '@toon-format/toon';
 import fc from 'fast-check';
 import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
-import { encodeString } from '../../src/codec/lexical.js';
+import { encodeString, escapeString } from '../../src/codec/lexical.js';
 import { rawString } from '../../src/codec/raw-string.js';
 
 const lines = (...text: string[]) => text.join('\n');
@@ -165,6 +166,23 @@ describe('§7.2 strings are quoted only when needed', () => {
   });
 });
 
+describe('§7.1 escapes', () => {
+  it("escapes long strings exactly as short ones, across the builder's chunks and slices", () => {
+    const piece = fc.oneof(
+      fc.constantFrom('\n', '\t', '\r', '"', '\\', '\u0001', '\u001f', '😀', 'é'),
+      fc.string({ maxLength: 8 }),
+      fc.nat({ max: 1500 }).map((n) => 'r'.repeat(n)),
+    );
+    fc.assert(
+      fc.property(fc.array(piece, { maxLength: 400 }), (pieces) => {
+        const value = pieces.join('');
+        assert.equal(escapeString(value), referenceEscape(value));
+      }),
+      { numRuns: 150 },
+    );
+  });
+});
+
 describe('§1.2 / §7.1 unpaired surrogates', () => {
   it('refuses a string or key with an unpaired surrogate, which UTF-8 text cannot carry', () => {
     assert.throws(() => encode({ text: 'cut emoji \ud83d' }), {
@@ -258,6 +276,34 @@ describe('§9.2 arrays of arrays', () => {
 });
 
 describe('§9.3 tabular arrays', () => {
+  it("writes every row in the layout's order, whatever the order of its own keys", () => {
+    const rows = [
+      { a: 1, b: { x: 2, y: 3 }, c: 4 },
+      { c: 5, a: 6, b: { y: 7, x: 8 } },
+      { a: 9, b: { x: 10, y: 11 }, c: 12 },
+    ];
+    assert.equal(encode({ t: rows }), 't[3]{a,b{x,y},c}:\n  1,2,3,4\n  6,8,7,5\n  9,10,11,12');
+  });
+  it('ignores enumerable keys inherited from a polluted Object.prototype', () => {
+    Object.defineProperty(Object.prototype, 'polluted', {
+      value: 1,
+      enumerable: true,
+      configurable: true,
+    });
+    try {
+      assert.equal(
+        encode({
+          t: [
+            { a: 1, b: 2 },
+            { b: 3, a: 4 },
+          ],
+        }),
+        't[2]{a,b}:\n  1,2\n  4,3',
+      );
+    } finally {
+      delete (Object.prototype as { polluted?: number }).polluted;
+    }
+  });
   it('writes uniform objects of primitives as a table in the first row’s key order', () => {
     assert.equal(
       encode({

@@ -264,10 +264,20 @@ describe('stream input', () => {
     assert.throws(() => decodeFromLines('a: 1' as never), /got a string/);
     assert.throws(() => decodeStream(42 as never), TypeError);
   });
-  it('drops a byte order mark from bytes only', () => {
+  it('drops the byte order mark of bytes and of a first line given as a string (4.1)', () => {
     const bytes = [new Uint8Array([0xef, 0xbb]), new Uint8Array([0xbf, 0x61, 0x3a, 0x20, 0x31])];
     assert.deepEqual(fold(decodeStreamSync(bytes)), { a: 1 });
-    assert.deepEqual(fold(decodeStreamSync(['\uFEFFa: 1'])), { '\uFEFFa': 1 });
+    assert.deepEqual(fold(decodeStreamSync(['\uFEFFa: 1'])), { a: 1 });
+    assert.deepEqual(fold(decodeStreamSync(['a: 1', '\uFEFFb: 2'])), { a: 1, '\uFEFFb': 2 });
+  });
+  it('rejects an unpaired surrogate in a line given as a string, in strict mode only', () => {
+    assert.throws(() => fold(decodeStreamSync(['a: 1', 'b: x\ud800'])), {
+      name: 'ToonDecodeError',
+      line: 2,
+      column: 5,
+      message: /unpaired surrogate U\+D800/,
+    });
+    assert.deepEqual(fold(decodeStreamSync(['a: x\ud800'], { strict: false })), { a: 'x\ud800' });
   });
   it('emits the reference event shapes, with declared lengths', () => {
     assert.deepEqual(

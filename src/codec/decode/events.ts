@@ -6,11 +6,12 @@
 // FLUSH when enough events wait to be handed out.
 
 import { ToonDecodeError } from '../errors.js';
+import { loneSurrogateAt } from '../lexical.js';
 import type { JsonPrimitive, JsonStreamEvent, JsonValue } from '../types.js';
 import type { FieldList, Header, LineClass } from './header.js';
 import * as header from './header.js';
 import * as lines from './lines.js';
-import { reasons } from './messages.js';
+import { reasons, surrogateCode } from './messages.js';
 import { Reader } from './reader.js';
 import { isEmptyArrayToken, isListItem } from './tree.js';
 
@@ -72,9 +73,16 @@ export class EventDecoder extends Reader {
     super('', strict, indentSize, maxDepth, false);
   }
 
-  /** Adds one raw line (a trailing CR is the terminator's, §12). */
-  push(raw: string): void {
+  /**
+   * Adds one raw line (a trailing CR is the terminator's, §12). `checkText` (a line given as a
+   * string, in strict mode): an unpaired surrogate is an error, as for {@link decode}'s text.
+   */
+  push(raw: string, checkText: boolean): void {
     const number = ++this.lineNumber;
+    if (checkText) {
+      const at = loneSurrogateAt(raw);
+      if (at >= 0) throw errorAt(raw, number, at, reasons.loneSurrogate(surrogateCode(raw, at)));
+    }
     const end = contentEndOf(raw, 0, raw.length);
     const depth = measureLine(raw, 0, end, this.strict, this.indentSize, this.measured);
     if (depth === LINE_BLANK) {
@@ -199,15 +207,13 @@ export class EventDecoder extends Reader {
       const lineDepth = this.depthOf(line);
       if (lineDepth === depth) return line;
       if (lineDepth < depth) return null;
-      this.skipOverIndented(line, depth);
+      throw this.overIndented(line, depth);
     }
   }
 
-  private skipOverIndented(line: Line, scopeDepth: number): void {
-    if (this.strict) {
-      throw errorOn(line, line.start, reasons.overIndented(scopeDepth * this.indentSize));
-    }
-    this.queueHead++;
+  /** A line deeper than its scope allows: an error in both modes (spec 4.4). */
+  private overIndented(line: Line, scopeDepth: number): ToonDecodeError {
+    return errorOn(line, line.start, reasons.overIndented(scopeDepth * this.indentSize));
   }
 
   /** The events of the whole document (§5). */
@@ -219,7 +225,7 @@ export class EventDecoder extends Reader {
       return;
     }
     const depth = this.depthOf(first);
-    if (depth !== 0 && this.strict) this.skipOverIndented(first, 0);
+    if (depth !== 0) throw this.overIndented(first, 0);
     this.enterLine(first);
     const { start, end } = first;
     if (this.trimEnd(start, end) - start === 2 && first.text.startsWith('[]', start)) {
@@ -253,17 +259,12 @@ export class EventDecoder extends Reader {
     }
     this.checkLevel(1, first, start);
     this.out.push(START_OBJECT);
-    const seen = this.strict ? new Set<string>() : null;
-    for (;;) {
-      const next = yield* this.peek();
-      if (next === null) break;
-      yield* this.objectFields(this.depthOf(next), 1, seen);
-    }
+    yield* this.objectFields(0, 1, this.strict ? new Set<string>() : null);
     this.out.push(END_OBJECT);
   }
 
+  /** A root array or keyed root object spans the whole document (§5), in both modes. */
   private *rejectTrailing(what: string): Generator<Step, void, undefined> {
-    if (!this.strict) return;
     const next = yield* this.peek();
     if (next !== null) throw errorOn(next, next.start, reasons.trailing(what));
   }
@@ -279,10 +280,7 @@ export class EventDecoder extends Reader {
       if (line === null) return;
       const lineDepth = this.depthOf(line);
       if (lineDepth < depth) return;
-      if (lineDepth > depth) {
-        this.skipOverIndented(line, depth);
-        continue;
-      }
+      if (lineDepth > depth) throw this.overIndented(line, depth);
       this.consume(line);
       this.enterLine(line);
       const kind = this.classify(line.start, line.end, level + 2);
@@ -304,8 +302,7 @@ export class EventDecoder extends Reader {
       throw this.error(line.start, reasons.noColon());
     }
     if (typeof kind === 'object' && kind.key === null) {
-      if (this.strict) throw this.error(kind.keyOffset, reasons.keylessField());
-      kind = this.literalField(kind.keyOffset, line.end);
+      throw this.error(kind.keyOffset, reasons.keylessField());
     }
     const key = typeof kind === 'object' ? kind.key! : this.fieldKey;
     if (seen !== null) {
@@ -385,9 +382,7 @@ export class EventDecoder extends Reader {
       line = this.lineAtNow(depth) ?? (yield* this.nextLineAt(depth))
     ) {
       if (!isListItem(line.text, line.start, line.end)) {
-        if (this.strict) throw errorOn(line, line.start, reasons.notListItem());
-        this.queueHead++;
-        continue;
+        throw errorOn(line, line.start, reasons.notListItem());
       }
       if (this.strict && count === declared) {
         throw countError(line, line.start, headerLine, head, 'more', 'list item');
@@ -425,19 +420,16 @@ export class EventDecoder extends Reader {
       this.out.push(END_ARRAY);
       return;
     }
-    let kind = this.classify(p, end, level + 2);
+    const kind = this.classify(p, end, level + 2);
     if (kind === KIND_SCALAR) {
       this.out.push({ type: 'primitive', value: this.primitive(p, end) as JsonPrimitive });
       return;
     }
     if (typeof kind === 'object' && kind.key === null) {
-      if (kind.fields === null) {
-        this.checkLevel(level, line, p);
-        yield* this.headerValue(kind, line, itemDepth, level);
-        return;
-      }
-      if (this.strict) throw this.error(p, reasons.keylessTableItem());
-      kind = this.literalField(p, end);
+      if (kind.fields !== null) throw this.error(p, reasons.keylessTableItem());
+      this.checkLevel(level, line, p);
+      yield* this.headerValue(kind, line, itemDepth, level);
+      return;
     }
     this.checkLevel(level, line, p);
     this.out.push(START_OBJECT);
@@ -473,10 +465,6 @@ export class EventDecoder extends Reader {
       let key = '';
       if (keyed) {
         cellsStart = this.entryKey(start, end);
-        if (cellsStart < 0) {
-          this.queueHead++;
-          continue;
-        }
         key = this.fieldKey;
       } else if (this.colonBeforeDelimiter(start, end, delimiter)) {
         break;
@@ -502,37 +490,34 @@ export class EventDecoder extends Reader {
     }
   }
 
-  /** The events of one row object (see tree.ts materializeRow, which this mirrors). */
+  /**
+   * The events of one row object, one cell per leaf field (see tree.ts materializeRow, which
+   * this mirrors).
+   */
   private rowEvents(cells: readonly JsonValue[], fields: FieldList): void {
     this.out.push(START_OBJECT);
     const names = fields.names;
-    const available = cells.length;
     const ops = fields.ops;
     if (ops === null) {
-      const n = Math.min(available, fields.leafCount);
+      const n = fields.leafCount;
       for (let j = 0; j < n; j++) {
         this.out.push({ type: 'key', key: names[j]! });
         this.out.push({ type: 'primitive', value: cells[j] as JsonPrimitive });
       }
     } else {
-      let open = 0;
       let cell = 0;
       for (let o = 0; o < ops.length; o++) {
         const op = ops[o];
         if (op === OP_LEAF) {
-          if (cell >= available) break;
           this.out.push({ type: 'key', key: names[o]! });
           this.out.push({ type: 'primitive', value: cells[cell++] as JsonPrimitive });
         } else if (op === OP_OPEN) {
           this.out.push({ type: 'key', key: names[o]! });
           this.out.push(START_OBJECT);
-          open++;
         } else {
           this.out.push(END_OBJECT);
-          open--;
         }
       }
-      for (; open > 0; open--) this.out.push(END_OBJECT);
     }
     this.out.push(END_OBJECT);
   }
@@ -556,9 +541,12 @@ function countError(
 /** An error at `offset` of `line` (column counted in Unicode characters). */
 function errorOn(line: Line | null, offset: number, reason: string): ToonDecodeError {
   if (line === null) return new ToonDecodeError(reason, 1, 1);
-  const text = line.text;
-  const column = columnOf(text, 0, offset);
-  return new ToonDecodeError(reason, line.number, column, {
+  return errorAt(line.text, line.number, offset, reason);
+}
+
+/** An error at `offset` of the raw line `text`, line `number` of the document. */
+function errorAt(text: string, number: number, offset: number, reason: string): ToonDecodeError {
+  return new ToonDecodeError(reason, number, columnOf(text, 0, offset), {
     source: contentEndOf(text, 0, text.length) === text.length ? text : text.slice(0, -1),
   });
 }

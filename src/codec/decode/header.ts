@@ -107,7 +107,7 @@ function headerRecord(
  */
 export type LineClass = Header | typeof KIND_FIELD | typeof KIND_SCALAR;
 
-/** A malformed header; strict mode reports it, non-strict mode re-reads the line (§6). */
+/** A malformed header: an error in both modes, or a scalar line when it has no colon (§6). */
 export class HeaderSyntax {
   constructor(
     readonly offset: number,
@@ -228,8 +228,9 @@ export function parseHeader(
 
 /**
  * Parses the field group opening at `open` (a `{`) into `names`/`ops` and returns the offset
- * past its `}`. Field names follow the line scanner's grammar: a `"` always opens a quoted
- * name (never part of a bare one), and a bare name ends at the delimiter or a brace. Recursion
+ * past its `}`. Field names follow the line scanner's grammar: a name that starts with `"` is a
+ * quoted name; a `"` later in a bare name opens a quoted span that the name keeps as written (like
+ * an unquoted key), and a bare name ends at the delimiter or a brace outside such spans. Recursion
  * is bounded by maxDepth: every nested group is one level deeper.
  */
 function parseFieldGroup(
@@ -242,8 +243,7 @@ function parseFieldGroup(
   ops: number[],
 ): number {
   const text = reader.text;
-  const strict = reader.strict;
-  const seen = strict ? new Set<string>() : null;
+  const seen = reader.strict ? new Set<string>() : null;
   let j = open + 1;
   for (let entries = 0; ; entries++) {
     j = reader.skipSpaces(j, end);
@@ -256,15 +256,21 @@ function parseFieldGroup(
       if (token instanceof QuotedTokenError) throw new HeaderSyntax(token.offset, token.message);
       name = token.value;
       j = reader.skipSpaces(token.end, end);
+      if (j > token.end && text.charCodeAt(j) === BRACE_OPEN) {
+        throw new HeaderSyntax(token.end, reasons.spaceBeforeGroup());
+      }
     } else {
       for (; j < end; j++) {
         const c = text.charCodeAt(j);
         if (c === delimiter || c === BRACE_OPEN || c === BRACE_CLOSE) break;
-        if (c === QUOTE) throw new HeaderSyntax(j, reasons.quoteInFieldName());
-        if (strict && isDelimiterCode(c))
-          throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
+        // A `"` inside a bare name opens a quoted span (spec 4.2), kept as written, as in a key.
+        if (c === QUOTE) j = reader.skipQuoted(j, end) - 1;
+        if (isDelimiterCode(c)) throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
       }
       const nameEnd = reader.trimEnd(nameOffset, j);
+      if (nameEnd < j && nameEnd > nameOffset && text.charCodeAt(j) === BRACE_OPEN) {
+        throw new HeaderSyntax(nameEnd, reasons.spaceBeforeGroup());
+      }
       if (nameEnd === nameOffset) {
         if (j >= end) throw new HeaderSyntax(open, reasons.unclosedBrace());
         if (text.charCodeAt(j) === BRACE_CLOSE && entries === 0) {

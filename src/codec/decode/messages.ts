@@ -10,6 +10,11 @@ export function excerpt(text: string): string {
   return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
 }
 
+/** The code unit at `offset` of `text` as messages write it: `D800`. */
+export function surrogateCode(text: string, offset: number): string {
+  return text.charCodeAt(offset).toString(16).toUpperCase();
+}
+
 /** How a delimiter is named in messages. */
 export function delimiterName(code: number): string {
   return code === TAB ? 'tab' : code === PIPE ? 'pipe "|"' : 'comma ","';
@@ -90,14 +95,20 @@ export const reasons = {
   emptyFields: () => 'empty field list "{}"; list at least one field name',
   emptyFieldName: () =>
     'empty field name in the field list; remove the extra delimiter or quote an empty name as ""',
-  quoteInFieldName: () =>
-    'a quote inside an unquoted field name; quote the whole name, as in {"a\\"b"}',
   duplicateField: (name: string) =>
     `duplicate field name ${excerpt(name)} in the header; each field may appear once per group`,
+  spaceBeforeBracket: () =>
+    'whitespace between the key and "["; write key[N]: with no space, or quote the key if the brackets are part of it',
+  spaceBeforeGroup: () =>
+    'whitespace before a nested field group; write name{a,b} with no space before "{"',
   badFieldSeparator: (found: string, delimiter: number) =>
     `unexpected ${excerpt(found)} in the field list; separate field names with the ${delimiterName(delimiter)} delimiter`,
   delimiterMismatch: (found: number, declared: number) =>
     `the field list uses the ${delimiterName(found)} delimiter but the brackets declare ${delimiterName(declared)}; use the same delimiter in both`,
+
+  // Text (§4, §7.1)
+  loneSurrogate: (code: string) =>
+    `unpaired surrogate U+${code}; TOON is Unicode text and cannot carry half a surrogate pair: repair the text (for example with toWellFormed()), or decode with strict: false to keep it`,
 
   // Byte input (§4)
   illFormedUtf8: (offset: number, byte: string | undefined) =>

@@ -4,7 +4,7 @@
 // serves the tree decoder (text = the whole document) and the stream decoders (text = one line).
 
 import * as codes from '../char-codes.js';
-import type { ToonDecodeError } from '../errors.js';
+import { ToonDecodeError } from '../errors.js';
 import type { QuotedToken, QuotedTokenError as QuotedTokenErrorType } from '../lexical.js';
 import * as lexical from '../lexical.js';
 import type { JsonValue } from '../types.js';
@@ -16,10 +16,10 @@ import { reasons } from './messages.js';
 // loaders, tsx among them), and these are read for every character.
 const { parseUnquotedRange, QuotedTokenError, readQuoted } = lexical;
 const { HeaderSyntax, KIND_FIELD, KIND_SCALAR, parseHeader } = header;
-const { BACKSLASH, BRACKET_OPEN, COLON, QUOTE, SPACE } = codes;
+const { BACKSLASH, BRACKET_OPEN, COLON, QUOTE, SPACE, TAB } = codes;
 
 /** Keys longer than this are not cached (they rarely repeat, and comparing them costs more). */
-const KEY_CACHE_MAX_LENGTH = 32;
+const KEY_CACHE_MAX_LENGTH = 64;
 
 export abstract class Reader {
   /** The text being read: the whole document, or the current line. */
@@ -37,6 +37,20 @@ export abstract class Reader {
    */
   private readonly keyCache: string[];
   private readonly keyCacheMask: number;
+  /**
+   * Key prediction: for each cache slot, the slots of the two keys that followed that key the
+   * last times, most recent first (-1: none yet). Documents repeat their key sequences (every
+   * item of a list has the same fields in the same order, optional ones making two common
+   * continuations), so the key a line is about to have is usually one that came after the
+   * previous line's key before: checking those guesses against the text reads the key once,
+   * where finding its colon and then its cache slot reads it twice.
+   */
+  private readonly successorSlots: Int32Array;
+  private readonly olderSuccessorSlots: Int32Array;
+  /** The cache slot of the key of the last key-value line, or -1. */
+  private lastKeySlot = -1;
+  /** The cache slot {@link keyAt} just used, or -1 for a key it did not cache. */
+  private keySlot = -1;
 
   /** No backslash lies in `[backslashSearchedFrom, nextBackslash)`; see {@link hasBackslash}. */
   private backslashSearchedFrom = 0;
@@ -71,6 +85,8 @@ export abstract class Reader {
     const slots = smallCache ? 64 : 1024;
     this.keyCache = new Array<string>(slots).fill('');
     this.keyCacheMask = slots - 1;
+    this.successorSlots = new Int32Array(slots).fill(-1);
+    this.olderSuccessorSlots = new Int32Array(slots).fill(-1);
   }
 
   /** The error for a problem at `offset` of the current text. */
@@ -87,6 +103,7 @@ export abstract class Reader {
   keyAt(start: number, end: number): string {
     const text = this.text;
     const length = end - start;
+    this.keySlot = -1;
     if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, end);
     const slot =
       (length * 31 +
@@ -94,11 +111,53 @@ export abstract class Reader {
         text.charCodeAt(end - 1) * 3 +
         text.charCodeAt(start + (length >> 1))) &
       this.keyCacheMask;
+    this.keySlot = slot;
     const cached = this.keyCache[slot]!;
-    if (cached.length === length && text.startsWith(cached, start)) return cached;
-    const key = text.slice(start, end);
+    if (cached.length === length && sameText(cached, text, start)) return cached;
+    const key = propertyName(text.slice(start, end));
     this.keyCache[slot] = key;
     return key;
+  }
+
+  /**
+   * The key of a key-value line starting at `p` (an unquoted key, directly followed by its
+   * colon) when it is the predicted one, or undefined; see {@link successorSlots}.
+   */
+  private predictedKey(p: number, end: number): string | undefined {
+    const last = this.lastKeySlot;
+    if (last < 0) return undefined;
+    const slot = this.successorSlots[last]!;
+    if (slot < 0) return undefined;
+    if (this.isKeyAt(slot, p, end)) {
+      this.lastKeySlot = slot;
+      return this.keyCache[slot];
+    }
+    const older = this.olderSuccessorSlots[last]!;
+    if (older < 0 || !this.isKeyAt(older, p, end)) return undefined;
+    // The older guess was right: it becomes the first one.
+    this.olderSuccessorSlots[last] = slot;
+    this.successorSlots[last] = older;
+    this.lastKeySlot = older;
+    return this.keyCache[older];
+  }
+
+  /** Is the cached key in `slot` the key at `p`, followed directly by its colon? */
+  private isKeyAt(slot: number, p: number, end: number): boolean {
+    const guess = this.keyCache[slot]!;
+    const colon = p + guess.length;
+    const text = this.text;
+    return colon < end && text.charCodeAt(colon) === COLON && sameText(guess, text, p);
+  }
+
+  /** Records that the key {@link keyAt} just returned follows the previous line's key. */
+  private followKey(): void {
+    const slot = this.keySlot;
+    const last = this.lastKeySlot;
+    if (last >= 0 && slot >= 0 && this.successorSlots[last] !== slot) {
+      this.olderSuccessorSlots[last] = this.successorSlots[last]!;
+      this.successorSlots[last] = slot;
+    }
+    this.lastKeySlot = slot;
   }
 
   /**
@@ -193,17 +252,24 @@ export abstract class Reader {
 
   /**
    * Splits `[p, end)` on the active delimiter (§11.2) and appends each cell to `out`. Returns
-   * whether there were more than `limit` cells; strict mode stops reading at the first extra one
-   * and records where it starts in `extraCellOffset`.
+   * whether there were more than `limit` cells, and records where the first extra one starts in
+   * `extraCellOffset`; with `stopAtLimit` it stops reading there.
    */
-  readCells(out: JsonValue[], p: number, end: number, delimiter: number, limit: number): boolean {
+  readCells(
+    out: JsonValue[],
+    p: number,
+    end: number,
+    delimiter: number,
+    limit: number,
+    stopAtLimit: boolean,
+  ): boolean {
     const text = this.text;
     this.extraCellOffset = -1;
     for (;;) {
       while (p < end && text.charCodeAt(p) === SPACE) p++;
       if (out.length === limit && this.extraCellOffset < 0) {
         this.extraCellOffset = p;
-        if (this.strict) return true;
+        if (stopAtLimit) return true;
       }
       if (p < end && text.charCodeAt(p) === QUOTE) {
         const token = this.readQuotedAt(p, end);
@@ -259,15 +325,25 @@ export abstract class Reader {
       throw this.error(after, reasons.textAfterQuotedKey());
     }
     if (first === BRACKET_OPEN) return this.tryHeader(p, p, end, null, rowLevel);
-    let bracketAllowed = true;
+    const predicted = this.predictedKey(p, end);
+    if (predicted !== undefined) return this.keyValue(predicted, p + predicted.length + 1);
     for (let j = p; j < end; j++) {
       const c = text.charCodeAt(j);
-      if (c === COLON) return this.keyValue(this.keyAt(p, this.trimEnd(p, j)), j + 1);
-      if (c === BRACKET_OPEN && bracketAllowed) {
-        // `foo [2]: bar` fails the header grammar and is an ordinary key-value line (§5.2).
-        if (text.charCodeAt(j - 1) === SPACE) {
-          bracketAllowed = false;
-          continue;
+      if (c === COLON) {
+        const key = this.keyAt(p, this.trimEnd(p, j));
+        this.followKey();
+        return this.keyValue(key, j + 1);
+      }
+      if (c === BRACKET_OPEN) {
+        // A `[` before the first colon opens a header, which must be valid (spec 4.3); the key
+        // may not end in whitespace (`foo [2]: bar`, spec 4.1).
+        const before = text.charCodeAt(j - 1);
+        if (before === SPACE || before === TAB) {
+          return this.malformedHeader(
+            p,
+            end,
+            new HeaderSyntax(j - 1, reasons.spaceBeforeBracket()),
+          );
         }
         return this.tryHeader(p, j, end, text.slice(p, j), rowLevel);
       }
@@ -293,29 +369,34 @@ export abstract class Reader {
     try {
       return parseHeader(this, key, p, bracket, end, rowLevel);
     } catch (error) {
-      if (!(error instanceof HeaderSyntax)) throw error;
-      // A line that starts like a header but breaks its grammar. Without any colon it is a
-      // scalar line; otherwise strict mode reports the header error and non-strict mode reads
-      // the line as a key-value field whose key is the literal text before the colon (§6).
-      const colon = this.findColon(p, end);
-      if (colon < 0) {
-        this.scalarHint = error;
-        return KIND_SCALAR;
-      }
-      if (this.strict) throw this.error(error.offset, error.reason);
-      return this.literalField(p, end);
+      if (error instanceof HeaderSyntax) return this.malformedHeader(p, end, error);
+      // A duplicate field name or a field group past maxDepth on a line without a colon: no
+      // header at all, but a scalar line (§5.2).
+      if (error instanceof ToonDecodeError && this.findColon(p, end) < 0) return KIND_SCALAR;
+      throw error;
     }
   }
 
-  /** Non-strict fall-through: the line as `key: value` with the literal text before its colon. */
-  literalField(p: number, end: number): typeof KIND_FIELD {
-    const colon = this.findColon(p, end);
-    return this.keyValue(this.text.slice(p, this.trimEnd(p, colon)), colon + 1);
+  /**
+   * A line that starts like a header but breaks its grammar (§6). Without any colon it is a
+   * scalar line, and `scalarHint` keeps the reason for a later "missing colon"; otherwise it is
+   * an error in both modes (spec 4.4: non-strict mode no longer reads it as a literal key).
+   */
+  private malformedHeader(
+    p: number,
+    end: number,
+    problem: header.HeaderSyntax,
+  ): typeof KIND_SCALAR {
+    if (this.findColon(p, end) < 0) {
+      this.scalarHint = problem;
+      return KIND_SCALAR;
+    }
+    throw this.error(problem.offset, problem.reason);
   }
 
   /**
    * Reads the `key:` that opens an entry row at `start` into `fieldKey` and returns the offset
-   * after its colon, or -1 (non-strict only) for a line with no colon.
+   * after its colon; a line with no colon is an error in both modes (spec 4.4).
    */
   entryKey(start: number, end: number): number {
     const text = this.text;
@@ -329,17 +410,14 @@ export abstract class Reader {
       return colon + 1;
     }
     const colon = this.findColon(start, end);
-    if (colon < 0) {
-      if (this.strict) throw this.error(start, reasons.entryWithoutColon());
-      return -1;
-    }
+    if (colon < 0) throw this.error(start, reasons.entryWithoutColon());
     this.fieldKey = this.keyAt(start, this.trimEnd(start, colon));
     return colon + 1;
   }
 
   /**
-   * Reads one table row's cells from `[first, end)` into `cells` and, in strict mode, checks its
-   * width against the header's leaf fields (§14.1). `noun` names the row in messages.
+   * Reads one table row's cells from `[first, end)` into `cells` and checks its width against
+   * the header's leaf fields (§14.1), in both modes (spec 4.4). `noun` names the row in messages.
    */
   readRow(
     cells: JsonValue[],
@@ -352,8 +430,8 @@ export abstract class Reader {
     cells.length = 0;
     this.extraCellOffset = -1;
     const overflow =
-      first < end && this.readCells(cells, first, end, head.delimiter, fields.leafCount);
-    if (this.strict && (overflow || cells.length !== fields.leafCount)) {
+      first < end && this.readCells(cells, first, end, head.delimiter, fields.leafCount, true);
+    if (overflow || cells.length !== fields.leafCount) {
       const extra = this.extraCellOffset >= 0;
       throw this.error(
         extra ? this.extraCellOffset : end,
@@ -370,7 +448,7 @@ export abstract class Reader {
   /** Reads an inline primitive array (§9.1) from `[p, end)` into `cells`, count checked. */
   readInline(cells: JsonValue[], p: number, end: number, head: Header): void {
     cells.length = 0;
-    const overflow = this.readCells(cells, p, end, head.delimiter, head.length);
+    const overflow = this.readCells(cells, p, end, head.delimiter, head.length, this.strict);
     if (this.strict && (overflow || cells.length !== head.length)) {
       const extra = this.extraCellOffset >= 0;
       throw this.countError(
@@ -386,6 +464,30 @@ export abstract class Reader {
   countError(offset: number, head: Header, found: string, noun: string): ToonDecodeError {
     return this.error(offset, reasons.count(header.declaredLength(this.text, head), found, noun));
   }
+}
+
+/**
+ * `key` as the engine keeps property names: a flat, internalized string (the one an object's
+ * own key list hands back). A slice of the document is a view into it, which every comparison
+ * and every property store with it as a key must see through; the cache holds each key's
+ * property name instead, made once per key (a tenth fewer instructions per decode).
+ */
+function propertyName(key: string): string {
+  if (key === '__proto__') return '__proto__';
+  const probe: Record<string, number> = {};
+  probe[key] = 0;
+  return Object.keys(probe)[0] ?? key;
+}
+
+/**
+ * Does `text` hold `key` at `start`? A loop over character codes: for keys this short it runs
+ * several times faster than `text.startsWith(key, start)`, which was a tenth of decoding.
+ */
+function sameText(key: string, text: string, start: number): boolean {
+  for (let i = 0; i < key.length; i++) {
+    if (key.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
+  }
+  return true;
 }
 
 /** The leaf names of a field list, for width messages. */

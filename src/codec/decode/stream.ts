@@ -1,6 +1,7 @@
 // The stream decoders' inputs: lines (strings) or UTF-8 byte chunks split anywhere, fed into
 // the event decoder as it asks for them, synchronously or asynchronously.
 
+import { BOM } from '../char-codes.js';
 import { ToonDecodeError } from '../errors.js';
 import { type DecodeSettings, resolveDecodeOptions } from '../options.js';
 import type { DecodeStreamOptions, JsonStreamEvent } from '../types.js';
@@ -31,8 +32,10 @@ class LineFeeder {
   add(item: unknown): void {
     if (typeof item === 'string') {
       this.flushPartial();
-      if (item.indexOf('\n') === -1) this.line(item);
-      else for (const line of item.split('\n')) this.line(line);
+      // A leading U+FEFF of the document is a byte order mark, not content (spec 4.1).
+      const text = this.linesSeen === 0 && item.charCodeAt(0) === BOM ? item.slice(1) : item;
+      if (text.indexOf('\n') === -1) this.line(text, this.strict);
+      else for (const line of text.split('\n')) this.line(line, this.strict);
       return;
     }
     if (!isBytes(item)) {
@@ -50,7 +53,7 @@ class LineFeeder {
     this.byteCount += item.length;
     let start = 0;
     for (let newline = text.indexOf('\n'); newline !== -1; newline = text.indexOf('\n', start)) {
-      this.line(this.partial + text.slice(start, newline));
+      this.line(this.partial + text.slice(start, newline), false);
       this.partial = '';
       start = newline + 1;
     }
@@ -64,7 +67,7 @@ class LineFeeder {
       } catch {
         throw this.illFormed(new Uint8Array(0));
       }
-      this.line(this.partial);
+      this.line(this.partial, false);
       this.partial = '';
     }
     this.decoder.close();
@@ -72,14 +75,15 @@ class LineFeeder {
 
   private flushPartial(): void {
     if (this.partial !== '') {
-      this.line(this.partial);
+      this.line(this.partial, false);
       this.partial = '';
     }
   }
 
-  private line(text: string): void {
+  /** Hands one line to the decoder; `checkText` for lines given as strings in strict mode. */
+  private line(text: string, checkText: boolean): void {
     this.linesSeen++;
-    this.decoder.push(text);
+    this.decoder.push(text, checkText);
   }
 
   /** The error for ill-formed UTF-8 in `chunk` (or at the end of input for an empty one). */

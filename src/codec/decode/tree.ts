@@ -5,12 +5,13 @@
 
 import * as codes from '../char-codes.js';
 import { ToonDecodeError } from '../errors.js';
+import { loneSurrogateAt } from '../lexical.js';
 import { setOwn } from '../objects.js';
 import type { JsonArray, JsonObject, JsonValue } from '../types.js';
 import type { FieldList, Header, LineClass } from './header.js';
 import * as header from './header.js';
 import { columnOf, contentEndOf, DEPTH_TAB, type LineTable, scanLines } from './lines.js';
-import { reasons } from './messages.js';
+import { reasons, surrogateCode } from './messages.js';
 import { Reader } from './reader.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
@@ -21,8 +22,8 @@ const { BRACKET_CLOSE, BRACKET_OPEN, MINUS, SPACE } = codes;
 const hasOwn = Object.prototype.hasOwnProperty;
 
 /**
- * Materialises one row object from its cells; a short row (non-strict) leaves fields out.
- * `stack` is a reused buffer for nested field groups.
+ * Materialises one row object from its cells, one per leaf field (`readRow` checked the width,
+ * in both modes). `stack` is a reused buffer for nested field groups.
  */
 export function materializeRow(
   cells: readonly JsonValue[],
@@ -31,10 +32,9 @@ export function materializeRow(
 ): JsonObject {
   const row: JsonObject = {};
   const names = fields.names;
-  const available = cells.length;
   const ops = fields.ops;
   if (ops === null) {
-    const n = Math.min(available, fields.leafCount);
+    const n = fields.leafCount;
     if (fields.hasProtoName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
     else for (let j = 0; j < n; j++) row[names[j]!] = cells[j]!;
     return row;
@@ -45,7 +45,6 @@ export function materializeRow(
   for (let o = 0; o < ops.length; o++) {
     const op = ops[o];
     if (op === OP_LEAF) {
-      if (cell >= available) break;
       setOwn(target, names[o]!, cells[cell++]!);
     } else if (op === OP_OPEN) {
       const child: JsonObject = {};
@@ -147,6 +146,12 @@ export class TreeDecoder extends Reader {
     );
   }
 
+  /** Strict string input: an unpaired surrogate is an error, with its line and column. */
+  rejectLoneSurrogate(): void {
+    const at = loneSurrogateAt(this.text);
+    if (at >= 0) throw this.error(at, reasons.loneSurrogate(surrogateCode(this.text, at)));
+  }
+
   private depthError(offset: number): ToonDecodeError {
     return this.error(offset, reasons.tooDeep(this.maxDepth));
   }
@@ -195,25 +200,20 @@ export class TreeDecoder extends Reader {
 
   /**
    * The next line of a scope whose lines stand at `depth`, or -1 once the scope has ended (a
-   * shallower line, the end of input, or no scope: `depth` < 0). Deeper lines on the way belong
-   * to no scope: an error in strict mode, skipped otherwise.
+   * shallower line, the end of input, or no scope: `depth` < 0). A deeper line belongs to no
+   * scope: an error in both modes (spec 4.4).
    */
   private nextLineAt(depth: number): number {
-    while (depth >= 0 && this.cursor < this.count) {
-      const k = this.cursor;
-      const lineDepth = this.depthAt(k);
-      if (lineDepth === depth) return k;
-      if (lineDepth < depth) return -1;
-      this.skipOverIndented(k, depth);
-    }
-    return -1;
+    if (depth < 0 || this.cursor >= this.count) return -1;
+    const k = this.cursor;
+    const lineDepth = this.depthAt(k);
+    if (lineDepth === depth) return k;
+    if (lineDepth < depth) return -1;
+    throw this.overIndented(k, depth);
   }
 
-  private skipOverIndented(k: number, scopeDepth: number): void {
-    if (this.strict) {
-      throw this.error(this.contentStart[k]!, reasons.overIndented(scopeDepth * this.indentSize));
-    }
-    this.cursor = k + 1;
+  private overIndented(k: number, scopeDepth: number): ToonDecodeError {
+    return this.error(this.contentStart[k]!, reasons.overIndented(scopeDepth * this.indentSize));
   }
 
   /** Moves past line `k`, enforcing "no blank line inside an array span" (§12). */
@@ -237,7 +237,7 @@ export class TreeDecoder extends Reader {
     const depth = this.depthAt(k);
     const start = contentStart[k]!;
     const end = contentEnd[k]!;
-    if (depth !== 0 && this.strict) this.skipOverIndented(k, 0);
+    if (depth !== 0) throw this.overIndented(k, 0);
 
     if (this.trimEnd(start, end) - start === 2 && this.text.startsWith('[]', start)) {
       this.consume(k);
@@ -259,16 +259,14 @@ export class TreeDecoder extends Reader {
     }
     const root: JsonObject = {};
     this.checkLevel(1, start);
-    // Non-strict mode takes the first line's depth as the root's and re-anchors on any
-    // shallower line, so no line is dropped only because the whole document was indented.
-    while (this.cursor < count) this.objectFields(root, this.depthAt(this.cursor), 1);
+    this.objectFields(root, 0, 1);
     return root;
   }
 
-  /** A root array or keyed root object spans the whole document (§5). */
+  /** A root array or keyed root object spans the whole document (§5), in both modes. */
   private rejectTrailing(what: string): void {
     const k = this.cursor;
-    if (k >= this.count || !this.strict) return;
+    if (k >= this.count) return;
     throw this.error(this.contentStart[k]!, reasons.trailing(what));
   }
 
@@ -282,10 +280,7 @@ export class TreeDecoder extends Reader {
       const k = this.cursor;
       const lineDepth = this.depthAt(k);
       if (lineDepth < depth) return;
-      if (lineDepth > depth) {
-        this.skipOverIndented(k, depth);
-        continue;
-      }
+      if (lineDepth > depth) throw this.overIndented(k, depth);
       this.consume(k);
       const start = contentStart[k]!;
       this.field(target, this.classify(start, contentEnd[k]!, level + 2), k, start, depth, level);
@@ -311,8 +306,7 @@ export class TreeDecoder extends Reader {
       throw this.error(this.contentStart[k]!, reasons.noColon());
     }
     if (typeof line === 'object' && line.key === null) {
-      if (this.strict) throw this.error(line.keyOffset, reasons.keylessField());
-      line = this.literalField(line.keyOffset, this.contentEnd[k]!);
+      throw this.error(line.keyOffset, reasons.keylessField());
     }
     const key = typeof line === 'object' ? line.key! : this.fieldKey;
     if (this.strict && hasOwn.call(target, key)) {
@@ -390,11 +384,7 @@ export class TreeDecoder extends Reader {
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = contentStart[k]!;
       const end = contentEnd[k]!;
-      if (!isListItem(this.text, start, end)) {
-        if (this.strict) throw this.error(start, reasons.notListItem());
-        this.cursor = k + 1;
-        continue;
-      }
+      if (!isListItem(this.text, start, end)) throw this.error(start, reasons.notListItem());
       if (this.strict && items.length === declared) {
         throw this.countError(start, header, 'more', 'list item');
       }
@@ -421,15 +411,12 @@ export class TreeDecoder extends Reader {
       this.checkLevel(level, p);
       return [];
     }
-    let line = this.classify(p, end, level + 2);
+    const line = this.classify(p, end, level + 2);
     if (line === KIND_SCALAR) return this.primitive(p, end);
     if (typeof line === 'object' && line.key === null) {
-      if (line.fields === null) {
-        this.checkLevel(level, p);
-        return this.headerValue(line, k, itemDepth, level);
-      }
-      if (this.strict) throw this.error(p, reasons.keylessTableItem());
-      line = this.literalField(p, end);
+      if (line.fields !== null) throw this.error(p, reasons.keylessTableItem());
+      this.checkLevel(level, p);
+      return this.headerValue(line, k, itemDepth, level);
     }
     // An object whose first field shares the hyphen line: that field stands at itemDepth + 1,
     // and so do the object's remaining fields (§10).
@@ -468,10 +455,6 @@ export class TreeDecoder extends Reader {
       let key = '';
       if (keyed) {
         cellsStart = this.entryKey(start, end);
-        if (cellsStart < 0) {
-          this.cursor = k + 1; // non-strict: a line that is no entry row is skipped
-          continue;
-        }
         key = this.fieldKey;
       } else if (this.colonBeforeDelimiter(start, end, delimiter)) {
         break; // a key-value line ends the rows
