@@ -232,9 +232,7 @@ function cloneOf(checkout: string, parent: string): string {
  * `npm start` would inherit and so skip its prestart build (CI failed on exactly that).
  */
 function userEnvironment(): NodeJS.ProcessEnv {
-  return Object.fromEntries(
-    Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)),
-  );
+  return Object.fromEntries(Object.entries(process.env).filter(([name]) => !/^npm_/i.test(name)));
 }
 
 /** Runs a command to its end (or the hang guard), with stdout and stderr interleaved. */
