@@ -109,6 +109,8 @@ export class ProxySession {
   readonly ended: Promise<ProxySessionEnd>;
 
   private readonly pending = new Map<RequestId, PendingRequest>();
+  /** The request the latest progress notification was for (see relatedRequest). */
+  private lastProgressed: RequestId | undefined;
   private readonly tools: ToolCatalog;
   /** What results' `structuredContent` does, once the client has said who it is. */
   private structuredContent: StructuredContentMode = 'keep';
@@ -438,7 +440,25 @@ export class ProxySession {
       if (requestId !== undefined) this.serverRequestDone(requestId);
     }
     // An HTTP downstream delivers a message on the stream of the request it is related to.
-    this.toClient(message, { relatedRequestId: this.progressFor(message) ?? this.latestPending() });
+    this.toClient(message, { relatedRequestId: this.relatedRequest(message) });
+  }
+
+  /**
+   * The pending request a server notification belongs to. Progress names its request by token.
+   * Nothing else does over stdio (a log message carries no request id), so it goes to the request
+   * whose progress came last while that one is pending (a tool reporting progress and logging
+   * at each step logs for itself), else to the latest request. Exact for one client; with
+   * several clients sharing one upstream (the 2026-07-28 route of --listen) it is a best guess.
+   */
+  private relatedRequest(message: JSONRPCMessage): RequestId | undefined {
+    const progress = this.progressFor(message);
+    if (progress !== undefined) {
+      this.lastProgressed = progress;
+      return progress;
+    }
+    if (this.lastProgressed !== undefined && this.pending.has(this.lastProgressed))
+      return this.lastProgressed;
+    return this.latestPending();
   }
 
   /** Learns from responses the proxy needs later, and compacts tools/call results. */
