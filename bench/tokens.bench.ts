@@ -13,7 +13,7 @@
 import fs from 'node:fs';
 import os from 'node:os';
 import path from 'node:path';
-import { fileURLToPath } from 'node:url';
+import { fileURLToPath, pathToFileURL } from 'node:url';
 import { estimateTokens } from '../src/compact/estimate.js';
 import { measureCandidates, pick } from '../src/compact/index.js';
 import { loadRealTokenizers } from '../test/compact/tokenizers.js';
@@ -51,8 +51,28 @@ const range = (values: readonly number[], bases: readonly number[]) => {
 };
 const counts = (text: string) => tokenizers.map(({ count }) => count(text));
 
+// Before and after: `npm run bench:tokens -- --baseline DIR`, with DIR a copy of an older
+// checkout's src/ (`git archive <commit> src | tar -x -C DIR`), counts what that build's default
+// pick ships too: its inversions and its share of the same safe savings.
+const baselineAt = process.argv.indexOf('--baseline');
+const basePick: typeof pick | undefined =
+  baselineAt < 0
+    ? undefined
+    : (
+        await import(
+          pathToFileURL(path.resolve(process.argv[baselineAt + 1]!, 'src/compact/index.ts')).href
+        )
+      ).pick;
+
 /** Per tokenizer: inversions, tokens the safe candidates could save, tokens the default saves. */
-const totals = tokenizers.map(() => ({ inversions: 0, safe: 0, captured: 0, bytePick: 0 }));
+const totals = tokenizers.map(() => ({
+  inversions: 0,
+  safe: 0,
+  captured: 0,
+  bytePick: 0,
+  baseInversions: 0,
+  baseCaptured: 0,
+}));
 const rows: string[][] = [];
 /** The o200k estimate's error on whole texts, and its worst undershoot of a change vs JSON. */
 let lowest = Infinity;
@@ -114,6 +134,9 @@ for (const { name, value } of datasets) {
   const byBytes = pick(value, { by: 'bytes' });
   const shipped = texts.get(chosen.text) ?? counts(chosen.text);
   const bytePicked = texts.get(byBytes.text) ?? counts(byBytes.text);
+  const baseText = basePick?.(value).text;
+  const baseShipped =
+    baseText === undefined ? undefined : (texts.get(baseText) ?? counts(baseText));
   shipped.forEach((t, i) => {
     const total = totals[i]!;
     if (t > jsonTokens[i]!) total.inversions++;
@@ -122,6 +145,10 @@ for (const { name, value } of datasets) {
     if (shipped.every((s, j) => s < jsonTokens[j]!)) total.captured += jsonTokens[i]! - t;
     if (bytePicked.every((s, j) => s < jsonTokens[j]!))
       total.bytePick += jsonTokens[i]! - bytePicked[i]!;
+    if (baseShipped === undefined) return;
+    if (baseShipped[i]! > jsonTokens[i]!) total.baseInversions++;
+    if (baseShipped.every((s, j) => s < jsonTokens[j]!))
+      total.baseCaptured += jsonTokens[i]! - baseShipped[i]!;
   });
   const worst = Math.max(...shipped.map((t, i) => t - jsonTokens[i]!));
   rows.push([
@@ -160,6 +187,7 @@ printTable(
     'default captures',
     'share',
     'by bytes captures',
+    ...(basePick === undefined ? [] : ['before: inversions', 'before: share']),
   ],
   tokenizers.map(({ name }, i) => {
     const t = totals[i]!;
@@ -170,6 +198,7 @@ printTable(
       String(t.captured),
       share(t.captured, t.safe),
       share(t.bytePick, t.safe),
+      ...(basePick === undefined ? [] : [String(t.baseInversions), share(t.baseCaptured, t.safe)]),
     ];
   }),
 );
