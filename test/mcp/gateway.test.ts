@@ -259,6 +259,37 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
     }
   });
 
+  it("follows each server's list cursor to its last page, and lists every tool once", {
+    timeout: 120_000,
+  }, async () => {
+    const paged = join(dir, 'paged.json');
+    writeFileSync(
+      paged,
+      JSON.stringify({
+        servers: {
+          paged: {
+            command: process.execPath,
+            args: [join(ROOT, 'test/mcp/fixtures/paged-upstream.mjs')],
+          },
+          memory: SERVERS.memory,
+        },
+      }),
+    );
+    const gateway = await connect([proxyCli(), 'proxy', '--config', paged]);
+    try {
+      const { tools, nextCursor } = await gateway.client.listTools();
+      assert.equal(nextCursor, undefined);
+      const own = tools.map((tool) => tool.name).filter((name) => name.startsWith('paged__'));
+      assert.deepEqual(
+        own,
+        ['one', 'two', 'three', 'four', 'five'].map((name) => `paged__${name}`),
+      );
+      assert.ok(tools.some((tool) => tool.name === 'memory__create_entities'));
+    } finally {
+      await gateway.client.close();
+    }
+  });
+
   it('a server that dies takes only its own tools: the others go on, and the client is told the list changed', {
     timeout: 120_000,
   }, async () => {

@@ -86,6 +86,19 @@ export function unqualify(
 }
 
 /**
+ * A fan-out's parameters for every server: a list asks for all of each server's pages itself
+ * (answered() follows their cursors), so the client's cursor, which is the gateway's, is dropped.
+ */
+function listParams(
+  method: string,
+  params: Record<string, unknown> | undefined,
+): Record<string, unknown> | undefined {
+  if (params === undefined || !(method in LISTS) || !('cursor' in params)) return params;
+  const { cursor: _clientCursor, ...rest } = params;
+  return rest;
+}
+
+/**
  * One upstream for a session, made of several servers. Start it and hand it to a `ProxySession`
  * like any upstream transport.
  *
@@ -281,7 +294,7 @@ export class GatewayTransport implements Transport {
       answers: new Map(),
       waiting: new Set(asked.map((member) => member.name)),
       items: new Map(),
-      params: isPlainObject(message.params) ? message.params : undefined,
+      params: listParams(method, isPlainObject(message.params) ? message.params : undefined),
     };
     if (asked.length === 0) return this.finish(fanOut);
     for (const member of asked) await this.ask(member, fanOut, fanOut.params);
@@ -295,14 +308,11 @@ export class GatewayTransport implements Transport {
   ): Promise<void> {
     const id = `toonwire-gateway:${this.nextId++}`;
     this.fanOuts.set(id, { fanOut, server: member.name });
-    // A list asks for all of a server's pages itself: the client's cursor is the gateway's.
-    const own = fanOut.method in LISTS ? { ...params, cursor: undefined } : params;
-    if (own !== undefined && own.cursor === undefined) delete own.cursor;
     await this.forward(member, {
       jsonrpc: '2.0',
       id,
       method: fanOut.method,
-      ...(own === undefined || Object.keys(own).length === 0 ? {} : { params: own }),
+      ...(params === undefined || Object.keys(params).length === 0 ? {} : { params }),
     } as JSONRPCMessage);
   }
 
