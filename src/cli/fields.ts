@@ -104,16 +104,6 @@ export function fieldPresence(value: JsonValue, fields: readonly string[]): Fiel
 }
 
 /**
- * The fields (dotted paths) of `fields` that no item of `value` has.
- *
- * @example
- * missingFields([{ name: 'a', url: 'u' }], ['name', 'nmae']); // ['nmae']
- */
-export function missingFields(value: JsonValue, fields: readonly string[]): string[] {
-  return fieldPresence(value, fields).missing();
-}
-
-/**
  * What to tell the user about `fields`: nothing when every field was found, a warning when some
  * were not (each with the closest real field), and `allMissing` when none was, so the caller
  * refuses (pick) or leaves the projection out (report).

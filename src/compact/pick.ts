@@ -548,7 +548,8 @@ function quickStart(
     const json = JSON.stringify(value);
     if (typeof json !== 'string') return undefined;
     const size = checkedSize(measure(json), 'json');
-    // The bound's walk also proves the value plain, so JSON's text above is JSON's candidate.
+    // A bound that rules TOON out comes from a whole walk (one stopped early rules nothing out),
+    // which also proves the value plain, so JSON's text above is JSON's candidate.
     const bound = guarded ? shapeBound(value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined;
     if (bound !== undefined && ruledOutByShape(bound, size)) {
       return { shared: new SharedInput(value as JsonValue), json, size, bound };

@@ -8,7 +8,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../codec/objects.js';
 import { checkServerNames } from './config.js';
-import { errorResponse, messageKind } from './json-rpc.js';
+import { errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
 
 /** One server of a gateway: its name (the prefix of its tools) and a transport to it. */
 export interface GatewayMember {
@@ -227,7 +227,8 @@ export class GatewayTransport implements Transport {
           error: `toonwire gateway: ${JSON.stringify(name)} names no server's ${message.method.split('/')[0]!.replace(/s$/, '')}; names are server${this.separator}name, the servers are ${this.members.map((m) => m.name).join(', ')}`,
           code: -32602,
         };
-      if (member.down !== undefined) return { error: this.downText(member), code: -32000 };
+      if (member.down !== undefined)
+        return { error: this.downText(member), code: ProxyErrorCode.UpstreamClosed };
       return { member, message: { ...message, params: rewrite(parts.name) } as JSONRPCMessage };
     };
     switch (message.method) {
@@ -273,7 +274,8 @@ export class GatewayTransport implements Transport {
         error: `toonwire gateway: no server serves the resource ${JSON.stringify(uri)}`,
         code: -32002,
       };
-    if (member.down !== undefined) return { error: this.downText(member), code: -32000 };
+    if (member.down !== undefined)
+      return { error: this.downText(member), code: ProxyErrorCode.UpstreamClosed };
     return { member, message: message as unknown as JSONRPCMessage };
   }
 
@@ -547,7 +549,8 @@ export class GatewayTransport implements Transport {
     this.log(
       `toonwire gateway: the server "${member.name}" (${member.description}) ${member.down}; its tools are gone, the other servers go on`,
     );
-    for (const id of member.pending) this.deliver(errorResponse(id, -32000, this.downText(member)));
+    for (const id of member.pending)
+      this.deliver(errorResponse(id, ProxyErrorCode.UpstreamClosed, this.downText(member)));
     member.pending.clear();
     for (const [id, { fanOut, server }] of this.fanOuts) {
       if (server !== member.name) continue;

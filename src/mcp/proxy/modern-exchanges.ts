@@ -127,11 +127,6 @@ export class ModernExchanges implements Transport {
   private readonly tokens = new Map<number, unknown>();
   private closed = false;
 
-  /** How many exchanges wait for their answer. */
-  get size(): number {
-    return this.open.size;
-  }
-
   async start(): Promise<void> {}
 
   /**

@@ -133,11 +133,6 @@ export class ToolSearch {
     this.names = [...byName.keys()];
   }
 
-  /** The names of every indexed tool, in listing order. */
-  get allNames(): readonly string[] {
-    return this.names;
-  }
-
   /**
    * The names of the tools that match `query`, best first, at most `limit`. A query that is a
    * tool's exact name (any case) puts that tool first.

@@ -336,7 +336,6 @@ export async function createResultPipeline(
         const picked = modelText(value, pickOptions);
         return { text: picked.text, encoding: picked.strategy as Encoding, size: picked.size };
       },
-      unit: settings.by === 'tokens' ? 'tokens' : 'bytes',
       measure,
       countTokens,
     });

@@ -124,11 +124,9 @@ export interface Plan {
   fields: string | undefined;
   /** The token budget of the result's texts, if any. */
   budget: number | undefined;
-  /** The picker with the tool's settings: the text a value ships as, sized in `unit`. */
+  /** The picker with the tool's settings: the text a value ships as, sized by `measure`. */
   encode(value: JsonValue): DataText & { size: number };
-  /** What the picker compares: UTF-8 bytes, or tokens of the proxy's tokenizer. */
-  unit: 'bytes' | 'tokens';
-  /** Measures a text in `unit`. */
+  /** Measures a text as the picker compares: UTF-8 bytes, or tokens of the proxy's tokenizer. */
   measure(text: string): number;
   /** Exact tokens of a text; there whenever a budget is. */
   countTokens: ((text: string) => number) | undefined;
