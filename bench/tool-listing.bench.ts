@@ -15,7 +15,7 @@ import { fileURLToPath } from 'node:url';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { loadTokenizer } from '../src/compact/index.js';
-import { FIND_TOOLS_NAME } from '../src/mcp/proxy/lazy-tools.js';
+import { FIND_TOOLS_NAME } from '../src/mcp/proxy/tools/lazy.js';
 import {
   ChildProcessTransport,
   createResultPipeline,

@@ -3,7 +3,11 @@
 // `structuredContent`: `'auto'` strips it for them and keeps it for every other client. The
 // evidence for each entry is in docs/mcp.md ("Which text the model reads").
 
-import { CLIENT_INFO_META_KEY } from './proxy/modern-wire.js';
+/**
+ * The `_meta` key of a 2026-07-28 request that names its client (that protocol has no
+ * `initialize`, so the client says who it is on every request).
+ */
+export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 
 /** What `structuredContent` does in a result: kept as sent, added where safe, or removed. */
 export type StructuredContentMode = 'keep' | 'add' | 'strip';

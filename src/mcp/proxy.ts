@@ -2,22 +2,22 @@
 // every message unchanged, and compacts the JSON text of tool results.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
-import { GatewayTransport } from './proxy/gateway.js';
-import { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
-import { JsonLineTransport } from './proxy/json-lines.js';
-import {
-  type ListenAddress,
-  listenHttp,
-  type ProxyHttpServer,
-  type SessionLimits,
-} from './proxy/listen.js';
+import { GatewayTransport } from './proxy/gateway/gateway.js';
 import {
   createResultPipeline,
   type PipelineOptions,
   type ResultPipeline,
 } from './proxy/result/pipeline.js';
-import { ProxySession, type ProxySessionEnd } from './proxy/session.js';
-import { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
+import {
+  type ListenAddress,
+  listenHttp,
+  type ProxyHttpServer,
+  type SessionLimits,
+} from './proxy/serve/listen.js';
+import { ProxySession, type ProxySessionEnd } from './proxy/session/session.js';
+import { type HttpUpstream, HttpUpstreamTransport } from './proxy/transport/http-upstream.js';
+import { JsonLineTransport } from './proxy/transport/json-lines.js';
+import { ChildProcessTransport, type StdioUpstream } from './proxy/transport/stdio-upstream.js';
 
 export {
   type ClientInfo,
@@ -36,35 +36,21 @@ export {
   resolveToolSettings,
   type ServerConfig,
   type ToolSettings,
-} from './proxy/config.js';
+} from './proxy/config/config.js';
 export {
   CONTENT_TOOL_NAMES,
   contentToolReason,
   type ToolDescription,
-} from './proxy/content-policy.js';
-export { FIELDS_PARAM_DESCRIPTION } from './proxy/fields-param.js';
+} from './proxy/config/content-policy.js';
+export { FIELDS_PARAM_DESCRIPTION } from './proxy/config/fields-param.js';
+export { type ToolFacts, type ToolRuleOptions, ToolRules } from './proxy/config/tool-rules.js';
 export {
   DEFAULT_SEPARATOR,
   type GatewayMember,
   GatewayTransport,
   qualify,
   unqualify,
-} from './proxy/gateway.js';
-export { type HttpUpstream, HttpUpstreamTransport } from './proxy/http-upstream.js';
-export {
-  type JsonLineStreams,
-  JsonLineTransport,
-  JsonRpcProtocolError,
-  SkippedLineNotice,
-} from './proxy/json-lines.js';
-export { ProxyErrorCode } from './proxy/json-rpc.js';
-export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/listen.js';
-export {
-  type MetricsAddress,
-  type MetricsServer,
-  ProxyMetrics,
-  type ToolCallRecord,
-} from './proxy/metrics.js';
+} from './proxy/gateway/gateway.js';
 export {
   DEFAULT_PAGE_CACHE_BYTES,
   DEFAULT_PAGE_TTL_MS,
@@ -72,7 +58,7 @@ export {
   MORE_TOOL_NAME,
   PAGE_META_KEY,
   PageCache,
-} from './proxy/paging.js';
+} from './proxy/paging/pages.js';
 export {
   createResultPipeline,
   type PipelineOptions,
@@ -81,28 +67,41 @@ export {
 } from './proxy/result/pipeline.js';
 export { type JsonRead, readJsonContainer } from './proxy/result/read.js';
 export { MERGED_META_KEY, type ShippedResult } from './proxy/result/ship.js';
-export {
-  RESULT_STRATEGIES,
-  type ResultStrategy,
-  type ToolFacts,
-  VERBATIM_REASONS,
-  type VerbatimReason,
-} from './proxy/result/view.js';
+export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/serve/listen.js';
 export {
   DEFAULT_TIMEOUT_MS,
   ProxySession,
   type ProxySessionEnd,
   type ProxySessionOptions,
-} from './proxy/session.js';
-export { type CallSizes, ProxyStats, type ToolStats } from './proxy/stats.js';
-export { ChildProcessTransport, type StdioUpstream } from './proxy/stdio-upstream.js';
-export { type ToolRuleOptions, ToolRules } from './proxy/tool-rules.js';
+} from './proxy/session/session.js';
+export {
+  type MetricsAddress,
+  type MetricsServer,
+  ProxyMetrics,
+  type ToolCallRecord,
+} from './proxy/telemetry/metrics.js';
+export {
+  RESULT_STRATEGIES,
+  type ResultStrategy,
+  VERBATIM_REASONS,
+  type VerbatimReason,
+} from './proxy/telemetry/outcome.js';
+export { type CallSizes, ProxyStats, type ToolStats } from './proxy/telemetry/stats.js';
 export {
   type CallPlan,
   declaresUi,
   ToolCatalog,
   type ToolCatalogOptions,
-} from './proxy/tools.js';
+} from './proxy/tools/catalog.js';
+export { type HttpUpstream, HttpUpstreamTransport } from './proxy/transport/http-upstream.js';
+export {
+  type JsonLineStreams,
+  JsonLineTransport,
+  JsonRpcProtocolError,
+  SkippedLineNotice,
+} from './proxy/transport/json-lines.js';
+export { ProxyErrorCode } from './proxy/transport/json-rpc.js';
+export { ChildProcessTransport, type StdioUpstream } from './proxy/transport/stdio-upstream.js';
 
 /** Several servers behind one proxy (a gateway), by the name that prefixes their tools. */
 export interface GatewayUpstream {

@@ -3,7 +3,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { losesPrecision } from '../../src/mcp/proxy/json-numbers.js';
+import { losesPrecision } from '../../src/mcp/proxy/result/json-numbers.js';
 
 describe('losesPrecision', () => {
   it('is false for numbers a double carries exactly', () => {

@@ -16,21 +16,21 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
 import { loadTokenizer, parseCompact } from '../../src/index.js';
+import { ArgumentChecker } from '../../src/mcp/proxy/tools/arguments.js';
+import type { ToolCatalogOptions } from '../../src/mcp/proxy/tools/catalog.js';
 import {
   CALL_TOOL_NAME,
   FIND_TOOLS_NAME,
   LazyTools,
   modelDefinition,
-} from '../../src/mcp/proxy/lazy-tools.js';
-import { ArgumentChecker } from '../../src/mcp/proxy/tool-arguments.js';
+} from '../../src/mcp/proxy/tools/lazy.js';
 import {
   editDistance,
   parameterNames,
   stem,
   ToolSearch,
   toolWords,
-} from '../../src/mcp/proxy/tool-search.js';
-import type { ToolCatalogOptions } from '../../src/mcp/proxy/tools.js';
+} from '../../src/mcp/proxy/tools/search.js';
 import {
   ChildProcessTransport,
   createResultPipeline,

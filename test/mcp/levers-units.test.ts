@@ -5,14 +5,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
 import { loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
-import { parseProxyConfig, resolveToolSettings } from '../../src/mcp/proxy/config.js';
+import { parseProxyConfig, resolveToolSettings } from '../../src/mcp/proxy/config/config.js';
 import {
   FIELDS_PARAM_DESCRIPTION,
   projectFields,
   takeFieldsArgument,
   withFieldsParam,
-} from '../../src/mcp/proxy/fields-param.js';
-import { ProxyMetrics } from '../../src/mcp/proxy/metrics.js';
+} from '../../src/mcp/proxy/config/fields-param.js';
 import {
   type Continuation,
   largestFitting,
@@ -21,7 +20,8 @@ import {
   Pager,
   pageValue,
   unknownCursorResult,
-} from '../../src/mcp/proxy/paging.js';
+} from '../../src/mcp/proxy/paging/pages.js';
+import { ProxyMetrics } from '../../src/mcp/proxy/telemetry/metrics.js';
 import { orderRows } from './fixtures/levers-upstream.mjs';
 
 describe('--config', () => {

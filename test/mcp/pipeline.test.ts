@@ -6,9 +6,9 @@ import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
 import { byteLength, loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
 import type { StructuredContentMode } from '../../src/mcp/clients.js';
-import { parseProxyConfig } from '../../src/mcp/proxy/config.js';
-import { projectFields } from '../../src/mcp/proxy/fields-param.js';
-import { ProxyMetrics, type ToolCallRecord } from '../../src/mcp/proxy/metrics.js';
+import { parseProxyConfig } from '../../src/mcp/proxy/config/config.js';
+import { projectFields } from '../../src/mcp/proxy/config/fields-param.js';
+import type { ToolFacts } from '../../src/mcp/proxy/config/tool-rules.js';
 import {
   createResultPipeline,
   type PipelineOptions,
@@ -16,9 +16,9 @@ import {
 } from '../../src/mcp/proxy/result/pipeline.js';
 import { read } from '../../src/mcp/proxy/result/read.js';
 import type { ShippedResult } from '../../src/mcp/proxy/result/ship.js';
-import type { ToolFacts } from '../../src/mcp/proxy/result/view.js';
-import { ProxyStats } from '../../src/mcp/proxy/stats.js';
-import { ToolCatalog } from '../../src/mcp/proxy/tools.js';
+import { ProxyMetrics, type ToolCallRecord } from '../../src/mcp/proxy/telemetry/metrics.js';
+import { ProxyStats } from '../../src/mcp/proxy/telemetry/stats.js';
+import { ToolCatalog } from '../../src/mcp/proxy/tools/catalog.js';
 import { orderRows } from './fixtures/levers-upstream.mjs';
 
 type Shipped = {

@@ -16,7 +16,11 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { byteLength, parseCompact } from '../../src/index.js';
-import { dropSeenEvents, SeenEventIds, SseEventSplitter } from '../../src/mcp/proxy/sse-events.js';
+import {
+  dropSeenEvents,
+  SeenEventIds,
+  SseEventSplitter,
+} from '../../src/mcp/proxy/transport/sse-events.js';
 import { createUpstreamServer } from './fixtures/upstream-tools.mjs';
 import {
   connectStdio,

@@ -2,7 +2,7 @@
 
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { loadSdkModule } from '../../src/mcp/proxy/sdk.js';
+import { loadSdkModule } from '../../src/mcp/proxy/transport/sdk.js';
 
 function moduleNotFound(specifier: string): Error {
   return Object.assign(

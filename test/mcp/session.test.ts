@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import { z } from 'zod';
-import { ProblemLog } from '../../src/mcp/proxy/problem-log.js';
+import { ProblemLog } from '../../src/mcp/proxy/telemetry/problem-log.js';
 import {
   createResultPipeline,
   JsonLineTransport,

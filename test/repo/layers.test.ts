@@ -99,3 +99,124 @@ describe('layers', () => {
     assert.deepEqual(outside, []);
   });
 });
+
+/**
+ * The proxy's folders, lowest first (ARCHITECTURE.md, "The proxy's layers"): a file imports
+ * only its own folder and the folders before it. The modules of `src/mcp` outside `proxy/`
+ * (clients, defaults, model text, compact results) are below every folder, and only the entry
+ * point `src/mcp/proxy.ts` imports the folders from above.
+ */
+const PROXY_ORDER = [
+  'transport',
+  'config',
+  'paging',
+  'telemetry',
+  'result',
+  'tools',
+  'gateway',
+  'session',
+  'serve',
+] as const;
+
+/** The proxy folder a path under src/ is in, or undefined outside `src/mcp/proxy/`. */
+function proxyFolder(pathInSrc: string): string | undefined {
+  const match = /^mcp\/proxy\/([^/]+)\//.exec(pathInSrc);
+  return match?.[1];
+}
+
+/** Every relative import under src/, as file → imported file (both relative to src/, .ts). */
+function fileGraph(): Map<string, string[]> {
+  const graph = new Map<string, string[]>();
+  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
+    (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
+  );
+  for (const file of files) {
+    const path = file.split('\\').join('/');
+    const source = readFileSync(join(SRC, file), 'utf8')
+      .split('\n')
+      .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
+      .join('\n');
+    const targets: string[] = [];
+    for (const match of source.matchAll(SPECIFIER)) {
+      const specifier = match[1]!;
+      if (!specifier.startsWith('.')) continue;
+      targets.push(
+        relative(SRC, resolve(dirname(join(SRC, file)), specifier))
+          .split('\\')
+          .join('/')
+          .replace(/\.js$/, '.ts'),
+      );
+    }
+    graph.set(path, targets);
+  }
+  return graph;
+}
+
+describe('the proxy layers', () => {
+  const graph = fileGraph();
+
+  it('finds every folder of the order, and no file outside them but at most 8', () => {
+    const inProxy = [...graph.keys()].filter((file) => file.startsWith('mcp/proxy/'));
+    const folders = new Set(inProxy.map(proxyFolder).filter((f) => f !== undefined));
+    assert.deepEqual([...folders].sort(), [...PROXY_ORDER].sort());
+    const loose = inProxy.filter((file) => proxyFolder(file) === undefined);
+    assert.ok(loose.length <= 8, `files directly in src/mcp/proxy: ${loose.join(', ')}`);
+  });
+
+  it('a folder imports only itself and the folders before it', () => {
+    const upward: string[] = [];
+    for (const [file, targets] of graph) {
+      const from = proxyFolder(file);
+      for (const target of targets) {
+        const to = proxyFolder(target);
+        if (to === undefined) continue;
+        const allowed =
+          file === 'mcp/proxy.ts' ||
+          !file.startsWith('mcp/') ||
+          (from !== undefined &&
+            PROXY_ORDER.indexOf(to as never) <= PROXY_ORDER.indexOf(from as never));
+        if (!allowed)
+          upward.push(`src/${file} (${from ?? 'outside'}) imports src/${target} (${to})`);
+      }
+    }
+    assert.deepEqual(upward, []);
+  });
+
+  it('no import cycle anywhere in src/', () => {
+    // Tarjan's strongly connected components: any component of more than one file is a cycle.
+    const index = new Map<string, number>();
+    const low = new Map<string, number>();
+    const stack: string[] = [];
+    const onStack = new Set<string>();
+    const cycles: string[][] = [];
+    let next = 0;
+    const visit = (file: string): void => {
+      index.set(file, next);
+      low.set(file, next);
+      next += 1;
+      stack.push(file);
+      onStack.add(file);
+      for (const target of graph.get(file) ?? []) {
+        if (!graph.has(target)) continue;
+        if (!index.has(target)) {
+          visit(target);
+          low.set(file, Math.min(low.get(file)!, low.get(target)!));
+        } else if (onStack.has(target)) {
+          low.set(file, Math.min(low.get(file)!, index.get(target)!));
+        }
+      }
+      if (low.get(file) === index.get(file)) {
+        const component: string[] = [];
+        let member: string;
+        do {
+          member = stack.pop()!;
+          onStack.delete(member);
+          component.push(member);
+        } while (member !== file);
+        if (component.length > 1) cycles.push(component.sort());
+      }
+    };
+    for (const file of graph.keys()) if (!index.has(file)) visit(file);
+    assert.deepEqual(cycles, []);
+  });
+});

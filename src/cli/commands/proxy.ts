@@ -13,8 +13,8 @@ import {
   DEFAULT_PAGE_TTL_MS,
   DEFAULT_TIMEOUT_MS,
 } from '../../mcp/defaults.js';
-import type { ProxyConfig } from '../../mcp/proxy/config.js';
-import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
+import type { ProxyConfig } from '../../mcp/proxy/config/config.js';
+import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/telemetry/metrics.js';
 import type { GatewayUpstream } from '../../mcp/proxy.js';
 import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, numberParser, tokenizerOption } from '../options.js';
@@ -265,7 +265,7 @@ export function registerProxyCommand(program: Command): void {
       if (command.getOptionValueSource('tokenizer') === 'default') delete options.tokenizer;
       let config: ProxyConfig | undefined;
       if (options.config !== undefined) {
-        const { loadProxyConfig } = await import('../../mcp/proxy/config.js');
+        const { loadProxyConfig } = await import('../../mcp/proxy/config/config.js');
         try {
           config = await loadProxyConfig(options.config);
         } catch (error) {

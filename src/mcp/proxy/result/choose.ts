@@ -1,7 +1,7 @@
 // Stage 2, choose: what the proxy will do with a result it looked at, from the tool's settings
 // (flags, then `--config`) and the call (the `fields` the model asked for).
 
-import type { ResolvedToolSettings } from '../config.js';
+import type { ResolvedToolSettings } from '../config/config.js';
 import type { PayloadView, Plan } from './view.js';
 
 /** How a tool's results are encoded and measured: everything of a {@link Plan} but the call's. */

@@ -4,9 +4,10 @@
 // costs a few encodes of about a page each, never one of the whole.
 
 import { byteLength } from '../../../compact/index.js';
-import { mainList, type Pager } from '../paging.js';
+import { mainList, type Pager } from '../paging/pages.js';
+import type { Encoding } from '../telemetry/outcome.js';
 import { pick } from './pick.js';
-import { type Encoding, type PayloadView, shippedTexts, sizeOf } from './view.js';
+import { type PayloadView, shippedTexts, sizeOf } from './view.js';
 
 /**
  * `view` within its plan's budget: unchanged when it surely fits (its texts are within the

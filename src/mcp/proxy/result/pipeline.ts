@@ -28,8 +28,8 @@ import {
   type ResolvedToolSettings,
   resolveToolSettings,
   type ToolSettings,
-} from '../config.js';
-import type { ProxyMetrics } from '../metrics.js';
+} from '../config/config.js';
+import { type ToolFacts, type ToolRuleOptions, ToolRules } from '../config/tool-rules.js';
 import {
   type Continuation,
   PAGE_META_KEY,
@@ -37,9 +37,10 @@ import {
   Pager,
   pageMeta,
   unknownCursorResult,
-} from '../paging.js';
-import type { ProxyStats } from '../stats.js';
-import { type ToolRuleOptions, ToolRules } from '../tool-rules.js';
+} from '../paging/pages.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import type { Encoding } from '../telemetry/outcome.js';
+import type { ProxyStats } from '../telemetry/stats.js';
 import { choose, type Encoder } from './choose.js';
 import { page } from './page.js';
 import { pick } from './pick.js';
@@ -47,7 +48,6 @@ import { project } from './project.js';
 import { read } from './read.js';
 import { type RecordTargets, record } from './record.js';
 import { type ShippedResult, ship } from './ship.js';
-import type { Encoding, ToolFacts } from './view.js';
 
 /** How the proxy treats tool results: the flags of `toonwire proxy`, as options. */
 export interface PipelineOptions extends ToolRuleOptions {

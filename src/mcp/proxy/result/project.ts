@@ -1,7 +1,7 @@
 // Stage 3, project: the data cut down to the fields the model (or the tool's settings) asked for,
 // with a note when a field does not exist. `structuredContent` is never projected.
 
-import { projectFields } from '../fields-param.js';
+import { projectFields } from '../config/fields-param.js';
 import type { PayloadView } from './view.js';
 
 /**

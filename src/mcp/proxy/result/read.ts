@@ -14,16 +14,10 @@ import { jsonEqual } from '../../../codec/json-equal.js';
 import { isPlainObject } from '../../../codec/objects.js';
 import type { JsonValue } from '../../../codec/types.js';
 import { byteLength } from '../../../compact/index.js';
-import { losesPrecision } from '../json-numbers.js';
-import {
-  type DataPart,
-  dataView,
-  type PayloadView,
-  type ToolFacts,
-  textOf,
-  type VerbatimReason,
-  verbatimView,
-} from './view.js';
+import type { ToolFacts } from '../config/tool-rules.js';
+import type { VerbatimReason } from '../telemetry/outcome.js';
+import { losesPrecision } from './json-numbers.js';
+import { type DataPart, dataView, type PayloadView, textOf, verbatimView } from './view.js';
 
 /**
  * What reading a text as a JSON object or array gave: its value, or why there is none

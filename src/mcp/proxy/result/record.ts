@@ -2,8 +2,8 @@
 // `--metrics`. One strategy per result, from a fixed set, so labels stay bounded.
 
 import { byteLength } from '../../../compact/index.js';
-import type { ProxyMetrics } from '../metrics.js';
-import type { CallSizes, ProxyStats } from '../stats.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import type { CallSizes, ProxyStats } from '../telemetry/stats.js';
 import type { ShippedResult } from './ship.js';
 import { sizeOf } from './view.js';
 

@@ -4,14 +4,9 @@
 
 import { isPlainObject } from '../../../codec/objects.js';
 import type { StructuredContentMode } from '../../clients.js';
-import { PAGE_META_KEY, pageMeta } from '../paging.js';
-import {
-  contentOf,
-  type PayloadView,
-  type ResultStrategy,
-  shippedTexts,
-  type VerbatimReason,
-} from './view.js';
+import { PAGE_META_KEY, pageMeta } from '../paging/pages.js';
+import type { ResultStrategy, VerbatimReason } from '../telemetry/outcome.js';
+import { contentOf, type PayloadView, shippedTexts } from './view.js';
 
 /** The `_meta` key saying how many text contents one shipped text stands for (2 or more). */
 export const MERGED_META_KEY = 'toonwire/mergedBlocks';

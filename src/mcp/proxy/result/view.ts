@@ -4,69 +4,9 @@
 
 import { isPlainObject } from '../../../codec/objects.js';
 import type { JsonValue } from '../../../codec/types.js';
-import type { Page } from '../paging.js';
-
-/** The encodings a result's text can ship in, as a picker candidate names them. */
-export type Encoding = 'json' | 'toon' | 'toon-flatten' | 'toon-tab';
-
-/**
- * What a shipped result's text is, one per result: `'verbatim'` when every text went out as the
- * upstream sent it, else the encoding of its one rewritten text. A fixed set, so metrics labels
- * and `_meta` stay small whatever the result holds.
- */
-export type ResultStrategy = 'verbatim' | Encoding;
-
-/** Every {@link ResultStrategy}, for label sets and docs. */
-export const RESULT_STRATEGIES: readonly ResultStrategy[] = [
-  'verbatim',
-  'json',
-  'toon',
-  'toon-flatten',
-  'toon-tab',
-];
-
-/**
- * Why a result's text went out exactly as the upstream sent it:
- * - decided without reading the text: `'config'` (`"compact": false`), `'excluded'`
- *   (`--exclude-tools`, or not in `--tools`), `'content'` (the content policy: a tool that
- *   returns file, resource or document contents), `'error'` (an `isError` result),
- *   `'no-content'` (no `content` array, e.g. a task handle);
- * - decided by reading it: `'no-text'` (no text content), `'not-json'` (prose, Markdown, a
- *   JSON string or number), `'string'` (`structuredContent` shows the text is a string value:
- *   a file's text, a document), `'mixed'` (JSON texts interleaved with other content),
- *   `'unsafe-numbers'` (a number a double cannot carry exactly);
- * - `'too-large'`: more text than the proxy reads (`--max-compact-mb`), forwarded unread;
- * - decided after picking: `'not-smaller'` (no encoding was smaller than the upstream's text).
- */
-export type VerbatimReason =
-  | 'config'
-  | 'excluded'
-  | 'content'
-  | 'error'
-  | 'no-content'
-  | 'no-text'
-  | 'not-json'
-  | 'string'
-  | 'mixed'
-  | 'unsafe-numbers'
-  | 'too-large'
-  | 'not-smaller';
-
-/** Every {@link VerbatimReason}, for label sets and docs. */
-export const VERBATIM_REASONS: readonly VerbatimReason[] = [
-  'config',
-  'excluded',
-  'content',
-  'error',
-  'no-content',
-  'no-text',
-  'not-json',
-  'string',
-  'mixed',
-  'unsafe-numbers',
-  'too-large',
-  'not-smaller',
-];
+import type { ToolFacts } from '../config/tool-rules.js';
+import type { Page } from '../paging/pages.js';
+import type { Encoding, VerbatimReason } from '../telemetry/outcome.js';
 
 /**
  * Where a result's structured data came from:
@@ -101,21 +41,6 @@ export interface DataText {
   encoding: Encoding;
   /** The text's size in the picker's unit, when the picker measured it. */
   size?: number;
-}
-
-/** What a tool is, as far as the result pipeline cares; learned from tools/list. */
-export interface ToolFacts {
-  name: string;
-  inputSchema?: unknown;
-  /** The tool's `outputSchema`, when it declares one. */
-  outputSchema?: unknown;
-  /** Whether the tool declares an `outputSchema` (`undefined`: the proxy has not seen the tool). */
-  declaresOutputSchema?: boolean;
-  /**
-   * Whether the tool declares an MCP Apps UI resource: its host renders a widget from
-   * `structuredContent`, so that is never removed.
-   */
-  hasUi?: boolean;
 }
 
 /** What `choose` decided for one result: what to project, the budget, how to encode. */

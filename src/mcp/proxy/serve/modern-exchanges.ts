@@ -10,8 +10,8 @@ import type {
   TransportSendOptions,
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { errorResponse, messageKind } from './json-rpc.js';
-import { httpStatusOf, SUBSCRIPTION_ID_META_KEY } from './modern-wire.js';
+import { errorResponse, messageKind } from '../transport/json-rpc.js';
+import { httpStatusOf, SUBSCRIPTION_ID_META_KEY } from '../transport/modern-wire.js';
 
 /** A client request on the 2026-07-28 wire, as read from its POST body. */
 export interface ModernRequest {

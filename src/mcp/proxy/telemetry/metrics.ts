@@ -3,7 +3,7 @@
 
 import type { Server } from 'node:http';
 import type * as PromClient from 'prom-client';
-import type { ResultStrategy, VerbatimReason } from './result/view.js';
+import type { ResultStrategy, VerbatimReason } from '../telemetry/outcome.js';
 
 /** What one answered tools/call did, for {@link ProxyMetrics.recordCall}. */
 export interface ToolCallRecord {

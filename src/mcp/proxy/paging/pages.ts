@@ -4,10 +4,10 @@
 // page. Concatenating the rows of every page gives the list exactly: paging never drops data.
 
 import { randomBytes } from 'node:crypto';
-import { isJsonObject, setOwn } from '../../codec/objects.js';
-import type { JsonObject, JsonValue } from '../../codec/types.js';
-import { DEFAULT_ENVELOPE } from '../../compact/index.js';
-import { DEFAULT_PAGE_CACHE_BYTES, DEFAULT_PAGE_TTL_MS } from '../defaults.js';
+import { isJsonObject, setOwn } from '../../../codec/objects.js';
+import type { JsonObject, JsonValue } from '../../../codec/types.js';
+import { DEFAULT_ENVELOPE } from '../../../compact/index.js';
+import { DEFAULT_PAGE_CACHE_BYTES, DEFAULT_PAGE_TTL_MS } from '../../defaults.js';
 
 /** The name of the tool the proxy adds for the next page. */
 export const MORE_TOOL_NAME = 'toonwire_more';

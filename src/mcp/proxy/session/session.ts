@@ -13,15 +13,20 @@ import {
   clientInfoOf,
   type StructuredContentMode,
   structuredContentModeFor,
-} from '../clients.js';
+} from '../../clients.js';
 /** The defaults of {@link ProxySessionOptions.timeoutMs} and `initTimeoutMs`. */
-import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../defaults.js';
-import { JsonRpcProtocolError, SkippedLineNotice } from './json-lines.js';
-import { describeRequest, errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
-import type { ProxyMetrics } from './metrics.js';
-import { ProblemLog } from './problem-log.js';
-import type { ResultPipeline, ToolCall } from './result/pipeline.js';
-import { type CallPlan, ToolCatalog, type ToolCatalogOptions } from './tools.js';
+import { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS } from '../../defaults.js';
+import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import { ProblemLog } from '../telemetry/problem-log.js';
+import { type CallPlan, ToolCatalog, type ToolCatalogOptions } from '../tools/catalog.js';
+import { JsonRpcProtocolError, SkippedLineNotice } from '../transport/json-lines.js';
+import {
+  describeRequest,
+  errorResponse,
+  messageKind,
+  ProxyErrorCode,
+} from '../transport/json-rpc.js';
 
 export { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS };
 

@@ -2,7 +2,7 @@
 // at (its `id`) and then passed on byte for byte or dropped. The SDK's client transport parses
 // the stream after this; nothing here decodes more than an `id:` line.
 
-import { COLON, CR, LF, SPACE } from '../../codec/char-codes.js';
+import { COLON, CR, LF, SPACE } from '../../../codec/char-codes.js';
 
 /** The letters of the field name `id`. */
 const I = 0x69;

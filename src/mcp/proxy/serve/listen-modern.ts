@@ -16,11 +16,11 @@
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
-import { clientInfoOf, structuredContentModeFor } from '../clients.js';
-import { messageKind } from './json-rpc.js';
+import { clientInfoOf, structuredContentModeFor } from '../../clients.js';
+import type { ProxySession } from '../session/session.js';
+import { messageKind } from '../transport/json-rpc.js';
+import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../transport/modern-wire.js';
 import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
-import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from './modern-wire.js';
-import type { ProxySession } from './session.js';
 
 /** The largest request body read (the SDK's server transport has the same limit). */
 const MAX_BODY_BYTES = 4 * 1024 * 1024;

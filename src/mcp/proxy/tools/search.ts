@@ -4,7 +4,7 @@
 
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
-import { isPlainObject } from '../../codec/objects.js';
+import { isPlainObject } from '../../../codec/objects.js';
 
 /** A tool as the search sees it: its definition, of which only the words are indexed. */
 export interface SearchableTool {

@@ -9,9 +9,9 @@
 // and changing them costs the client its prompt cache; the definitions go into the conversation
 // as a tool result instead (docs/mcp.md, "Tool definitions on demand").
 
-import { isPlainObject } from '../../codec/objects.js';
-import type { ArgumentsCheck } from './tool-arguments.js';
-import { ToolSearch } from './tool-search.js';
+import { isPlainObject } from '../../../codec/objects.js';
+import type { ArgumentsCheck } from './arguments.js';
+import { ToolSearch } from './search.js';
 
 export const FIND_TOOLS_NAME = 'toonwire_find_tools';
 export const CALL_TOOL_NAME = 'toonwire_call_tool';

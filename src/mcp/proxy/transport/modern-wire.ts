@@ -6,7 +6,6 @@
 
 /** The `_meta` envelope keys of a 2026-07-28 request. */
 export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersion';
-export const CLIENT_INFO_META_KEY = 'io.modelcontextprotocol/clientInfo';
 /** The `_meta` key naming the `subscriptions/listen` request a notification belongs to. */
 export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
 

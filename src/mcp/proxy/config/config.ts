@@ -4,8 +4,8 @@
 // Validation names the bad key, so a typo never silently changes nothing.
 
 import { readFile } from 'node:fs/promises';
-import { isPlainObject } from '../../codec/objects.js';
-import { CANDIDATE_NAMES, type CandidateName, type TokenizerName } from '../../compact/index.js';
+import { isPlainObject } from '../../../codec/objects.js';
+import { CANDIDATE_NAMES, type CandidateName, type TokenizerName } from '../../../compact/index.js';
 
 /** What can be set for every tool (top level) or for one tool (under `tools.<name>`). */
 export interface ToolSettings {

@@ -4,9 +4,23 @@
 
 import type { ResolvedToolSettings } from './config.js';
 import { contentToolReason } from './content-policy.js';
-import type { ToolFacts } from './result/view.js';
 
 /** Which tools the proxy compacts (the CLI's `--tools`, `--exclude-tools`, `--include-tools`). */
+/** What a tool is, as far as these rules and the result pipeline care; learned from tools/list. */
+export interface ToolFacts {
+  name: string;
+  inputSchema?: unknown;
+  /** The tool's `outputSchema`, when it declares one. */
+  outputSchema?: unknown;
+  /** Whether the tool declares an `outputSchema` (`undefined`: the proxy has not seen the tool). */
+  declaresOutputSchema?: boolean;
+  /**
+   * Whether the tool declares an MCP Apps UI resource: its host renders a widget from
+   * `structuredContent`, so that is never removed.
+   */
+  hasUi?: boolean;
+}
+
 export interface ToolRuleOptions {
   /**
    * Only these tools' results are compacted (default: every tool's). Naming a tool here also

@@ -3,20 +3,20 @@
 // `outputSchema` where `structuredContent` is stripped; in lazy mode, the proxy's find and call
 // tools instead of the upstream's), and what a tools/call request becomes.
 
-import { isPlainObject } from '../../codec/objects.js';
-import type { StructuredContentMode } from '../clients.js';
-import { takeFieldsArgument, withFieldsParam } from './fields-param.js';
+import { isPlainObject } from '../../../codec/objects.js';
+import type { StructuredContentMode } from '../../clients.js';
+import { takeFieldsArgument, withFieldsParam } from '../config/fields-param.js';
+import type { ToolFacts } from '../config/tool-rules.js';
+import { MORE_TOOL, MORE_TOOL_NAME } from '../paging/pages.js';
+import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
+import { ArgumentChecker } from './arguments.js';
 import {
   CALL_TOOL_NAME,
   CALL_TOOL_TOOL,
   FIND_TOOLS_NAME,
   FIND_TOOLS_TOOL,
   LazyTools,
-} from './lazy-tools.js';
-import { MORE_TOOL, MORE_TOOL_NAME } from './paging.js';
-import type { ResultPipeline, ToolCall } from './result/pipeline.js';
-import type { ToolFacts } from './result/view.js';
-import { ArgumentChecker } from './tool-arguments.js';
+} from './lazy.js';
 
 /** What a session does with a tools/call request. */
 export type CallPlan =

@@ -6,9 +6,9 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { isPlainObject } from '../../codec/objects.js';
-import { checkServerNames } from './config.js';
-import { errorResponse, messageKind, ProxyErrorCode } from './json-rpc.js';
+import { isPlainObject } from '../../../codec/objects.js';
+import { checkServerNames } from '../config/config.js';
+import { errorResponse, messageKind, ProxyErrorCode } from '../transport/json-rpc.js';
 
 /** One server of a gateway: its name (the prefix of its tools) and a transport to it. */
 export interface GatewayMember {

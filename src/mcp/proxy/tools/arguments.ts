@@ -9,7 +9,7 @@
 
 import { createRequire } from 'node:module';
 import type { ErrorObject, Options, ValidateFunction } from 'ajv';
-import { isPlainObject } from '../../codec/objects.js';
+import { isPlainObject } from '../../../codec/objects.js';
 
 /** The Ajv classes, one per dialect, as their modules export them. */
 type AjvClass = new (options: Options) => { compile(schema: object): ValidateFunction };

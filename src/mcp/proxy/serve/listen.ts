@@ -6,12 +6,12 @@ import { randomUUID } from 'node:crypto';
 import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../defaults.js';
+import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../defaults.js';
+import type { ProxySession } from '../session/session.js';
+import type { ProxyMetrics } from '../telemetry/metrics.js';
+import type { ProxyStats } from '../telemetry/stats.js';
+import { loadSdkModule } from '../transport/sdk.js';
 import { ModernRoute } from './listen-modern.js';
-import type { ProxyMetrics } from './metrics.js';
-import { loadSdkModule } from './sdk.js';
-import type { ProxySession } from './session.js';
-import type { ProxyStats } from './stats.js';
 
 /** Where the HTTP proxy listens. */
 export interface ListenAddress {

@@ -2,7 +2,11 @@
 // in UTF-8 bytes and, when the proxy counts tokens, in tokens; which encoding shipped how often,
 // and why the rest went out verbatim.
 
-import { type ResultStrategy, VERBATIM_REASONS, type VerbatimReason } from './result/view.js';
+import {
+  type ResultStrategy,
+  VERBATIM_REASONS,
+  type VerbatimReason,
+} from '../telemetry/outcome.js';
 
 /** The counts for one tool. */
 export interface ToolStats {

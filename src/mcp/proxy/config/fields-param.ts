@@ -2,9 +2,9 @@
 // `fields` argument in tools/list, takes it out of the call before the upstream sees it, and
 // projects the result's JSON text with the compact layer's `project`.
 
-import { isJsonObject, isPlainObject } from '../../codec/objects.js';
-import type { JsonValue } from '../../codec/types.js';
-import { DEFAULT_ENVELOPE, project } from '../../compact/index.js';
+import { isJsonObject, isPlainObject } from '../../../codec/objects.js';
+import type { JsonValue } from '../../../codec/types.js';
+import { DEFAULT_ENVELOPE, project } from '../../../compact/index.js';
 
 /** The description of the `fields` argument the proxy adds: what the model reads. */
 export const FIELDS_PARAM_DESCRIPTION =
