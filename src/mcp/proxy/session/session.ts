@@ -3,10 +3,7 @@
 // are compacted. The session watches the upstream so that a crash, a hang or a broken protocol
 // ends in JSON-RPC errors for the client's pending requests, never in silence.
 
-import type {
-  Transport,
-  TransportSendOptions,
-} from '@modelcontextprotocol/sdk/shared/transport.js';
+import type { TransportSendOptions } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import {
   type ClientInfo,
@@ -20,6 +17,7 @@ import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { ProblemLog } from '../telemetry/problem-log.js';
 import { type CallPlan, ToolCatalog, type ToolCatalogOptions } from '../tools/catalog.js';
+import type { Downstream, Upstream } from '../transport/endpoints.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from '../transport/json-lines.js';
 import {
   describeRequest,
@@ -144,8 +142,8 @@ export class ProxySession {
   private counted = false;
 
   constructor(
-    private readonly downstream: Transport,
-    private readonly upstream: Transport,
+    private readonly downstream: Downstream,
+    private readonly upstream: Upstream,
     private readonly options: ProxySessionOptions,
   ) {
     this.ended = new Promise((resolve) => (this.finish = resolve));
@@ -227,14 +225,13 @@ export class ProxySession {
    * cancelled upstream and the session ends now, instead of when their answers arrive.
    */
   private async watchReader(): Promise<void> {
-    const probe = (this.downstream as { probeReader?: () => Promise<boolean> }).probeReader;
-    if (probe === undefined) return;
+    if (this.downstream.probeReader === undefined) return;
     let waited = 0;
     for (const at of READER_PROBES_MS) {
       await new Promise((resolve) => setTimeout(resolve, at - waited));
       waited = at;
       if (this.shuttingDown || this.pending.size === 0) return;
-      if (!(await probe.call(this.downstream))) {
+      if (!(await this.downstream.probeReader())) {
         this.clientGone('the client went away (its input and output are closed)');
         return;
       }
@@ -386,8 +383,7 @@ export class ProxySession {
     entry.deadline = Date.now() + entry.remainingMs;
     entry.timer = setTimeout(() => {
       // A gateway stops just the server that hung, answers the request, and goes on.
-      const upstream = this.upstream as { timedOut?: (id: RequestId) => boolean };
-      if (upstream.timedOut?.(id) === true) return;
+      if (this.upstream.timedOut?.(id) === true) return;
       const what = describeRequest(entry.method, id, entry.toolName);
       const flag = entry.limitMs === this.timeoutMs ? '--timeout' : '--init-timeout';
       this.fail(
@@ -627,10 +623,7 @@ export class ProxySession {
     if (this.counted) this.options.metrics?.sessionChanged(-1);
     this.endGrace?.();
     for (const entry of this.pending.values()) clearTimeout(entry.timer);
-    const upstream = this.upstream as Transport & {
-      close(options?: { graceMs?: number }): Promise<void>;
-    };
-    await upstream.close({ graceMs: upstreamGraceMs }).catch(() => {});
+    await this.upstream.close({ graceMs: upstreamGraceMs }).catch(() => {});
     this.problems.flush();
     this.pending.clear();
     await this.downstream.close().catch(() => {});
