@@ -18,7 +18,7 @@ import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { clientInfoOf, structuredContentModeFor } from '../../clients.js';
 import type { ProxySession } from '../session/session.js';
-import { messageKind } from '../transport/json-rpc.js';
+import { errorResponse, messageKind } from '../transport/json-rpc.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../transport/modern-wire.js';
 import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
 
@@ -234,5 +234,5 @@ async function readBody(request: IncomingMessage, limit: number): Promise<string
 function fail(response: ServerResponse, status: number, code: number, message: string): void {
   response
     .writeHead(status, { 'content-type': 'application/json' })
-    .end(JSON.stringify({ jsonrpc: '2.0', id: null, error: { code, message } }));
+    .end(JSON.stringify(errorResponse(null, code, message)));
 }

@@ -39,9 +39,16 @@ export const ProxyErrorCode = {
   UpstreamTimeout: -32001,
 } as const;
 
-/** A JSON-RPC error response to `id`. */
-export function errorResponse(id: RequestId, code: number, message: string): JSONRPCMessage {
-  return { jsonrpc: '2.0', id, error: { code, message } };
+/**
+ * A JSON-RPC error response to `id` (`null` answers a message that could not be read far enough
+ * to know its id), the one shape of every error body the proxy writes.
+ *
+ * @example
+ * errorResponse(3, ProxyErrorCode.UpstreamTimeout, 'no answer');
+ * // { jsonrpc: '2.0', id: 3, error: { code: -32001, message: 'no answer' } }
+ */
+export function errorResponse(id: RequestId | null, code: number, message: string): JSONRPCMessage {
+  return { jsonrpc: '2.0', id, error: { code, message } } as JSONRPCMessage;
 }
 
 /** `'tools/call' (id 3)` or `'tools/call search' (id 3)`: how log lines name a request. */

@@ -17,8 +17,9 @@
 //    is declined the way a server without resumable streams declines it (405: the SDK then stops
 //    quietly), and any event whose id was already passed on is dropped.
 
-import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
-import { messageKind } from './json-rpc.js';
+import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { lineExcerpt } from '../../../codec/excerpt.js';
+import { errorResponse, messageKind } from './json-rpc.js';
 import { modernHeaders, PROTOCOL_VERSION_META_KEY, SESSION_ID_HEADER } from './modern-wire.js';
 import { dropSeenEvents, SeenEventIds } from './sse-events.js';
 
@@ -145,7 +146,9 @@ export class UpstreamFetch {
     if (kind !== 'request') {
       const method = (sent as { method?: unknown } | undefined)?.method;
       const name = typeof method === 'string' ? `'${method}'` : 'a message';
-      this.report(new Error(`answered ${name} with ${what}${text ? `: ${excerpt(text)}` : ''}`));
+      this.report(
+        new Error(`answered ${name} with ${what}${text ? `: ${lineExcerpt(text, 200)}` : ''}`),
+      );
       return new Response(null, { status: 202 });
     }
     const id = (sent as { id: RequestId }).id;
@@ -156,8 +159,7 @@ export class UpstreamFetch {
 
 /** A JSON response carrying a JSON-RPC error answer to request `id`, as the SDK reads one. */
 function jsonAnswer(id: RequestId, error: { code: number; message: string }): Response {
-  const answer: JSONRPCMessage = { jsonrpc: '2.0', id, error } as JSONRPCMessage;
-  return new Response(JSON.stringify(answer), {
+  return new Response(JSON.stringify(errorResponse(id, error.code, error.message)), {
     status: 200,
     headers: { 'content-type': 'application/json' },
   });
@@ -198,9 +200,4 @@ function parseJson(text: string): unknown {
 
 function isEventStream(response: Response): boolean {
   return /^\s*text\/event-stream\s*(;|$)/i.test(response.headers.get('content-type') ?? '');
-}
-
-function excerpt(text: string): string {
-  const line = text.replace(/\s+/g, ' ').trim();
-  return line.length > 200 ? `${line.slice(0, 200)}...` : line;
 }
