@@ -1,6 +1,7 @@
 // JSON equality, for the report's round-trip check and the proxy's evidence that two texts hold
 // the same data: objects compare as unordered key sets (JSON semantics), arrays by position,
 // numbers by value (so -0 equals 0, as JSON.stringify agrees).
+import { excerpt } from './excerpt.js';
 import type { JsonValue } from './types.js';
 
 /**
@@ -98,6 +99,5 @@ function memberAccess(key: string): string {
 }
 
 function preview(value: JsonValue): string {
-  const text = JSON.stringify(value);
-  return text.length > 60 ? `${text.slice(0, 57)}...` : text;
+  return excerpt(JSON.stringify(value), 60);
 }

@@ -2,6 +2,8 @@
 // times (an HTTP upstream replaying events, a chatty server's banner) logs it once, then how
 // often it recurred when the session ends. `--verbose` logs every occurrence in full.
 
+import { excerpt } from '../../../codec/excerpt.js';
+
 /** How long a problem's key is: enough to tell problems apart, short enough to bound memory. */
 const KEY_LENGTH = 160;
 /** How long a logged problem may be, unless verbose. */
@@ -41,8 +43,7 @@ export class ProblemLog {
       known.repeats += 1;
       return;
     }
-    const line =
-      flat.length > LINE_LENGTH ? `${flat.slice(0, LINE_LENGTH)}… (--verbose for all of it)` : flat;
+    const line = excerpt(flat, LINE_LENGTH, '… (--verbose for all of it)');
     if (this.seen.size < MAX_KINDS) this.seen.set(key, { line, repeats: 0 });
     this.log(line);
   }

@@ -4,6 +4,7 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { excerpt } from '../../../codec/excerpt.js';
 import { messageKind } from './json-rpc.js';
 
 /**
@@ -41,8 +42,7 @@ export class SkippedLineNotice extends Error {
 }
 
 function quote(line: string): string {
-  const short = line.length > QUOTE_LIMIT ? `${line.slice(0, QUOTE_LIMIT)}…` : line;
-  return JSON.stringify(short);
+  return JSON.stringify(excerpt(line, QUOTE_LIMIT, '…'));
 }
 
 /** What {@link JsonLineTransport} reads from and writes to. */
