@@ -78,18 +78,22 @@ export function structuredContentModeFor(
 }
 
 /**
- * Throws a TypeError naming `caller` unless `setting` is a {@link StructuredContentSetting}.
+ * Throws a TypeError naming `caller` unless `setting` is one of `allowed` (default: every
+ * {@link StructuredContentSetting}; a single result has no use for `'add'`).
  *
  * @example
  * checkStructuredContentSetting('auto', 'proxy'); // passes
+ * checkStructuredContentSetting('add', 'compactResult', ['auto', 'keep', 'strip']); // throws
  */
-export function checkStructuredContentSetting(
+export function checkStructuredContentSetting<S extends StructuredContentSetting>(
   setting: unknown,
   caller: string,
-): asserts setting is StructuredContentSetting {
-  if (!(STRUCTURED_CONTENT_SETTINGS as readonly unknown[]).includes(setting)) {
+  allowed: readonly S[] = STRUCTURED_CONTENT_SETTINGS as readonly S[],
+): asserts setting is S {
+  if (!(allowed as readonly unknown[]).includes(setting)) {
+    const names = allowed.map((name) => `'${name}'`);
     throw new TypeError(
-      `${caller}: structuredContent must be 'auto', 'keep', 'add' or 'strip', got ${JSON.stringify(setting)}`,
+      `${caller}: structuredContent must be ${names.slice(0, -1).join(', ')} or ${names.at(-1)}, got ${JSON.stringify(setting)}`,
     );
   }
 }

@@ -4,7 +4,11 @@
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../codec/objects.js';
-import { type ClientInfo, structuredContentModeFor } from './clients.js';
+import {
+  type ClientInfo,
+  checkStructuredContentSetting,
+  structuredContentModeFor,
+} from './clients.js';
 /** The `_meta` key that names the winning encoding unless told otherwise. */
 import { DEFAULT_META_KEY } from './defaults.js';
 import { type ModelTextOptions, modelText } from './model-text.js';
@@ -63,10 +67,7 @@ export function compactResult(
     ...textOptions
   } = options;
   checkMetaKey(metaKey, 'compactResult');
-  if (structuredContent !== 'auto' && structuredContent !== 'keep' && structuredContent !== 'strip')
-    throw new TypeError(
-      `compactResult: structuredContent must be 'auto', 'keep' or 'strip', got ${JSON.stringify(structuredContent)}`,
-    );
+  checkStructuredContentSetting(structuredContent, 'compactResult', ['auto', 'keep', 'strip']);
   const { text, strategy } = modelText(payload, textOptions);
   const result: CallToolResult = {
     content: [{ type: 'text', text }],
