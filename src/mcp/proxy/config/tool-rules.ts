@@ -5,15 +5,14 @@
 import type { ResolvedToolSettings } from './config.js';
 import { contentToolReason } from './content-policy.js';
 
-/** Which tools the proxy compacts (the CLI's `--tools`, `--exclude-tools`, `--include-tools`). */
 /** What a tool is, as far as these rules and the result pipeline care; learned from tools/list. */
 export interface ToolFacts {
   name: string;
   inputSchema?: unknown;
-  /** The tool's `outputSchema`, when it declares one. */
+  /** The tool's `outputSchema`; `undefined` when it declares none (or is not `listed`). */
   outputSchema?: unknown;
-  /** Whether the tool declares an `outputSchema` (`undefined`: the proxy has not seen the tool). */
-  declaresOutputSchema?: boolean;
+  /** Whether tools/list showed the tool (else the proxy knows only its name). */
+  listed?: boolean;
   /**
    * Whether the tool declares an MCP Apps UI resource: its host renders a widget from
    * `structuredContent`, so that is never removed.
@@ -21,6 +20,7 @@ export interface ToolFacts {
   hasUi?: boolean;
 }
 
+/** Which tools the proxy compacts (the CLI's `--tools`, `--exclude-tools`, `--include-tools`). */
 export interface ToolRuleOptions {
   /**
    * Only these tools' results are compacted (default: every tool's). Naming a tool here also

@@ -11,7 +11,7 @@ import {
 /** The counts for one tool. */
 export interface ToolStats {
   calls: number;
-  /** Calls whose result text was rewritten. */
+  /** Calls whose result text was rewritten: `calls` less the verbatim ones (derived). */
   compacted: number;
   /** How often each strategy shipped, one per call (`'verbatim'` included). */
   strategies: Partial<Record<ResultStrategy, number>>;
@@ -23,6 +23,9 @@ export interface ToolStats {
   tokensBefore: number;
   tokensAfter: number;
 }
+
+/** What is counted per tool; `compacted` is derived from it. */
+type Counts = Omit<ToolStats, 'compacted'>;
 
 /** What one answered call contributes, sizes measured once by the proxy. */
 export interface CallSizes {
@@ -47,6 +50,7 @@ const REASON_TEXT: Readonly<Record<VerbatimReason, string>> = {
   'unsafe-numbers': 'unsafe numbers',
   'too-large': 'too large to read',
   'not-smaller': 'not smaller',
+  failed: 'proxy failures',
 };
 
 /**
@@ -59,7 +63,7 @@ const REASON_TEXT: Readonly<Record<VerbatimReason, string>> = {
  * process.stderr.write(stats.format());
  */
 export class ProxyStats {
-  private readonly tools = new Map<string, ToolStats>();
+  private readonly tools = new Map<string, Counts>();
   private skipped = 0;
   private readonly sessions = { reaped: 0, refused: 0 };
   private tokenizer: string | undefined;
@@ -108,7 +112,6 @@ export class ProxyStats {
     }
     add(entry, {
       calls: 1,
-      compacted: call.strategy === 'verbatim' ? 0 : 1,
       strategies: { [call.strategy]: 1 },
       verbatim: call.verbatim === undefined ? {} : { [call.verbatim]: 1 },
       bytesBefore: call.bytesIn,
@@ -124,7 +127,7 @@ export class ProxyStats {
     for (const [name, entry] of this.tools) {
       const clone = emptyStats();
       add(clone, entry);
-      copy[name] = clone;
+      copy[name] = { ...clone, compacted: compactedCalls(clone) };
     }
     return copy;
   }
@@ -172,10 +175,9 @@ export class ProxyStats {
   }
 }
 
-function emptyStats(): ToolStats {
+function emptyStats(): Counts {
   return {
     calls: 0,
-    compacted: 0,
     strategies: {},
     verbatim: {},
     bytesBefore: 0,
@@ -185,9 +187,8 @@ function emptyStats(): ToolStats {
   };
 }
 
-function add(into: ToolStats, from: ToolStats): void {
+function add(into: Counts, from: Counts): void {
   into.calls += from.calls;
-  into.compacted += from.compacted;
   into.bytesBefore += from.bytesBefore;
   into.bytesAfter += from.bytesAfter;
   into.tokensBefore += from.tokensBefore;
@@ -202,7 +203,12 @@ function saved(before: number, after: number): string {
   return `${((before === 0 ? 0 : (before - after) / before) * 100).toFixed(1)}%`;
 }
 
-function row(name: string, entry: ToolStats, tokens: boolean): string[] {
+/** Calls whose text was rewritten: every call but the verbatim ones. */
+function compactedCalls(entry: Counts): number {
+  return entry.calls - (entry.strategies.verbatim ?? 0);
+}
+
+function row(name: string, entry: Counts, tokens: boolean): string[] {
   const encodings = (Object.entries(entry.strategies) as [ResultStrategy, number][])
     .filter(([strategy]) => strategy !== 'verbatim')
     .sort(([, a], [, b]) => b - a)
@@ -215,7 +221,7 @@ function row(name: string, entry: ToolStats, tokens: boolean): string[] {
   const cells = [
     name,
     String(entry.calls),
-    String(entry.compacted),
+    String(compactedCalls(entry)),
     String(entry.bytesBefore),
     String(entry.bytesAfter),
     saved(entry.bytesBefore, entry.bytesAfter),

@@ -144,7 +144,7 @@ export class ToolCatalog {
     mode: StructuredContentMode,
   ): Record<string, unknown> {
     let shown = tool;
-    if (mode === 'strip' && facts.declaresOutputSchema === true && facts.hasUi !== true) {
+    if (mode === 'strip' && facts.outputSchema !== undefined && facts.hasUi !== true) {
       const { outputSchema: _, ...rest } = shown;
       shown = rest;
     }
@@ -239,12 +239,11 @@ export class ToolCatalog {
 
   private learn(tool: unknown): ToolFacts | undefined {
     if (!isPlainObject(tool) || typeof tool.name !== 'string') return undefined;
-    const { outputSchema } = tool;
     const facts: ToolFacts = {
       name: tool.name,
       inputSchema: tool.inputSchema,
-      outputSchema,
-      declaresOutputSchema: outputSchema !== undefined && outputSchema !== null,
+      outputSchema: tool.outputSchema ?? undefined,
+      listed: true,
       hasUi: declaresUi(tool._meta),
     };
     this.known.set(tool.name, facts);
