@@ -116,7 +116,9 @@ describe('read: what a result holds', () => {
 
   it('(c) a text that is the serialization of structuredContent is data', () => {
     const result = { ...textResult(pretty({ items: rows })), structuredContent: { items: rows } };
-    assert.equal(read(result, undefined, undefined).data?.from, 'structured');
+    const data = read(result, undefined, undefined).data;
+    assert.equal(data?.from, 'text');
+    assert.deepEqual(data?.value, result.structuredContent);
   });
 
   it('(d) a text structuredContent shows to be a string is verbatim, even when it parses as JSON', () => {

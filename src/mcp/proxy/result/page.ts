@@ -23,8 +23,10 @@ export function page(view: PayloadView, pager: Pager | undefined, tool: string):
   const budget = plan?.budget;
   const count = plan?.countTokens;
   if (budget === undefined || count === undefined) return view;
-  if (!data?.projected && sizeOf(shippedTexts(view, true), byteLength) <= budget) return view;
   if (view.verbatim === 'too-large') return tooLarge(view);
+  // Before pick, the texts that would ship are the result's own (counted by `read`) and notes.
+  const bytes = (view.bytesIn ?? Number.POSITIVE_INFINITY) + sizeOf(view.notes, byteLength);
+  if (!data?.projected && bytes <= budget) return view;
   const list = data === undefined ? undefined : mainList(data.value);
   if (data === undefined || list === undefined || list.rows.length < 2 || pager === undefined)
     return whole(view, budget, count);

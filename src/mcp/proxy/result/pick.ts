@@ -2,7 +2,14 @@
 // it is smaller than the texts the upstream sent (so a result is never larger than before).
 
 import { byteLength } from '../../../compact/index.js';
-import { asVerbatim, type DataText, type PayloadView, type Plan, sizeOf } from './view.js';
+import {
+  asVerbatim,
+  type DataPart,
+  type DataText,
+  type PayloadView,
+  type Plan,
+  sizeOf,
+} from './view.js';
 
 /**
  * `view` with the data's text picked (or the one paging encoded kept), or, when that is not
@@ -17,15 +24,14 @@ export function pick(view: PayloadView): PayloadView {
   // Paging, when it ran, has settled what ships and counted it.
   if (data === undefined || plan === undefined || view.tokens !== undefined) return view;
   const text = view.text ?? plan.encode(data.value);
-  if (data.projected || isSmaller(text, data.texts, plan)) return { ...view, text };
+  if (data.projected || isSmaller(text, data, plan)) return { ...view, text };
   return asVerbatim(view, 'not-smaller');
 }
 
-/** Whether `text` is smaller than `texts` together, in the plan's unit. */
-function isSmaller(text: DataText, texts: readonly string[], plan: Plan): boolean {
+/** Whether `text` is smaller than the texts `data` stands for, in the plan's unit. */
+function isSmaller(text: DataText, data: DataPart, plan: Plan): boolean {
   const size = text.size ?? plan.measure(text.text);
-  // UTF-8 takes at least one byte per UTF-16 code unit: under bytes, a size below the texts'
-  // length needs no count.
-  if (plan.measure === byteLength && size < sizeOf(texts, (t) => t.length)) return true;
-  return size < sizeOf(texts, plan.measure);
+  // Bytes were counted by `read`.
+  if (plan.measure === byteLength) return size < data.bytes;
+  return size < sizeOf(data.texts, plan.measure);
 }

@@ -141,22 +141,33 @@ export class ResultPipeline {
   private readonly defaults: ResolvedToolSettings;
   private failures = 0;
 
-  readonly structuredContent: StructuredContentSetting;
-  readonly metaKey: string;
-  readonly stats: ProxyStats | undefined;
-  readonly metrics: ProxyMetrics | undefined;
-
   /** Use {@link createResultPipeline}. */
   constructor(private readonly parts: PipelineParts) {
-    this.structuredContent = parts.structuredContent;
-    this.metaKey = parts.metaKey;
-    this.stats = parts.stats;
-    this.metrics = parts.metrics;
     this.defaults = resolveToolSettings(parts.config, parts.flags, undefined);
     this.pager =
       parts.cache === undefined ? undefined : new Pager(parts.cache, { keep: !parts.observe });
     const cache = parts.cache;
-    if (cache !== undefined) this.metrics?.watchPageCache(() => cache.size);
+    if (cache !== undefined) parts.metrics?.watchPageCache(() => cache.size);
+  }
+
+  /** What happens to `structuredContent` (a mode, or `'auto'` to settle per client). */
+  get structuredContent(): StructuredContentSetting {
+    return this.parts.structuredContent;
+  }
+
+  /** The `_meta` key naming each result's strategy. */
+  get metaKey(): string {
+    return this.parts.metaKey;
+  }
+
+  /** Where `--stats` counts go, if anywhere. */
+  get stats(): ProxyStats | undefined {
+    return this.parts.stats;
+  }
+
+  /** Where `--metrics` go, if anywhere. */
+  get metrics(): ProxyMetrics | undefined {
+    return this.parts.metrics;
   }
 
   /**
@@ -173,14 +184,19 @@ export class ResultPipeline {
     tool: ToolFacts | undefined,
     mode: StructuredContentMode,
   ): ShippedResult {
+    // Each text is counted once per result, whichever stage asks first.
+    const countTokens = countOnce(this.parts.record.countTokens);
     let shipped: ShippedResult;
     try {
-      shipped = this.stages(result, call, tool, mode);
+      shipped = this.stages(result, call, tool, mode, countTokens);
     } catch (error) {
       shipped = this.unchanged(result, error);
     }
     if (call.tool !== undefined)
-      record(shipped, call.tool, (performance.now() - call.started) / 1000, this.parts.record);
+      record(shipped, call.tool, (performance.now() - call.started) / 1000, {
+        ...this.parts.record,
+        countTokens,
+      });
     return shipped;
   }
 
@@ -190,6 +206,7 @@ export class ResultPipeline {
     call: ToolCall,
     tool: ToolFacts | undefined,
     mode: StructuredContentMode,
+    countTokens: CountOnce | undefined,
   ): ShippedResult {
     const settings = this.settingsFor(call.tool);
     let view = read(
@@ -198,7 +215,7 @@ export class ResultPipeline {
       this.parts.rules.leaveAlone(tool, settings),
       this.parts.maxCompactBytes,
     );
-    view = choose(view, settings, call.fields, this.encoderFor(settings));
+    view = choose(view, settings, call.fields, this.encoderFor(settings, countTokens));
     view = project(view);
     view = page(view, this.pager, call.tool ?? '');
     view = pick(view);
@@ -213,7 +230,7 @@ export class ResultPipeline {
     const next = typeof cursor === 'string' ? pager.next(cursor) : undefined;
     if (next === undefined) return unknownCursorResult(cursor, pager.cache.ttlMs);
     const { page: served, tool } = next;
-    this.metrics?.recordPage(
+    this.parts.metrics?.recordPage(
       tool,
       byteLength(served.text) + byteLength(served.note),
       served.tokens,
@@ -243,8 +260,22 @@ export class ResultPipeline {
     return this.parts.rules.leaveAlone(tool, this.settingsFor(tool?.name));
   }
 
-  private encoderFor(settings: ResolvedToolSettings): Encoder {
-    return this.parts.encoders.get(encoderKey(settings))!;
+  /** The encoder of `settings`, counting tokens with this result's `countTokens`. */
+  private encoderFor(settings: ResolvedToolSettings, countTokens: CountOnce | undefined): Encoder {
+    const encoder = this.parts.encoders.get(encoderKey(settings))!;
+    if (countTokens === undefined) return encoder;
+    const byTokens = encoder.measure === encoder.countTokens;
+    return {
+      encode: byTokens
+        ? (value) => {
+            const text = encoder.encode(value);
+            countTokens.seed(text.text, text.size);
+            return text;
+          }
+        : encoder.encode,
+      measure: byTokens ? countTokens : encoder.measure,
+      countTokens,
+    };
   }
 
   private unchanged(result: unknown, error: unknown): ShippedResult {
@@ -257,13 +288,38 @@ export class ResultPipeline {
       result,
       changed: false,
       strategy: 'verbatim',
-      verbatim: 'not-smaller',
+      verbatim: 'failed',
+      bytesIn: undefined,
       textsIn: [],
       textsOut: [],
       tokensOut: undefined,
       paged: false,
     };
   }
+}
+
+/** A token count that remembers each text's count (for one result), and can be told one. */
+interface CountOnce {
+  (text: string): number;
+  /** Remembers that `text` is `tokens` tokens (the picker counted it already). */
+  seed(text: string, tokens: number): void;
+}
+
+function countOnce(count: ((text: string) => number) | undefined): CountOnce | undefined {
+  if (count === undefined) return undefined;
+  const counted = new Map<string, number>();
+  const once = ((text: string) => {
+    let tokens = counted.get(text);
+    if (tokens === undefined) {
+      tokens = count(text);
+      counted.set(text, tokens);
+    }
+    return tokens;
+  }) as CountOnce;
+  once.seed = (text, tokens) => {
+    counted.set(text, tokens);
+  };
+  return once;
 }
 
 function encoderKey(settings: Pick<ResolvedToolSettings, 'by' | 'candidates'>): string {

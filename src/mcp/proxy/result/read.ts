@@ -17,7 +17,7 @@ import { byteLength } from '../../../compact/index.js';
 import type { ToolFacts } from '../config/tool-rules.js';
 import type { VerbatimReason } from '../telemetry/outcome.js';
 import { losesPrecision } from './json-numbers.js';
-import { type DataPart, dataView, type PayloadView, textOf, verbatimView } from './view.js';
+import { type DataPart, dataView, type PayloadView, sizeOf, textOf, verbatimView } from './view.js';
 
 /**
  * What reading a text as a JSON object or array gave: its value, or why there is none
@@ -61,10 +61,13 @@ export function read(
   maxBytes = Number.POSITIVE_INFINITY,
 ): PayloadView {
   const found = dataOf(result, tool, leaveAlone, maxBytes);
-  return typeof found === 'string'
-    ? verbatimView(result, tool, found)
-    : dataView(result, tool, found);
+  if (typeof found === 'string') return verbatimView(result, tool, found);
+  if (!('data' in found)) return verbatimView(result, tool, found.verbatim, found.bytes);
+  return dataView(result, tool, found.data, found.bytes);
 }
+
+/** What a result's texts were found to be, once counted. */
+type Found = { data: DataPart; bytes: number } | { verbatim: VerbatimReason; bytes: number };
 
 /** The result's data, or why it has none. */
 function dataOf(
@@ -72,41 +75,74 @@ function dataOf(
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
   maxBytes: number,
-): DataPart | VerbatimReason {
+): Found | VerbatimReason {
   if (!isPlainObject(result)) return 'no-content';
   if (result.isError === true) return 'error';
   if (leaveAlone !== undefined) return leaveAlone;
   if (!Array.isArray(result.content)) return 'no-content';
   const content = result.content as unknown[];
-  const texts: Text[] = [];
-  content.forEach((block, index) => {
-    const text = textOf(block);
-    if (text !== undefined) texts.push({ index, text });
-  });
-  if (texts.length === 0) return 'no-text';
-  if (textBytesOver(texts, maxBytes)) return 'too-large';
-  return (
+  const texts = textsOf(content, maxBytes);
+  if (texts === undefined) return 'too-large';
+  const bytes = sizeOf(texts, (text) => text.bytes);
+  if (texts.length === 0) return { verbatim: 'no-text', bytes };
+  const json = new JsonReads(texts);
+  const found =
     stringEvidence(result, tool, texts) ??
-    itemsOfStructuredList(result, content, texts) ??
-    jsonTexts(result, content, texts)
-  );
+    itemsOfStructuredList(result, content, texts, json) ??
+    jsonTexts(content, texts, json);
+  return typeof found === 'string' ? { verbatim: found, bytes } : { data: found, bytes };
 }
 
-/** Whether the texts hold more than `limit` UTF-8 bytes (counted only as far as needed). */
-function textBytesOver(texts: readonly Text[], limit: number): boolean {
-  let bytes = 0;
-  for (const { text } of texts) {
+/**
+ * The text contents of `content`, each with its UTF-8 bytes; `undefined` once they hold more
+ * than `limit` bytes together (counted only as far as needed).
+ */
+function textsOf(content: readonly unknown[], limit: number): Text[] | undefined {
+  const texts: Text[] = [];
+  let total = 0;
+  for (let index = 0; index < content.length; index++) {
+    const text = textOf(content[index]);
+    if (text === undefined) continue;
     // A UTF-16 code unit takes at least one UTF-8 byte: a long text needs no count.
-    bytes += text.length > limit ? text.length : byteLength(text);
-    if (bytes > limit) return true;
+    if (text.length > limit) return undefined;
+    const bytes = byteLength(text);
+    total += bytes;
+    if (total > limit) return undefined;
+    texts.push({ index, text, bytes });
   }
-  return false;
+  return texts;
 }
 
-/** A text content and where it stands in `content`. */
+/** A text content, where it stands in `content`, and its UTF-8 bytes. */
 interface Text {
   index: number;
   text: string;
+  bytes: number;
+}
+
+/**
+ * Each text read as JSON at most once, whichever reading asks first (a FastMCP list's items,
+ * then a run of JSON texts, may both look at the same texts).
+ */
+class JsonReads {
+  private readonly reads: (JsonRead | undefined)[];
+
+  constructor(private readonly texts: readonly Text[]) {
+    this.reads = new Array(texts.length);
+  }
+
+  /** Text `i` as any JSON value. */
+  any(i: number): JsonRead {
+    this.reads[i] ??= readJson(this.texts[i]!.text);
+    return this.reads[i];
+  }
+
+  /** Text `i` as a JSON object or array (anything else is `'not-container'`, unparsed). */
+  container(i: number): JsonRead {
+    const first = firstNonSpace(this.texts[i]!.text);
+    if (first !== '{' && first !== '[') return { failed: 'not-container' };
+    return this.any(i);
+  }
 }
 
 /**
@@ -141,13 +177,14 @@ function itemsOfStructuredList(
   result: Record<string, unknown>,
   content: readonly unknown[],
   texts: readonly Text[],
+  json: JsonReads,
 ): DataPart | VerbatimReason | undefined {
   const wrapped = wrappedResult(result.structuredContent);
   if (!Array.isArray(wrapped) || wrapped.length !== texts.length) return undefined;
   if (!isPlainRun(content, texts)) return undefined;
   const items: JsonValue[] = [];
   for (let i = 0; i < texts.length; i++) {
-    const read = readJson(texts[i]!.text);
+    const read = json.any(i);
     if (read.failed === 'unsafe-numbers') return 'unsafe-numbers';
     if (read.failed !== undefined || !jsonEqual(read.value, wrapped[i] as JsonValue))
       return undefined;
@@ -158,36 +195,30 @@ function itemsOfStructuredList(
 
 /** The data of texts holding JSON objects or arrays: one, a run of several, or none. */
 function jsonTexts(
-  result: Record<string, unknown>,
   content: readonly unknown[],
   texts: readonly Text[],
+  reads: JsonReads,
 ): DataPart | VerbatimReason {
-  const json: { index: number; text: string; value: JsonValue }[] = [];
+  const json: (Text & { value: JsonValue })[] = [];
   let unsafe = false;
-  for (const { index, text } of texts) {
-    const read = readJsonContainer(text);
+  texts.forEach((text, i) => {
+    const read = reads.container(i);
     if (read.failed === 'unsafe-numbers') unsafe = true;
-    else if (read.failed === undefined) json.push({ index, text, value: read.value });
-  }
+    else if (read.failed === undefined) json.push({ ...text, value: read.value });
+  });
   // A number the data would change in: the whole result goes as it came.
   if (unsafe) return 'unsafe-numbers';
   if (json.length === 0) return 'not-json';
   if (json.length === 1) {
-    const [{ index, text, value }] = json as [(typeof json)[number]];
-    const structured = result.structuredContent;
-    const from =
-      structured !== undefined &&
-      (jsonEqual(value, structured as JsonValue) ||
-        jsonEqual(value, wrappedResult(structured) as JsonValue))
-        ? 'structured'
-        : 'text';
+    const [{ index, text, bytes, value }] = json as [(typeof json)[number]];
     return {
       value,
       original: value,
-      from,
+      from: 'text',
       first: index,
       count: 1,
       texts: [text],
+      bytes,
       projected: false,
     };
   }
@@ -206,6 +237,7 @@ function blocksPart(items: JsonValue[], texts: readonly Text[]): DataPart {
     first: texts[0]!.index,
     count: texts.length,
     texts: texts.map(({ text }) => text),
+    bytes: sizeOf(texts, (text) => text.bytes),
     projected: false,
   };
 }

@@ -53,7 +53,7 @@ export function record(
 /** The call's sizes; a text shipped as it came is measured once. */
 function measure(shipped: ShippedResult, targets: RecordTargets): CallSizes {
   const { textsIn, textsOut } = shipped;
-  const bytesIn = sizeOf(textsIn, byteLength);
+  const bytesIn = shipped.bytesIn ?? sizeOf(textsIn, byteLength);
   const bytesOut = textsOut === textsIn ? bytesIn : sizeOf(textsOut, byteLength);
   const count = targets.countTokens;
   const tokensIn =

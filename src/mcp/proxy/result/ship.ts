@@ -22,6 +22,8 @@ export interface ShippedResult {
   verbatim: VerbatimReason | undefined;
   /** Every text of the result as the upstream sent it, in order. */
   textsIn: readonly string[];
+  /** Their UTF-8 bytes, when `read` counted them. */
+  bytesIn: number | undefined;
   /** Every text shipped, in order (the same array when none changed). */
   textsOut: readonly string[];
   /** Exact tokens of `textsOut`, when a stage counted them. */
@@ -49,6 +51,7 @@ export function ship(
   const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
   const base = {
     textsIn,
+    bytesIn: view.bytesIn,
     tokensOut: view.tokens,
     paged: view.page !== undefined,
   };
@@ -121,7 +124,9 @@ function structuredContentFor(view: PayloadView, mode: StructuredContentMode): u
     data !== undefined &&
     text !== undefined &&
     view.page === undefined &&
-    view.tool?.declaresOutputSchema === false &&
+    // Listed without an outputSchema (a tool not listed yet might declare one).
+    view.tool?.listed === true &&
+    view.tool.outputSchema === undefined &&
     isPlainObject(data.original);
   return canAdd ? data.original : original;
 }

@@ -10,13 +10,12 @@ import type { Encoding, VerbatimReason } from '../telemetry/outcome.js';
 
 /**
  * Where a result's structured data came from:
- * - `'text'`: one text content holding a JSON object or array;
+ * - `'text'`: one text content holding a JSON object or array (the serialization of
+ *   `structuredContent` among them, whatever its white space);
  * - `'blocks'`: several text contents, each one item of one list (a FastMCP `list[Model]`
- *   result), merged into that list;
- * - `'structured'`: a text that is the serialization of the result's `structuredContent`
- *   (whatever its white space).
+ *   result), merged into that list.
  */
-export type DataSource = 'text' | 'blocks' | 'structured';
+export type DataSource = 'text' | 'blocks';
 
 /** The structured data of a result: one value, standing for a run of its text contents. */
 export interface DataPart {
@@ -31,6 +30,8 @@ export interface DataPart {
   count: number;
   /** The texts it stands for, as sent. */
   texts: readonly string[];
+  /** Their UTF-8 bytes, counted once by `read`. */
+  bytes: number;
   /** Projected to fields the model asked for: it ships as rewritten even where JSON wins. */
   projected: boolean;
 }
@@ -67,6 +68,11 @@ export interface PayloadView {
   readonly result: unknown;
   /** The tool, when the proxy knows it. */
   readonly tool: ToolFacts | undefined;
+  /**
+   * UTF-8 bytes of every text of the result as sent, counted once by `read`; `undefined` when it
+   * did not count them (a result too large to read, or one it was told to leave alone).
+   */
+  readonly bytesIn: number | undefined;
   /** The result's structured data; `undefined` when every text ships verbatim. */
   readonly data: DataPart | undefined;
   /** Why every text ships verbatim, when `data` is `undefined`. */
@@ -93,10 +99,12 @@ export function verbatimView(
   result: unknown,
   tool: ToolFacts | undefined,
   reason: VerbatimReason,
+  bytesIn?: number,
 ): PayloadView {
   return {
     result,
     tool,
+    bytesIn,
     data: undefined,
     verbatim: reason,
     plan: undefined,
@@ -111,14 +119,15 @@ export function verbatimView(
  * A view of `result` whose structured data is `data`.
  *
  * @example
- * dataView(result, undefined, { value: [1], original: [1], from: 'text', first: 0, count: 1, texts: ['[1]'] });
+ * dataView(result, undefined, { value: [1], original: [1], from: 'text', first: 0, count: 1, texts: ['[1]'], bytes: 3 }, 3);
  */
 export function dataView(
   result: unknown,
   tool: ToolFacts | undefined,
   data: DataPart,
+  bytesIn: number,
 ): PayloadView {
-  return { ...verbatimView(result, tool, 'no-text'), data, verbatim: undefined };
+  return { ...verbatimView(result, tool, 'no-text', bytesIn), data, verbatim: undefined };
 }
 
 /**
@@ -127,7 +136,7 @@ export function dataView(
  */
 export function asVerbatim(view: PayloadView, reason: VerbatimReason): PayloadView {
   return {
-    ...verbatimView(view.result, view.tool, reason),
+    ...verbatimView(view.result, view.tool, reason, view.bytesIn),
     notes: view.notes,
     tokens: view.tokens,
   };
@@ -176,13 +185,13 @@ export function shippedTexts(view: PayloadView, withData: boolean): string[] {
 }
 
 /**
- * The total size of `texts` under `measure`.
+ * The total size of `items` under `measure`.
  *
  * @example
  * sizeOf(['ab', 'c'], (text) => text.length); // 3
  */
-export function sizeOf(texts: readonly string[], measure: (text: string) => number): number {
+export function sizeOf<T>(items: readonly T[], measure: (item: T) => number): number {
   let total = 0;
-  for (const text of texts) total += measure(text);
+  for (const item of items) total += measure(item);
   return total;
 }

@@ -32,7 +32,9 @@ export const RESULT_STRATEGIES: readonly ResultStrategy[] = [
  *   a file's text, a document), `'mixed'` (JSON texts interleaved with other content),
  *   `'unsafe-numbers'` (a number a double cannot carry exactly);
  * - `'too-large'`: more text than the proxy reads (`--max-compact-mb`), forwarded unread;
- * - decided after picking: `'not-smaller'` (no encoding was smaller than the upstream's text).
+ * - decided after picking: `'not-smaller'` (no encoding was smaller than the upstream's text);
+ * - `'failed'`: a stage of the pipeline threw (a defect: the proxy logs it and forwards the
+ *   result as it came).
  */
 export type VerbatimReason =
   | 'config'
@@ -46,7 +48,8 @@ export type VerbatimReason =
   | 'mixed'
   | 'unsafe-numbers'
   | 'too-large'
-  | 'not-smaller';
+  | 'not-smaller'
+  | 'failed';
 
 /** Every {@link VerbatimReason}, for label sets and docs. */
 export const VERBATIM_REASONS: readonly VerbatimReason[] = [
@@ -62,4 +65,5 @@ export const VERBATIM_REASONS: readonly VerbatimReason[] = [
   'unsafe-numbers',
   'too-large',
   'not-smaller',
+  'failed',
 ];
