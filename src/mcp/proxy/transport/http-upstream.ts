@@ -47,6 +47,7 @@ export class HttpUpstreamTransport implements Transport {
   /** Settles once `notifications/initialized` has been forwarded; later sends wait for it. */
   private initializing: Promise<void> | undefined;
   private readonly upstream: HttpUpstream;
+  private upstreamFetch: UpstreamFetch | undefined;
   /** A 2026-07-28 request went out since the last initialize: no sessions, no notifications. */
   private modern = false;
 
@@ -61,6 +62,7 @@ export class HttpUpstreamTransport implements Transport {
     );
     const url = new URL(this.upstream.url);
     const upstreamFetch = new UpstreamFetch((error) => this.onerror?.(error));
+    this.upstreamFetch = upstreamFetch;
     const inner = new StreamableHTTPClientTransport(url, {
       requestInit: { headers: this.upstream.headers ?? {} },
       fetch: upstreamFetch.fetch,
@@ -81,6 +83,12 @@ export class HttpUpstreamTransport implements Transport {
   }
 
   async send(message: JSONRPCMessage): Promise<void> {
+    const upstreamFetch = this.upstreamFetch;
+    if (upstreamFetch === undefined) throw new Error('the HTTP upstream is not connected');
+    await upstreamFetch.sending(message, () => this.forward(message));
+  }
+
+  private async forward(message: JSONRPCMessage): Promise<void> {
     if (this.initializing !== undefined) await this.initializing.catch(() => {});
     const inner = this.inner;
     if (inner === undefined) throw new Error('the HTTP upstream is not connected');

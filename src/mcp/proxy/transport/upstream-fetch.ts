@@ -17,7 +17,8 @@
 //    is declined the way a server without resumable streams declines it (405: the SDK then stops
 //    quietly), and any event whose id was already passed on is dropped.
 
-import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
+import { AsyncLocalStorage } from 'node:async_hooks';
+import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { lineExcerpt } from '../../../codec/excerpt.js';
 import { errorResponse, messageKind } from './json-rpc.js';
 import { modernHeaders, PROTOCOL_VERSION_META_KEY, SESSION_ID_HEADER } from './modern-wire.js';
@@ -86,8 +87,22 @@ export class UpstreamFetch {
     this.awaiting.delete(id);
   }
 
+  /**
+   * Runs `send` (the SDK transport's send of `message`) so that the POST it makes knows its
+   * message without parsing the body the SDK has just serialized.
+   *
+   * @example
+   * await upstreamFetch.sending(message, () => transport.send(message));
+   */
+  sending<T>(message: JSONRPCMessage, send: () => Promise<T>): Promise<T> {
+    return this.outgoing.run(message, send);
+  }
+
+  private readonly outgoing = new AsyncLocalStorage<JSONRPCMessage>();
+
   private async post(url: string | URL, init: RequestInit, body: string): Promise<Response> {
-    let message: unknown;
+    // The message being sent; parsed from the body only for a POST made outside `sending`.
+    let message: unknown = this.outgoing.getStore();
     const parsed = (): unknown => {
       message ??= parseJson(body);
       return message;
