@@ -48,7 +48,7 @@ function quote(line: string): string {
 /** What {@link JsonLineTransport} reads from and writes to. */
 export interface JsonLineStreams {
   input: NodeJS.ReadableStream;
-  output: NodeJS.WritableStream;
+  output: NodeJS.WritableStream & { cork?(): void; uncork?(): void };
   /** End `output` when the transport closes (a child's stdin: the child sees end of input). */
   endOutputOnClose?: boolean;
   /**
@@ -98,11 +98,16 @@ export class JsonLineTransport implements Transport {
     if (this.closed) throw new Error('the connection is closed');
     const { output } = this.streams;
     const original = originalLines.get(message);
+    // Corked, the line and its newline leave in one write (one system call per message); the
+    // line is not copied to append the newline (a result line may be megabytes).
+    output.cork?.();
     if (original !== undefined) output.write(original);
     const rest = original === undefined ? `${JSON.stringify(message)}\n` : '\n';
-    await new Promise<void>((resolve, reject) => {
+    const written = new Promise<void>((resolve, reject) => {
       output.write(rest, (error) => (error ? reject(error) : resolve()));
     });
+    output.uncork?.();
+    await written;
   }
 
   /**
