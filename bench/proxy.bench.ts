@@ -198,3 +198,102 @@ console.log(
   `\nA 20,000-row query result (test/mcp/fixtures/levers-upstream.mjs), ${BUDGET_ROUNDS} calls each after 2 warm-up calls\n`,
 );
 printTable(['scenario', 'p50', 'p95', 'text bytes', 'proxy RSS', 'proxy peak RSS'], budgetRows);
+
+// A small call on a real npm server (issue 29): server-memory's search_nodes over a 5-entity
+// graph (about 1 KB of pretty JSON), direct, through `--observe` and compacting, interleaved
+// call by call; with the proxy's own CPU time per call, from /proc (Linux), over the same calls.
+const MEMORY_SERVER = join(
+  ROOT,
+  'node_modules',
+  '@modelcontextprotocol',
+  'server-memory',
+  'dist',
+  'index.js',
+);
+const SMALL_ROUNDS = Number(process.env.SMALL_ROUNDS ?? 300);
+
+/** utime + stime of a process in milliseconds (Linux), or NaN. */
+function cpuMsOf(pid: number | null): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
+if (existsSync(MEMORY_SERVER)) {
+  const graphFile = join(
+    (await import('node:os')).tmpdir(),
+    `toonwire-bench-memory-${process.pid}.jsonl`,
+  );
+  const env = { ...process.env, MEMORY_FILE_PATH: graphFile } as Record<string, string>;
+  const variants = [
+    { label: 'direct', args: [MEMORY_SERVER] },
+    {
+      label: 'proxy --observe',
+      args: [proxyCli(), 'proxy', '--observe', '--', process.execPath, MEMORY_SERVER],
+    },
+    {
+      label: 'proxy (compacting)',
+      args: [proxyCli(), 'proxy', '--', process.execPath, MEMORY_SERVER],
+    },
+  ];
+  const clients = [];
+  for (const variant of variants) {
+    const transport = new StdioClientTransport({
+      command: process.execPath,
+      args: variant.args,
+      env,
+      stderr: 'ignore',
+    });
+    const client = new Client({ name: 'proxy-bench', version: '1.0.0' });
+    await client.connect(transport);
+    clients.push({ ...variant, client, transport, ms: [] as number[], cpuStart: 0 });
+  }
+  try {
+    await clients[0]!.client.callTool({
+      name: 'create_entities',
+      arguments: {
+        entities: Array.from({ length: 5 }, (_, i) => ({
+          name: `Person ${i}`,
+          entityType: 'person',
+          observations: [`works at Company ${i}`, 'likes "tea"\nand coffee'],
+        })),
+      },
+    });
+    const call = (client: Client) =>
+      client.callTool({ name: 'search_nodes', arguments: { query: 'Person' } });
+    for (let i = 0; i < WARMUP; i++) for (const { client } of clients) await call(client);
+    for (const entry of clients) entry.cpuStart = cpuMsOf(entry.transport.pid ?? null);
+    for (let round = 0; round < SMALL_ROUNDS; round++) {
+      const order = round % 2 === 0 ? clients : [...clients].reverse();
+      for (const entry of order) {
+        const start = performance.now();
+        await call(entry.client);
+        entry.ms.push(performance.now() - start);
+      }
+    }
+    const directP50 = median(clients[0]!.ms);
+    const smallRows = clients.map((entry) => [
+      entry.label,
+      formatTime(median(entry.ms) * 1e6),
+      `${(median(entry.ms) / directP50).toFixed(2)}x`,
+      `${((cpuMsOf(entry.transport.pid ?? null) - entry.cpuStart) / SMALL_ROUNDS).toFixed(3)} ms`,
+    ]);
+    const { loadavg } = await import('node:os');
+    console.log(
+      `\nA small call on server-memory (search_nodes, 5 entities), ${SMALL_ROUNDS} interleaved rounds; load average ${loadavg()
+        .map((load) => load.toFixed(1))
+        .join(
+          ' ',
+        )}\n(CPU per call: the process the client talks to, i.e. the server directly, or the proxy alone)\n`,
+    );
+    printTable(['path', 'p50', 'vs direct', 'CPU per call'], smallRows);
+  } finally {
+    for (const { client } of clients) await client.close();
+    (await import('node:fs')).rmSync(graphFile, { force: true });
+  }
+} else {
+  console.log('\n(server-memory not installed: the small-call table is skipped)');
+}
