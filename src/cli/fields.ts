@@ -4,6 +4,7 @@
 // (exit 1) instead of writing empty items, and `report` leaves that projection out.
 import { isJsonObject } from '../codec/objects.js';
 import type { JsonValue } from '../codec/types.js';
+import { closest, editDistance } from '../compact/closest.js';
 import { DEFAULT_ENVELOPE } from '../compact/index.js';
 
 /** How many items lend their field names to the suggestions (the rest are only checked). */
@@ -59,17 +60,7 @@ export class FieldPresence {
 
   /** The items' field closest to `field` (edit distance, ignoring case first), if any. */
   closest(field: string): string | undefined {
-    let best: string | undefined;
-    let bestDistance = Infinity;
-    for (const candidate of this.#known) {
-      const distance =
-        candidate.toLowerCase() === field.toLowerCase() ? 0.5 : editDistance(field, candidate);
-      if (distance < bestDistance) {
-        best = candidate;
-        bestDistance = distance;
-      }
-    }
-    return best;
+    return closest(field, this.#known, { distance: fieldDistance })[0];
   }
 }
 
@@ -157,25 +148,9 @@ function collectPaths(node: JsonValue, prefix: string, depth: number, into: Set<
   }
 }
 
-/** Optimal string alignment distance: insertions, deletions, substitutions, adjacent swaps. */
-function editDistance(a: string, b: string): number {
-  const rows = a.length + 1;
-  const cols = b.length + 1;
-  const d: number[] = new Array(rows * cols).fill(0);
-  for (let i = 0; i < rows; i++) d[i * cols] = i;
-  for (let j = 0; j < cols; j++) d[j] = j;
-  for (let i = 1; i < rows; i++) {
-    for (let j = 1; j < cols; j++) {
-      const cost = a[i - 1] === b[j - 1] ? 0 : 1;
-      let best = Math.min(
-        d[(i - 1) * cols + j]! + 1,
-        d[i * cols + j - 1]! + 1,
-        d[(i - 1) * cols + j - 1]! + cost,
-      );
-      if (i > 1 && j > 1 && a[i - 1] === b[j - 2] && a[i - 2] === b[j - 1])
-        best = Math.min(best, d[(i - 2) * cols + j - 2]! + 1);
-      d[i * cols + j] = best;
-    }
-  }
-  return d[rows * cols - 1]!;
+/** A case difference alone is closer than any edit; otherwise edits, adjacent swaps included. */
+function fieldDistance(field: string, candidate: string): number {
+  return candidate.toLowerCase() === field.toLowerCase()
+    ? 0.5
+    : editDistance(field, candidate, { swaps: true });
 }

@@ -5,6 +5,9 @@
 import { createRequire } from 'node:module';
 import type MiniSearch from 'minisearch';
 import { isPlainObject } from '../../../codec/objects.js';
+import { closest, editDistance } from '../../../compact/closest.js';
+
+export { editDistance };
 
 /** A tool as the search sees it: its definition, of which only the words are indexed. */
 export interface SearchableTool {
@@ -151,12 +154,11 @@ export class ToolSearch {
    */
   closeNames(name: string, limit = 3): string[] {
     const wanted = name.toLowerCase();
-    const tolerance = Math.max(2, Math.floor(wanted.length / 4));
-    const byDistance = this.names
-      .map((candidate) => ({ candidate, distance: nameDistance(wanted, candidate.toLowerCase()) }))
-      .filter(({ distance }) => distance <= tolerance)
-      .sort((a, b) => a.distance - b.distance);
-    const close = new Set(byDistance.map(({ candidate }) => candidate));
+    const near = closest(wanted, this.names, {
+      distance: (lowered, candidate) => nameDistance(lowered, candidate.toLowerCase()),
+      within: Math.max(2, Math.floor(wanted.length / 4)),
+    });
+    const close = new Set(near);
     for (const candidate of this.search(name)) close.add(candidate);
     return [...close].slice(0, limit);
   }
@@ -180,24 +182,4 @@ function nameDistance(wanted: string, name: string): number {
       best = Math.min(best, editDistance(wanted, name.slice(i)));
   }
   return best;
-}
-
-/**
- * The Levenshtein distance between two strings (insertions, deletions and substitutions of
- * UTF-16 code units), in two rows of memory.
- *
- * @example
- * editDistance('read_fil', 'read_file'); // 1
- */
-export function editDistance(a: string, b: string): number {
-  let previous = Array.from({ length: b.length + 1 }, (_, j) => j);
-  for (let i = 1; i <= a.length; i++) {
-    const current = [i];
-    for (let j = 1; j <= b.length; j++) {
-      const substitution = previous[j - 1]! + (a[i - 1] === b[j - 1] ? 0 : 1);
-      current.push(Math.min(previous[j]! + 1, current[j - 1]! + 1, substitution));
-    }
-    previous = current;
-  }
-  return previous[b.length]!;
 }

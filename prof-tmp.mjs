@@ -1,0 +1,21 @@
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
+const root = '/work/main';
+const memory = `${root}/node_modules/@modelcontextprotocol/server-memory/dist/index.js`;
+const mode = process.argv[2] ?? 'proxy';
+const args = mode === 'direct' ? [memory] : [...(process.env.PROF ? ['--cpu-prof', '--cpu-prof-dir=/tmp/prof'] : []), `${root}/dist/cli/main.js`, 'proxy', ...(mode === 'observe' ? ['--observe'] : []), '--', process.execPath, memory];
+const client = new Client({ name: 'prof', version: '1' });
+const transport = new StdioClientTransport({ command: process.execPath, args, stderr: 'inherit', env: { ...process.env, MEMORY_FILE_PATH: '/tmp/prof/mem.jsonl' } });
+await client.connect(transport);
+const fs = await import('node:fs');
+const cpu = () => { const f = fs.readFileSync(`/proc/${transport.pid}/stat`, 'utf8').split(') ')[1].split(' '); return (Number(f[11]) + Number(f[12])) * 10; };
+await client.listTools();
+await client.callTool({ name: 'create_entities', arguments: { entities: Array.from({ length: 5 }, (_, i) => ({ name: `E${i}`, entityType: 'person', observations: [`works at ${i}`, 'likes tea'] })) } });
+const N = Number(process.argv[3] ?? 300);
+const t = []; const c0 = cpu();
+for (let i = 0; i < N; i++) { const s = performance.now(); await client.callTool({ name: 'search_nodes', arguments: { query: 'E' } }); t.push(performance.now() - s); }
+const c1 = cpu(); t.sort((a, b) => a - b); console.log(mode, 'cpu/call', ((c1 - c0) / N).toFixed(3), 'ms');
+console.log(mode, 'p50', t[N >> 1].toFixed(2), 'ms');
+const r = await client.callTool({ name: 'search_nodes', arguments: { query: 'E' } });
+console.log(JSON.stringify(r).length, JSON.stringify(r._meta), r.content[0].text.slice(0, 100));
+await client.close();
