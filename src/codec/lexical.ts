@@ -326,6 +326,55 @@ export interface QuotedToken {
 }
 
 /**
+ * The length of the §7.1 escape whose backslash is at `text[at]` (2, or 6 for `\uXXXX`), or 0
+ * when it is not one TOON allows (an unknown escape, a short `\u`, a `\u` naming a surrogate,
+ * or one cut off by `end`). {@link readQuoted} says why.
+ *
+ * @example
+ * escapeLengthAt('a\\nb', 1, 4); // 2
+ * escapeLengthAt('\\u00e9', 0, 6); // 6
+ * escapeLengthAt('\\x', 0, 2); // 0
+ */
+export function escapeLengthAt(text: string, at: number, end: number): number {
+  if (at + 1 >= end) return 0;
+  const next = text.charCodeAt(at + 1);
+  if (
+    next === CHAR_BACKSLASH ||
+    next === CHAR_QUOTE ||
+    next === 0x6e || // n
+    next === 0x72 || // r
+    next === 0x74 // t
+  ) {
+    return 2;
+  }
+  if (next !== 0x75 || at + 6 > end) return 0; // u, with its four digits on the line
+  let code = 0;
+  for (let k = 2; k <= 5; k++) {
+    const digit = hexValue(text.charCodeAt(at + k));
+    if (digit < 0) return 0;
+    code = code * 16 + digit;
+  }
+  return code >= 0xd800 && code <= 0xdfff ? 0 : 6;
+}
+
+/**
+ * The value of the quoted token `text[start, close]` (both quotes included) whose escapes are all
+ * valid ({@link escapeLengthAt} checked each one). §7.1's escapes are a subset of JSON's, so the
+ * engine's own JSON string reader resolves them in one native pass; a token JSON refuses (a raw
+ * control character, which TOON allows inside quotes) is resolved by {@link readQuoted}.
+ *
+ * @example
+ * unescapeQuoted('"a\\"b"', 0, 5); // 'a"b'
+ */
+export function unescapeQuoted(text: string, start: number, close: number): string {
+  try {
+    return JSON.parse(text.slice(start, close + 1)) as string;
+  } catch {
+    return readQuoted(text, start, close + 1).value;
+  }
+}
+
+/**
  * Reads the quoted string that opens at `text[start]` (a `"`), unescaping per §7.1. Throws
  * {@link QuotedTokenError} on an unknown escape, a short or surrogate `\u` escape, or a missing
  * closing quote before `end` (the decoder passes the end of the current line, so an unterminated

@@ -14,12 +14,56 @@ import { reasons } from './messages.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
-const { parseUnquotedRange, QuotedTokenError, readQuoted } = lexical;
+const { escapeLengthAt, parseUnquotedRange, QuotedTokenError, readQuoted, unescapeQuoted } =
+  lexical;
 const { HeaderSyntax, KIND_FIELD, KIND_SCALAR, parseHeader } = header;
 const { BACKSLASH, BRACKET_OPEN, COLON, QUOTE, SPACE, TAB } = codes;
 
 /** Keys longer than this are not cached (they rarely repeat, and comparing them costs more). */
 const KEY_CACHE_MAX_LENGTH = 64;
+
+/**
+ * Unquoted cells are scanned by hand for this many characters, then by native searches: a call
+ * costs more than a short loop, and most cells are short, but a long cell (prose) read a
+ * character at a time was most of decoding a string-heavy table.
+ */
+const SHORT_CELL = 16;
+
+/**
+ * The next occurrence of one character at or after an offset, remembered: a search from before
+ * the remembered occurrence returns it without searching again, so a reader moving forward
+ * through the text searches each stretch of it once, however many tokens ask. A search from
+ * before the remembered search's start (a line read twice) checks that gap by hand.
+ */
+class NextIndex {
+  /** No occurrence lies in `[from, at)`; `at` is the text's length when there is none. */
+  private from = 0;
+  private at = -1;
+  constructor(private char: string) {}
+
+  /** Forgets what was found (a new text, or another character to look for). */
+  reset(char: string): void {
+    this.char = char;
+    this.from = 0;
+    this.at = -1;
+  }
+
+  /** Offset of the first occurrence at or after `from` in `text`, or `text.length`. */
+  find(text: string, from: number): number {
+    if (from > this.at) {
+      const at = text.indexOf(this.char, from);
+      this.from = from;
+      this.at = at === -1 ? text.length : at;
+      return this.at;
+    }
+    if (from < this.from) {
+      const code = this.char.charCodeAt(0);
+      for (let p = from; p < this.from; p++) if (text.charCodeAt(p) === code) return p;
+      this.from = from;
+    }
+    return this.at;
+  }
+}
 
 export abstract class Reader {
   /** The text being read: the whole document, or the current line. */
@@ -52,9 +96,11 @@ export abstract class Reader {
   /** The cache slot {@link keyAt} just used, or -1 for a key it did not cache. */
   private keySlot = -1;
 
-  /** No backslash lies in `[backslashSearchedFrom, nextBackslash)`; see {@link hasBackslash}. */
-  private backslashSearchedFrom = 0;
-  private nextBackslash = -1;
+  /** Where the next quote, backslash and cell delimiter are; see {@link NextIndex}. */
+  private readonly quotes = new NextIndex('"');
+  private readonly backslashes = new NextIndex('\\');
+  private readonly delimiters = new NextIndex(',');
+  private delimiterChar = ',';
 
   /** Offset of the first cell beyond the expected count after {@link readCells}, or -1. */
   extraCellOffset = -1;
@@ -95,8 +141,9 @@ export abstract class Reader {
   /** Switches to another text (the stream decoders' next line). */
   protected setText(text: string): void {
     this.text = text;
-    this.backslashSearchedFrom = 0;
-    this.nextBackslash = -1;
+    this.quotes.reset('"');
+    this.backslashes.reset('\\');
+    this.delimiters.reset(this.delimiterChar);
   }
 
   /** `text.slice(start, end)` for a key, reusing an identical recent key when there is one. */
@@ -161,49 +208,41 @@ export abstract class Reader {
   }
 
   /**
-   * The quoted token opening at `start`. Most quoted tokens hold no escape: those are found
-   * with native searches and sliced directly; anything else (escapes, a missing closing quote)
-   * goes through the full §7.1 reader.
+   * The quoted token opening at `start` (§7.1). One pass of native searches finds its closing
+   * quote and checks each escape on the way; a token without escapes is one slice, one with
+   * escapes is resolved in one more native pass ({@link unescapeQuoted}). A token with a bad
+   * escape or no closing quote before `end` goes to the full reader, for its exact error.
    */
   readQuotedAt(start: number, end: number): QuotedToken {
-    const text = this.text;
-    const close = text.indexOf('"', start + 1);
-    if (close !== -1 && close < end && !this.hasBackslash(start + 1, close)) {
-      return { value: text.slice(start + 1, close), end: close + 1 };
-    }
-    try {
-      return readQuoted(text, start, end);
-    } catch (error) {
-      if (error instanceof QuotedTokenError) throw this.error(error.offset, error.message);
-      throw error;
-    }
+    const token = this.tryReadQuoted(start, end);
+    if (token instanceof QuotedTokenError) throw this.error(token.offset, token.message);
+    return token;
   }
 
   /** {@link readQuotedAt}, returning the problem instead of throwing it (the header parser's). */
   tryReadQuoted(start: number, end: number): QuotedToken | QuotedTokenErrorType {
+    const text = this.text;
+    let escaped = false;
+    let from = start + 1;
+    for (;;) {
+      const close = this.quotes.find(text, from);
+      const backslash = this.backslashes.find(text, from);
+      if (close < end && close < backslash) {
+        const value = escaped ? unescapeQuoted(text, start, close) : text.slice(start + 1, close);
+        return { value, end: close + 1 };
+      }
+      const length = backslash < end ? escapeLengthAt(text, backslash, end) : 0;
+      if (length === 0) break;
+      escaped = true;
+      from = backslash + length;
+    }
+    // The full reader names the problem (and would agree with the searches above if it found none).
     try {
-      return readQuoted(this.text, start, end);
+      return readQuoted(text, start, end);
     } catch (error) {
       if (error instanceof QuotedTokenError) return error;
       throw error;
     }
-  }
-
-  /**
-   * Is there a backslash in `[from, to)`? The position of the next backslash is cached and only
-   * searched again once the reader has moved past it, so the searches add up to one pass over
-   * the text. A range behind the cached one (a line read twice) is checked on its own.
-   */
-  private hasBackslash(from: number, to: number): boolean {
-    if (from > this.nextBackslash) {
-      const at = this.text.indexOf('\\', from);
-      this.backslashSearchedFrom = from;
-      this.nextBackslash = at === -1 ? this.text.length : at;
-    } else if (from < this.backslashSearchedFrom) {
-      for (let p = from; p < to; p++) if (this.text.charCodeAt(p) === BACKSLASH) return true;
-      return false;
-    }
-    return this.nextBackslash < to;
   }
 
   /** Offset just past the quoted run that opens at `p`, or `end` when it never closes. */
@@ -280,16 +319,45 @@ export abstract class Reader {
         out.push(token.value);
       } else {
         const start = p;
-        for (; p < end; p++) {
-          const c = text.charCodeAt(p);
-          if (c === delimiter) break;
-          if (c === QUOTE) p = this.skipQuoted(p, end) - 1;
-        }
+        p = this.cellEnd(p, end, delimiter);
         out.push(parseUnquotedRange(text, start, this.trimEnd(start, p)));
       }
       if (p >= end) return this.extraCellOffset >= 0;
       p++; // past the delimiter; a trailing delimiter leaves one more, empty cell
     }
+  }
+
+  /**
+   * The end of the unquoted cell starting at `p`: the next `delimiter` outside quoted spans, or
+   * `end`. Short cells are read by hand, long ones by native searches (see {@link SHORT_CELL}).
+   */
+  private cellEnd(p: number, end: number, delimiter: number): number {
+    const text = this.text;
+    const handEnd = end - p > SHORT_CELL ? p + SHORT_CELL : end;
+    for (; p < handEnd; p++) {
+      const c = text.charCodeAt(p);
+      if (c === delimiter) return p;
+      if (c === QUOTE) return this.cellEndByHand(p, end, delimiter);
+    }
+    if (p === end) return end;
+    if (this.delimiterChar.charCodeAt(0) !== delimiter) {
+      this.delimiterChar = String.fromCharCode(delimiter);
+      this.delimiters.reset(this.delimiterChar);
+    }
+    const next = this.delimiters.find(text, p);
+    const stop = next < end ? next : end;
+    return this.quotes.find(text, p) < stop ? this.cellEndByHand(p, end, delimiter) : stop;
+  }
+
+  /** {@link cellEnd} a character at a time, stepping over quoted spans. */
+  private cellEndByHand(p: number, end: number, delimiter: number): number {
+    const text = this.text;
+    for (; p < end; p++) {
+      const c = text.charCodeAt(p);
+      if (c === delimiter) return p;
+      if (c === QUOTE) p = this.skipQuoted(p, end) - 1;
+    }
+    return end;
   }
 
   /** §9.3 disambiguation: does an unquoted colon come before the first unquoted delimiter? */
