@@ -459,13 +459,26 @@ const EXACT_INTEGER_LIMIT = 2 ** 53;
  * exactly when the digits fit in
  * 2^53 and the decimal exponent in ±22 (one IEEE multiplication or division of two exact values
  * is correctly rounded), falling back to `Number()` for everything else.
+ *
+ * A number token that a double cannot hold (`1e400`) is handed to `beyondDouble`, whose result
+ * is the token's value: by default the token itself, its lossless decimal string.
+ *
+ * @example
+ * parseUnquotedRange('a: 1.5', 3, 6); // 1.5
+ * parseUnquotedRange('1e400', 0, 5); // '1e400'
+ * parseUnquotedRange('1e400', 0, 5, Number); // Infinity
  */
-export function parseUnquotedRange(text: string, start: number, end: number): JsonPrimitive {
+export function parseUnquotedRange(
+  text: string,
+  start: number,
+  end: number,
+  beyondDouble: BeyondDouble = keepToken,
+): JsonPrimitive {
   const length = end - start;
   if (length === 0) return '';
   const first = text.charCodeAt(start);
   if (first === CHAR_MINUS || (first >= CHAR_ZERO && first <= CHAR_NINE))
-    return parseNumberRange(text, start, end);
+    return parseNumberRange(text, start, end, beyondDouble);
   if (length === 4) {
     if (first === 0x74 && text.startsWith('true', start)) return true;
     if (first === 0x6e && text.startsWith('null', start)) return null;
@@ -476,7 +489,12 @@ export function parseUnquotedRange(text: string, start: number, end: number): Js
 }
 
 /** A token starting with `-` or a digit: its number when it fits the §4 grammar, else the text. */
-function parseNumberRange(text: string, start: number, end: number): JsonPrimitive {
+function parseNumberRange(
+  text: string,
+  start: number,
+  end: number,
+  beyondDouble: BeyondDouble,
+): JsonPrimitive {
   let p = start;
   const negative = text.charCodeAt(p) === CHAR_MINUS;
   if (negative) p++;
@@ -531,6 +549,18 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
   const token = text.slice(start, end);
   const value = Number(token);
   if (value === 0) return 0;
-  // Out of the float64 domain (1e400): the token stays its own lossless decimal string.
-  return Number.isFinite(value) ? value : token;
+  // Out of the float64 domain (1e400): by default the token stays its own lossless decimal string.
+  return Number.isFinite(value) ? value : beyondDouble(token);
+}
+
+/**
+ * What an unquoted number token that a double cannot hold decodes to, given the token (§4 lets
+ * a decoder choose). The codec keeps the token ({@link keepToken}); the HTTP layer reads it as
+ * `JSON.parse` does, ±Infinity.
+ */
+export type BeyondDouble = (token: string) => JsonPrimitive;
+
+/** The codec's {@link BeyondDouble}: the token itself, lossless. */
+export function keepToken(token: string): JsonPrimitive {
+  return token;
 }
