@@ -69,6 +69,32 @@ class NextIndex {
 }
 
 /**
+ * Recently seen keys, shared by every decode. Documents repeat the same few keys on thousands of
+ * lines, and a service decodes the same shapes again and again; handing back the string already
+ * used as a property name skips a slice and a string-table lookup per field (JSON.parse keeps a
+ * similar cache). Only property names are kept (see {@link propertyName}: flat strings, none a
+ * view into a document, so nothing cached holds a document alive), and every entry is checked
+ * against the text before use, so an entry can only save work, never change a result.
+ *
+ * A key becomes its property name when it is seen a second time: `keySeen` holds a hash of the
+ * last key first seen in each slot. The keys of a wide object are each seen once, and making
+ * each its property name cost more than the rest of decoding it.
+ */
+const KEY_SLOTS = 1024;
+const keyCache: string[] = new Array<string>(KEY_SLOTS).fill('');
+const keySeen = new Int32Array(KEY_SLOTS);
+/**
+ * Key prediction: for each cache slot, the slots of the two keys that followed that key the last
+ * times, most recent first (-1: none yet). Documents repeat their key sequences (every item of a
+ * list has the same fields in the same order, optional ones making two common continuations),
+ * so the key a line is about to have is usually one that came after the previous line's key
+ * before: checking those guesses against the text reads the key once, where finding its colon
+ * and then its cache slot reads it twice. Hints only, checked like the cache's entries.
+ */
+const successorSlots = new Int32Array(KEY_SLOTS).fill(-1);
+const olderSuccessorSlots = new Int32Array(KEY_SLOTS).fill(-1);
+
+/**
  * Reads tokens out of a text. `error` is the subclass's: it knows how offsets become lines and
  * columns (the whole document, or one line of a stream).
  */
@@ -79,32 +105,6 @@ export abstract class TokenReader {
   readonly indentSize: number;
   readonly maxDepth: number;
 
-  /**
-   * Recently seen keys. Documents repeat the same few keys on thousands of lines; handing back
-   * the string already used as a property name skips a slice and a string-table lookup per
-   * field (JSON.parse keeps a similar cache). Entries are verified against the text, so a
-   * collision only costs a miss. Per decode call: a slice can reference the whole source text,
-   * so nothing cached may outlive the call.
-   */
-  private readonly keyCache: string[];
-  private readonly keyCacheMask: number;
-  /**
-   * Whether a slot's key is its property name already (see {@link propertyName}). A key enters
-   * the cache as its slice and becomes its property name when it is seen again: the keys of a
-   * wide object are each seen once, and making each its property name cost more than the rest
-   * of decoding it.
-   */
-  private readonly keyNamed: Uint8Array;
-  /**
-   * Key prediction: for each cache slot, the slots of the two keys that followed that key the
-   * last times, most recent first (-1: none yet). Documents repeat their key sequences (every
-   * item of a list has the same fields in the same order, optional ones making two common
-   * continuations), so the key a line is about to have is usually one that came after the
-   * previous line's key before: checking those guesses against the text reads the key once,
-   * where finding its colon and then its cache slot reads it twice.
-   */
-  private readonly successorSlots: Int32Array;
-  private readonly olderSuccessorSlots: Int32Array;
   /** The cache slot of the key of the last key-value line, or -1. */
   private lastKeySlot = -1;
   /** The cache slot {@link keyAt} just used, or -1 for a key it did not cache. */
@@ -125,24 +125,11 @@ export abstract class TokenReader {
   /** Offset of the first cell beyond the expected count after {@link readCells}, or -1. */
   extraCellOffset = -1;
 
-  constructor(
-    text: string,
-    strict: boolean,
-    indentSize: number,
-    maxDepth: number,
-    smallCache: boolean,
-  ) {
+  constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
     this.text = text;
     this.strict = strict;
     this.indentSize = indentSize;
     this.maxDepth = maxDepth;
-    // Small documents get a small cache, so short inputs (request bodies) pay almost nothing.
-    const slots = smallCache ? 64 : 1024;
-    this.keyCache = new Array<string>(slots).fill('');
-    this.keyCacheMask = slots - 1;
-    this.keyNamed = new Uint8Array(slots);
-    this.successorSlots = new Int32Array(slots).fill(-1);
-    this.olderSuccessorSlots = new Int32Array(slots).fill(-1);
   }
 
   /** The error for a problem at `offset` of the current text. */
@@ -167,22 +154,18 @@ export abstract class TokenReader {
         text.charCodeAt(start) * 7 +
         text.charCodeAt(end - 1) * 3 +
         text.charCodeAt(start + (length >> 1))) &
-      this.keyCacheMask;
+      (KEY_SLOTS - 1);
     this.keySlot = slot;
-    const cached = this.keyCache[slot]!;
-    if (cached.length === length && sameText(cached, text, start)) return this.cachedKey(slot);
+    const cached = keyCache[slot]!;
+    if (cached.length === length && sameText(cached, text, start)) return cached;
     const key = text.slice(start, end);
-    this.keyCache[slot] = key;
-    this.keyNamed[slot] = 0;
-    return key;
-  }
-
-  /** The key in cache slot `slot`, seen again: made its property name the first time. */
-  private cachedKey(slot: number): string {
-    if (this.keyNamed[slot] === 1) return this.keyCache[slot]!;
-    const name = propertyName(this.keyCache[slot]!);
-    this.keyCache[slot] = name;
-    this.keyNamed[slot] = 1;
+    const seen = keyHash(text, start, end);
+    if (keySeen[slot] !== seen) {
+      keySeen[slot] = seen;
+      return key;
+    }
+    const name = propertyName(key);
+    keyCache[slot] = name;
     return name;
   }
 
@@ -193,24 +176,24 @@ export abstract class TokenReader {
   protected predictedKey(p: number, end: number): string | undefined {
     const last = this.lastKeySlot;
     if (last < 0) return undefined;
-    const slot = this.successorSlots[last]!;
+    const slot = successorSlots[last]!;
     if (slot < 0) return undefined;
     if (this.isKeyAt(slot, p, end)) {
       this.lastKeySlot = slot;
-      return this.cachedKey(slot);
+      return keyCache[slot];
     }
-    const older = this.olderSuccessorSlots[last]!;
+    const older = olderSuccessorSlots[last]!;
     if (older < 0 || !this.isKeyAt(older, p, end)) return undefined;
     // The older guess was right: it becomes the first one.
-    this.olderSuccessorSlots[last] = slot;
-    this.successorSlots[last] = older;
+    olderSuccessorSlots[last] = slot;
+    successorSlots[last] = older;
     this.lastKeySlot = older;
-    return this.cachedKey(older);
+    return keyCache[older];
   }
 
   /** Is the cached key in `slot` the key at `p`, followed directly by its colon? */
   private isKeyAt(slot: number, p: number, end: number): boolean {
-    const guess = this.keyCache[slot]!;
+    const guess = keyCache[slot]!;
     const colon = p + guess.length;
     const text = this.text;
     return colon < end && text.charCodeAt(colon) === COLON && sameText(guess, text, p);
@@ -220,9 +203,9 @@ export abstract class TokenReader {
   protected followKey(): void {
     const slot = this.keySlot;
     const last = this.lastKeySlot;
-    if (last >= 0 && slot >= 0 && this.successorSlots[last] !== slot) {
-      this.olderSuccessorSlots[last] = this.successorSlots[last]!;
-      this.successorSlots[last] = slot;
+    if (last >= 0 && slot >= 0 && successorSlots[last] !== slot) {
+      olderSuccessorSlots[last] = successorSlots[last]!;
+      successorSlots[last] = slot;
     }
     this.lastKeySlot = slot;
   }
@@ -410,6 +393,13 @@ function propertyName(key: string): string {
 }
 
 const namer: Record<string, number> = Object.create(null);
+
+/** A hash of `text[start, end)`, never 0 (a slot of {@link keySeen} that saw no key). */
+function keyHash(text: string, start: number, end: number): number {
+  let hash = 0x811c9dc5;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  return hash | 1;
+}
 
 /**
  * Does `text` hold `key` at `start`? A loop over character codes: for keys this short it runs
