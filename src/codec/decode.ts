@@ -1,12 +1,15 @@
 // TOON v4.4 decoder (spec §4-§15): the public entry point. The work happens in decode/:
-// lines.ts (line scanning: the line table, comments, blank lines, depths), header.ts (one
-// immutable Header record per header line), reader.ts (tokens and line classification),
+// lines.ts (line scanning: the line table, comments, blank lines, depths), tokens.ts (quoted
+// tokens, keys, primitives, cells), header.ts (one immutable Header record per header line),
+// reader.ts (line classification),
 // messages.ts (every error reason) and tree.ts (the structural decoder). The stream decoders in
 // decode/stream.ts reuse the same pieces.
 
 import { BOM } from './char-codes.js';
 import { reasons } from './decode/messages.js';
 import { TreeDecoder } from './decode/tree.js';
+import type { BeyondDouble } from './lexical.js';
+import { keepToken } from './lexical.js';
 import { resolveDecodeOptions } from './options.js';
 import type { DecodeOptions, JsonValue } from './types.js';
 import { decodeUtf8, isBytes } from './utf8.js';
@@ -59,7 +62,35 @@ export function decode(input: string | Uint8Array, options?: DecodeOptions): Jso
   const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
   // Text from bytes is well-formed already: strict mode decodes bytes with a fatal decoder.
   const checkText = strict && typeof input === 'string';
-  return decodeText(textOf(input, strict), strict, indentSize, maxDepth, checkText);
+  return decodeText(textOf(input, strict), strict, indentSize, maxDepth, checkText, keepToken);
+}
+
+/** Internal ways to read a document differently from {@link decode}; see {@link decodeWith}. */
+export interface DecodeHooks {
+  /**
+   * The value of an unquoted number token that a double cannot hold (`1e400`), given the token;
+   * `decode` keeps the token, a lossless string. Quoted tokens never reach it.
+   */
+  beyondDouble?: BeyondDouble;
+}
+
+/**
+ * {@link decode} with {@link DecodeHooks}, for the layers above the codec (not exported by the
+ * package): the HTTP layer reads numbers beyond a double as `JSON.parse` does in the same one
+ * decode, where telling an unquoted `1e400` from the quoted `"1e400"` afterwards took a second.
+ *
+ * @example
+ * decodeWith('q: 1e400\ns: "1e400"', undefined, { beyondDouble: Number }); // { q: Infinity, s: '1e400' }
+ */
+export function decodeWith(
+  input: string | Uint8Array,
+  options: DecodeOptions | undefined,
+  hooks: DecodeHooks,
+): JsonValue {
+  const { strict, indentSize, maxDepth } = resolveDecodeOptions('decode', options);
+  const checkText = strict && typeof input === 'string';
+  const beyondDouble = hooks.beyondDouble ?? keepToken;
+  return decodeText(textOf(input, strict), strict, indentSize, maxDepth, checkText, beyondDouble);
 }
 
 /**
@@ -72,8 +103,10 @@ function decodeText(
   indentSize: number,
   maxDepth: number,
   checkText: boolean,
+  beyondDouble: BeyondDouble,
 ): JsonValue {
   const decoder = new TreeDecoder(text, strict, indentSize, maxDepth);
+  decoder.beyondDouble = beyondDouble;
   if (checkText) decoder.rejectLoneSurrogate();
   try {
     return decoder.decodeDocument();
@@ -125,5 +158,6 @@ export function decodeFromLines(lines: Iterable<string>, options?: DecodeOptions
     if (typeof line !== 'string')
       throw new TypeError(`decodeFromLines expects strings, got ${typeof line}`);
   }
-  return decodeText(textOf(all.join('\n'), strict), strict, indentSize, maxDepth, strict);
+  const text = textOf(all.join('\n'), strict);
+  return decodeText(text, strict, indentSize, maxDepth, strict, keepToken);
 }

@@ -326,6 +326,55 @@ export interface QuotedToken {
 }
 
 /**
+ * The length of the §7.1 escape whose backslash is at `text[at]` (2, or 6 for `\uXXXX`), or 0
+ * when it is not one TOON allows (an unknown escape, a short `\u`, a `\u` naming a surrogate,
+ * or one cut off by `end`). {@link readQuoted} says why.
+ *
+ * @example
+ * escapeLengthAt('a\\nb', 1, 4); // 2
+ * escapeLengthAt('\\u00e9', 0, 6); // 6
+ * escapeLengthAt('\\x', 0, 2); // 0
+ */
+export function escapeLengthAt(text: string, at: number, end: number): number {
+  if (at + 1 >= end) return 0;
+  const next = text.charCodeAt(at + 1);
+  if (
+    next === CHAR_BACKSLASH ||
+    next === CHAR_QUOTE ||
+    next === 0x6e || // n
+    next === 0x72 || // r
+    next === 0x74 // t
+  ) {
+    return 2;
+  }
+  if (next !== 0x75 || at + 6 > end) return 0; // u, with its four digits on the line
+  let code = 0;
+  for (let k = 2; k <= 5; k++) {
+    const digit = hexValue(text.charCodeAt(at + k));
+    if (digit < 0) return 0;
+    code = code * 16 + digit;
+  }
+  return code >= 0xd800 && code <= 0xdfff ? 0 : 6;
+}
+
+/**
+ * The value of the quoted token `text[start, close]` (both quotes included) whose escapes are all
+ * valid ({@link escapeLengthAt} checked each one). §7.1's escapes are a subset of JSON's, so the
+ * engine's own JSON string reader resolves them in one native pass; a token JSON refuses (a raw
+ * control character, which TOON allows inside quotes) is resolved by {@link readQuoted}.
+ *
+ * @example
+ * unescapeQuoted('"a\\"b"', 0, 5); // 'a"b'
+ */
+export function unescapeQuoted(text: string, start: number, close: number): string {
+  try {
+    return JSON.parse(text.slice(start, close + 1)) as string;
+  } catch {
+    return readQuoted(text, start, close + 1).value;
+  }
+}
+
+/**
  * Reads the quoted string that opens at `text[start]` (a `"`), unescaping per §7.1. Throws
  * {@link QuotedTokenError} on an unknown escape, a short or surrogate `\u` escape, or a missing
  * closing quote before `end` (the decoder passes the end of the current line, so an unterminated
@@ -410,13 +459,26 @@ const EXACT_INTEGER_LIMIT = 2 ** 53;
  * exactly when the digits fit in
  * 2^53 and the decimal exponent in ±22 (one IEEE multiplication or division of two exact values
  * is correctly rounded), falling back to `Number()` for everything else.
+ *
+ * A number token that a double cannot hold (`1e400`) is handed to `beyondDouble`, whose result
+ * is the token's value: by default the token itself, its lossless decimal string.
+ *
+ * @example
+ * parseUnquotedRange('a: 1.5', 3, 6); // 1.5
+ * parseUnquotedRange('1e400', 0, 5); // '1e400'
+ * parseUnquotedRange('1e400', 0, 5, Number); // Infinity
  */
-export function parseUnquotedRange(text: string, start: number, end: number): JsonPrimitive {
+export function parseUnquotedRange(
+  text: string,
+  start: number,
+  end: number,
+  beyondDouble: BeyondDouble = keepToken,
+): JsonPrimitive {
   const length = end - start;
   if (length === 0) return '';
   const first = text.charCodeAt(start);
   if (first === CHAR_MINUS || (first >= CHAR_ZERO && first <= CHAR_NINE))
-    return parseNumberRange(text, start, end);
+    return parseNumberRange(text, start, end, beyondDouble);
   if (length === 4) {
     if (first === 0x74 && text.startsWith('true', start)) return true;
     if (first === 0x6e && text.startsWith('null', start)) return null;
@@ -427,7 +489,12 @@ export function parseUnquotedRange(text: string, start: number, end: number): Js
 }
 
 /** A token starting with `-` or a digit: its number when it fits the §4 grammar, else the text. */
-function parseNumberRange(text: string, start: number, end: number): JsonPrimitive {
+function parseNumberRange(
+  text: string,
+  start: number,
+  end: number,
+  beyondDouble: BeyondDouble,
+): JsonPrimitive {
   let p = start;
   const negative = text.charCodeAt(p) === CHAR_MINUS;
   if (negative) p++;
@@ -482,6 +549,18 @@ function parseNumberRange(text: string, start: number, end: number): JsonPrimiti
   const token = text.slice(start, end);
   const value = Number(token);
   if (value === 0) return 0;
-  // Out of the float64 domain (1e400): the token stays its own lossless decimal string.
-  return Number.isFinite(value) ? value : token;
+  // Out of the float64 domain (1e400): by default the token stays its own lossless decimal string.
+  return Number.isFinite(value) ? value : beyondDouble(token);
+}
+
+/**
+ * What an unquoted number token that a double cannot hold decodes to, given the token (§4 lets
+ * a decoder choose). The codec keeps the token ({@link keepToken}); the HTTP layer reads it as
+ * `JSON.parse` does, ±Infinity.
+ */
+export type BeyondDouble = (token: string) => JsonPrimitive;
+
+/** The codec's {@link BeyondDouble}: the token itself, lossless. */
+export function keepToken(token: string): JsonPrimitive {
+  return token;
 }

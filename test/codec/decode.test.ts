@@ -397,6 +397,12 @@ describe('§6 headers', () => {
 });
 
 describe('§7 strings, keys and escapes', () => {
+  it('reads escapes beside raw tabs and other control characters inside quotes', () => {
+    // Quoted text may hold raw control characters (JSON's string grammar refuses them, so these
+    // take the decoder's own unescaping), with escapes before and after them.
+    assert.deepEqual(decode('s: "a\tb\\"c\\nd\u0001e\\u00e9"'), { s: 'a\tb"c\nd\u0001eé' });
+    assert.deepEqual(decode('t[1]{a}:\n  "x\\\\\ty\\""'), { t: [{ a: 'x\\\ty"' }] });
+  });
   it("unescapes long, escape-heavy strings exactly, across the builder's chunks and slices", () => {
     // Runs between escapes short (copied) and long (sliced), values well past one 8192-unit chunk.
     const piece = fc.oneof(
@@ -613,6 +619,21 @@ describe('§9.3 tabular arrays', () => {
       reason: /duplicate field name "a"/,
     });
     assert.deepEqual(decode(lines('t[1]{a,b,a}:', '  1,2,3'), lenient), { t: [{ a: 3, b: 2 }] });
+  });
+  it('reads a line without a colon as no header, even with a duplicate field name or a group past maxDepth', () => {
+    // The header parser reports these as "not a header" (a scalar line without a colon), and the
+    // error only when the line has a colon: a root scalar is its text, an object line is refused
+    // for its missing colon.
+    assert.equal(decode('t[1]{a,a}'), 't[1]{a,a}');
+    assert.equal(decode('t[1]{a{b{c}}}', { maxDepth: 2 }), 't[1]{a{b{c}}}');
+    rejects(lines('x: 1', 't[1]{a,a}'), { line: 2, column: 1, reason: /no ":"/ });
+    rejects(
+      lines('t[1]{a{b{c}}}:', '  1'),
+      { line: 1, column: 7, reason: /maxDepth/ },
+      {
+        maxDepth: 2,
+      },
+    );
   });
 });
 

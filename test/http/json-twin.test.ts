@@ -6,7 +6,7 @@ import fc from 'fast-check';
 import { encode } from '../../src/codec/encode.js';
 import type { JsonValue } from '../../src/codec/types.js';
 import { decodeToonBody } from '../../src/http/index.js';
-import { jsonText, overflowsDouble } from '../../src/http/json-twin.js';
+import { decodeAsJsonTwin, jsonText, overflowsDouble } from '../../src/http/json-twin.js';
 import { isWellFormedJson, jsonEqual, jsonValue } from '../support/json.js';
 
 describe('decodeToonBody reads a body as JSON.parse reads its twin', () => {
@@ -40,8 +40,24 @@ describe('decodeToonBody reads a body as JSON.parse reads its twin', () => {
     it(`reads ${JSON.stringify(toon.length > 40 ? `${toon.slice(0, 40)}...` : toon)} as JSON.parse reads its twin`, () => {
       assert.deepEqual(decodeToonBody(toon), JSON.parse(json));
       assert.deepEqual(decodeToonBody(Buffer.from(toon)), JSON.parse(json));
+      assert.deepEqual(decodeAsJsonTwin(toon), JSON.parse(json));
+      assert.deepEqual(decodeAsJsonTwin(Buffer.from(toon)), JSON.parse(json));
     });
   }
+
+  it('decodes once: the decoder reports an unquoted number beyond a double at its token', () => {
+    // Tokens in every position the decoder reads one: field, root, inline array, table cell,
+    // keyed-table cell, list item; the quoted twins beside them stay strings.
+    const toon =
+      'a: 1e400\nb[2]: -1e400,"1e400"\nc[1]{x,y}:\n  1E+400,"-1e400"\nd[1:]{x}:\n  k: 2e999\ne[2]:\n  - 1e400\n  - "1e400"';
+    assert.deepEqual(decodeAsJsonTwin(toon), {
+      a: Infinity,
+      b: [-Infinity, '1e400'],
+      c: [{ x: Infinity, y: '-1e400' }],
+      d: { k: { x: Infinity } },
+      e: [Infinity, '1e400'],
+    });
+  });
 
   it('keeps strings where a token has no JSON twin: leading zeros, Infinity', () => {
     assert.deepEqual(decodeToonBody('q: 02\nr: Infinity\ns: 1.e400'), {
@@ -117,6 +133,7 @@ describe('decodeToonBody on generated bodies', () => {
           const body: JsonValue = { strings, value, [strings[0]!]: strings };
           fc.pre(isWellFormedJson(body));
           assert.ok(jsonEqual(decodeToonBody(encode(body)), body));
+          assert.ok(jsonEqual(decodeAsJsonTwin(encode(body)), body));
         },
       ),
       { numRuns: 300 },
@@ -144,8 +161,9 @@ describe('decodeToonBody on generated bodies', () => {
           const expected = mapNumbers(marked, (number) =>
             number === STAND_IN ? Number(token) : number,
           );
-          const decoded = decodeToonBody(text.replaceAll(STAND_IN_TEXT, token));
-          assert.ok(jsonEqual(decoded, expected), `${JSON.stringify(text)}`);
+          const body = text.replaceAll(STAND_IN_TEXT, token);
+          assert.ok(jsonEqual(decodeToonBody(body), expected), `${JSON.stringify(text)}`);
+          assert.ok(jsonEqual(decodeAsJsonTwin(body), expected), `${JSON.stringify(text)}`);
         },
       ),
       { numRuns: 300 },

@@ -70,7 +70,7 @@ export class EventDecoder extends Reader {
   readonly out: JsonStreamEvent[] = [];
 
   constructor(strict: boolean, indentSize: number, maxDepth: number) {
-    super('', strict, indentSize, maxDepth, false);
+    super('', strict, indentSize, maxDepth);
   }
 
   /**

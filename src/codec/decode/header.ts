@@ -1,12 +1,12 @@
 // Header parsing (§6): one immutable Header record per header line (except inline arrays, see
-// parseHeader). The parser reads the text through a Reader, so the tree decoder (whole
+// parseHeader). The parser reads the text through the token layer (tokens.ts), so the tree decoder (whole
 // document) and the stream decoders (one line at a time) parse headers with the same code and
 // the same field-name grammar as the line scanner.
 
 import * as codes from '../char-codes.js';
 import { QuotedTokenError } from '../lexical.js';
 import { reasons } from './messages.js';
-import type { Reader } from './reader.js';
+import type { TokenReader } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
@@ -107,11 +107,17 @@ function headerRecord(
  */
 export type LineClass = Header | typeof KIND_FIELD | typeof KIND_SCALAR;
 
-/** A malformed header: an error in both modes, or a scalar line when it has no colon (§6). */
+/**
+ * Why a line is not a header: an error in both modes when the line has a colon, else a scalar
+ * line (§6). `explains` says whether a later "missing colon" error on that scalar line should
+ * give this reason instead (a broken header grammar does; a duplicate field name or a field
+ * group past maxDepth, which are errors only of a line that is a header, do not).
+ */
 export class HeaderSyntax {
   constructor(
     readonly offset: number,
     readonly reason: string,
+    readonly explains = true,
   ) {}
 }
 
@@ -128,11 +134,10 @@ function isDelimiterCode(code: number): boolean {
 }
 
 /**
- * Parses the header whose bracket opens at `bracket` on the reader's current text. Throws
- * {@link HeaderSyntax} when the line breaks the header grammar (the caller decides between an
- * error and a fall-through), and a ToonDecodeError for errors no fall-through can cure
- * (duplicate field names, nesting past maxDepth). `rowLevel` is the nesting level rows of this
- * header would have.
+ * Parses the header whose bracket opens at `bracket` on the reader's current text. Returns a
+ * {@link HeaderSyntax} when the line is no header (the caller decides between an error and a
+ * scalar line); it throws nothing. `rowLevel` is the nesting level rows of this header would
+ * have; `inline` is the reader's reused record for inline arrays.
  *
  * An inline array's header (`[2]: 1.5,2.5`, no field list, values after the colon) comes back
  * as the reader's one reused record, refilled per such line: its values are on the same line,
@@ -141,13 +146,14 @@ function isDelimiterCode(code: number): boolean {
  * many short arrays (canada's 55,563 coordinate pairs), and it slowed decoding by a tenth.
  */
 export function parseHeader(
-  reader: Reader,
+  reader: TokenReader,
+  inline: InlineHeader,
   key: string | null,
   keyOffset: number,
   bracket: number,
   end: number,
   rowLevel: number,
-): Header {
+): Header | HeaderSyntax {
   const text = reader.text;
   let j = bracket + 1;
   const digits = j;
@@ -159,12 +165,12 @@ export function parseHeader(
   }
   if (j === digits) {
     if (text.charCodeAt(j) === BRACKET_CLOSE)
-      throw new HeaderSyntax(bracket, reasons.emptyBrackets());
-    throw new HeaderSyntax(j, reasons.badLength());
+      return new HeaderSyntax(bracket, reasons.emptyBrackets());
+    return new HeaderSyntax(j, reasons.badLength());
   }
   const lengthEnd = j;
   if (j - digits > 1 && text.charCodeAt(digits) === ZERO) {
-    throw new HeaderSyntax(digits, reasons.leadingZeros(text.slice(digits, j)));
+    return new HeaderSyntax(digits, reasons.leadingZeros(text.slice(digits, j)));
   }
   let keyed = false;
   if (text.charCodeAt(j) === COLON) {
@@ -178,14 +184,16 @@ export function parseHeader(
     j++;
   }
   if (text.charCodeAt(j) !== BRACKET_CLOSE) {
-    throw new HeaderSyntax(j, j >= end ? reasons.unclosedBracket() : reasons.badBracket(text[j]!));
+    return new HeaderSyntax(j, j >= end ? reasons.unclosedBracket() : reasons.badBracket(text[j]!));
   }
   j++;
   let fields: FieldList | null = null;
   if (text.charCodeAt(j) === BRACE_OPEN) {
     const names: string[] = [];
     const ops: number[] = [];
-    j = parseFieldGroup(reader, j, end, delimiter, rowLevel, names, ops);
+    const after = parseFieldGroup(reader, j, end, delimiter, rowLevel, names, ops);
+    if (after instanceof HeaderSyntax) return after;
+    j = after;
     let nested = false;
     let leafCount = 0;
     for (let o = 0; o < ops.length; o++) {
@@ -200,7 +208,7 @@ export function parseHeader(
     };
   }
   if (text.charCodeAt(j) !== COLON) {
-    throw new HeaderSyntax(
+    return new HeaderSyntax(
       j,
       j >= end
         ? reasons.missingHeaderColon()
@@ -208,11 +216,10 @@ export function parseHeader(
     );
   }
   j++;
-  if (keyed && fields === null) throw new HeaderSyntax(bracket, reasons.keyedWithoutFields());
+  if (keyed && fields === null) return new HeaderSyntax(bracket, reasons.keyedWithoutFields());
   const rest = reader.skipSpaces(j, end);
-  if (fields !== null && rest < end) throw new HeaderSyntax(rest, reasons.textAfterTableHeader());
+  if (fields !== null && rest < end) return new HeaderSyntax(rest, reasons.textAfterTableHeader());
   if (fields === null && rest < end) {
-    const inline = reader.inlineHeader;
     inline.key = key;
     inline.keyOffset = keyOffset;
     inline.length = length;
@@ -228,22 +235,25 @@ export function parseHeader(
 
 /**
  * Parses the field group opening at `open` (a `{`) into `names`/`ops` and returns the offset
- * past its `}`. Field names follow the line scanner's grammar: a name that starts with `"` is a
+ * past its `}`, or why the line is no header. Field names follow the line scanner's grammar: a name that starts with `"` is a
  * quoted name; a `"` later in a bare name opens a quoted span that the name keeps as written (like
  * an unquoted key), and a bare name ends at the delimiter or a brace outside such spans. Recursion
  * is bounded by maxDepth: every nested group is one level deeper.
  */
 function parseFieldGroup(
-  reader: Reader,
+  reader: TokenReader,
   open: number,
   end: number,
   delimiter: number,
   level: number,
   names: string[],
   ops: number[],
-): number {
+): number | HeaderSyntax {
   const text = reader.text;
-  const seen = reader.strict ? new Set<string>() : null;
+  // The names seen, as own properties of a prototype-less object rather than a Set: storing a
+  // name as a property makes it the engine's property name once, which every row then reuses
+  // (a header of 80,000 names cost half again as much with a Set).
+  const seen: Record<string, true> | null = reader.strict ? Object.create(null) : null;
   let j = open + 1;
   for (let entries = 0; ; entries++) {
     j = reader.skipSpaces(j, end);
@@ -253,11 +263,11 @@ function parseFieldGroup(
       const token = reader.tryReadQuoted(j, end);
       // An unterminated or badly escaped name makes the line no header; without any colon
       // outside quotes it is a scalar line, as the line scanner sees it.
-      if (token instanceof QuotedTokenError) throw new HeaderSyntax(token.offset, token.message);
+      if (token instanceof QuotedTokenError) return new HeaderSyntax(token.offset, token.message);
       name = token.value;
       j = reader.skipSpaces(token.end, end);
       if (j > token.end && text.charCodeAt(j) === BRACE_OPEN) {
-        throw new HeaderSyntax(token.end, reasons.spaceBeforeGroup());
+        return new HeaderSyntax(token.end, reasons.spaceBeforeGroup());
       }
     } else {
       for (; j < end; j++) {
@@ -265,44 +275,50 @@ function parseFieldGroup(
         if (c === delimiter || c === BRACE_OPEN || c === BRACE_CLOSE) break;
         // A `"` inside a bare name opens a quoted span (spec 4.2), kept as written, as in a key.
         if (c === QUOTE) j = reader.skipQuoted(j, end) - 1;
-        if (isDelimiterCode(c)) throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
+        if (isDelimiterCode(c)) return new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
       }
       const nameEnd = reader.trimEnd(nameOffset, j);
       if (nameEnd < j && nameEnd > nameOffset && text.charCodeAt(j) === BRACE_OPEN) {
-        throw new HeaderSyntax(nameEnd, reasons.spaceBeforeGroup());
+        return new HeaderSyntax(nameEnd, reasons.spaceBeforeGroup());
       }
       if (nameEnd === nameOffset) {
-        if (j >= end) throw new HeaderSyntax(open, reasons.unclosedBrace());
+        if (j >= end) return new HeaderSyntax(open, reasons.unclosedBrace());
         if (text.charCodeAt(j) === BRACE_CLOSE && entries === 0) {
-          throw new HeaderSyntax(open, reasons.emptyFields());
+          return new HeaderSyntax(open, reasons.emptyFields());
         }
-        throw new HeaderSyntax(j, reasons.emptyFieldName());
+        return new HeaderSyntax(j, reasons.emptyFieldName());
       }
       name = reader.keyAt(nameOffset, nameEnd);
     }
     if (seen !== null) {
-      if (seen.has(name)) throw reader.error(nameOffset, reasons.duplicateField(name));
-      seen.add(name);
+      if (seen[name] === true) {
+        return new HeaderSyntax(nameOffset, reasons.duplicateField(name), false);
+      }
+      seen[name] = true;
     }
     names.push(name);
     if (j < end && text.charCodeAt(j) === BRACE_OPEN) {
-      if (level + 1 > reader.maxDepth) throw reader.error(j, reasons.tooDeep(reader.maxDepth));
+      if (level + 1 > reader.maxDepth) {
+        return new HeaderSyntax(j, reasons.tooDeep(reader.maxDepth), false);
+      }
       ops.push(OP_OPEN);
-      j = parseFieldGroup(reader, j, end, delimiter, level + 1, names, ops);
+      const after = parseFieldGroup(reader, j, end, delimiter, level + 1, names, ops);
+      if (after instanceof HeaderSyntax) return after;
+      j = after;
       names.push('');
       ops.push(OP_CLOSE);
       j = reader.skipSpaces(j, end);
     } else {
       ops.push(OP_LEAF);
     }
-    if (j >= end) throw new HeaderSyntax(open, reasons.unclosedBrace());
+    if (j >= end) return new HeaderSyntax(open, reasons.unclosedBrace());
     const c = text.charCodeAt(j);
     if (c === delimiter) {
       j++;
       continue;
     }
     if (c === BRACE_CLOSE) return j + 1;
-    if (isDelimiterCode(c)) throw new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
-    throw new HeaderSyntax(j, reasons.badFieldSeparator(text[j]!, delimiter));
+    if (isDelimiterCode(c)) return new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
+    return new HeaderSyntax(j, reasons.badFieldSeparator(text[j]!, delimiter));
   }
 }

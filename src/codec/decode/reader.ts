@@ -1,64 +1,21 @@
-// The line scanner's token layer (§4, §5.2, §7, §11): quoted tokens, primitives, delimited
-// cells and the classification of one line's content as header, key-value field or scalar.
-// Everything reads character codes straight out of `text` between offsets, so the same code
-// serves the tree decoder (text = the whole document) and the stream decoders (text = one line).
+// Line classification (§5.2): one line's content as a header, a key-value field or a scalar, and
+// the rows and inline arrays a header announces. Built on the token layer (tokens.ts) and the
+// header parser (header.ts), both of which sit below it.
 
 import * as codes from '../char-codes.js';
-import { ToonDecodeError } from '../errors.js';
-import type { QuotedToken, QuotedTokenError as QuotedTokenErrorType } from '../lexical.js';
-import * as lexical from '../lexical.js';
+import type { ToonDecodeError } from '../errors.js';
 import type { JsonValue } from '../types.js';
 import type { Header, InlineHeader, LineClass } from './header.js';
 import * as header from './header.js';
 import { reasons } from './messages.js';
+import { TokenReader } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
-const { parseUnquotedRange, QuotedTokenError, readQuoted } = lexical;
 const { HeaderSyntax, KIND_FIELD, KIND_SCALAR, parseHeader } = header;
-const { BACKSLASH, BRACKET_OPEN, COLON, QUOTE, SPACE, TAB } = codes;
+const { BRACKET_OPEN, COLON, QUOTE, SPACE, TAB } = codes;
 
-/** Keys longer than this are not cached (they rarely repeat, and comparing them costs more). */
-const KEY_CACHE_MAX_LENGTH = 64;
-
-export abstract class Reader {
-  /** The text being read: the whole document, or the current line. */
-  text: string;
-  readonly strict: boolean;
-  readonly indentSize: number;
-  readonly maxDepth: number;
-
-  /**
-   * Recently seen keys. Documents repeat the same few keys on thousands of lines; handing back
-   * the string already used as a property name skips a slice and a string-table lookup per
-   * field (JSON.parse keeps a similar cache). Entries are verified against the text, so a
-   * collision only costs a miss. Per decode call: a slice can reference the whole source text,
-   * so nothing cached may outlive the call.
-   */
-  private readonly keyCache: string[];
-  private readonly keyCacheMask: number;
-  /**
-   * Key prediction: for each cache slot, the slots of the two keys that followed that key the
-   * last times, most recent first (-1: none yet). Documents repeat their key sequences (every
-   * item of a list has the same fields in the same order, optional ones making two common
-   * continuations), so the key a line is about to have is usually one that came after the
-   * previous line's key before: checking those guesses against the text reads the key once,
-   * where finding its colon and then its cache slot reads it twice.
-   */
-  private readonly successorSlots: Int32Array;
-  private readonly olderSuccessorSlots: Int32Array;
-  /** The cache slot of the key of the last key-value line, or -1. */
-  private lastKeySlot = -1;
-  /** The cache slot {@link keyAt} just used, or -1 for a key it did not cache. */
-  private keySlot = -1;
-
-  /** No backslash lies in `[backslashSearchedFrom, nextBackslash)`; see {@link hasBackslash}. */
-  private backslashSearchedFrom = 0;
-  private nextBackslash = -1;
-
-  /** Offset of the first cell beyond the expected count after {@link readCells}, or -1. */
-  extraCellOffset = -1;
-
+export abstract class Reader extends TokenReader {
   /**
    * The key and value start of the line {@link classify} (or {@link entryKey}) just read as a
    * key-value line. Read at once by the caller, before anything else is classified.
@@ -69,240 +26,6 @@ export abstract class Reader {
   readonly inlineHeader: InlineHeader = header.inlineHeaderRecord();
   /** Why a header-looking line without any colon failed, to explain a later "missing colon". */
   scalarHint: InstanceType<typeof HeaderSyntax> | null = null;
-
-  constructor(
-    text: string,
-    strict: boolean,
-    indentSize: number,
-    maxDepth: number,
-    smallCache: boolean,
-  ) {
-    this.text = text;
-    this.strict = strict;
-    this.indentSize = indentSize;
-    this.maxDepth = maxDepth;
-    // Small documents get a small cache, so short inputs (request bodies) pay almost nothing.
-    const slots = smallCache ? 64 : 1024;
-    this.keyCache = new Array<string>(slots).fill('');
-    this.keyCacheMask = slots - 1;
-    this.successorSlots = new Int32Array(slots).fill(-1);
-    this.olderSuccessorSlots = new Int32Array(slots).fill(-1);
-  }
-
-  /** The error for a problem at `offset` of the current text. */
-  abstract error(offset: number, reason: string): ToonDecodeError;
-
-  /** Switches to another text (the stream decoders' next line). */
-  protected setText(text: string): void {
-    this.text = text;
-    this.backslashSearchedFrom = 0;
-    this.nextBackslash = -1;
-  }
-
-  /** `text.slice(start, end)` for a key, reusing an identical recent key when there is one. */
-  keyAt(start: number, end: number): string {
-    const text = this.text;
-    const length = end - start;
-    this.keySlot = -1;
-    if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, end);
-    const slot =
-      (length * 31 +
-        text.charCodeAt(start) * 7 +
-        text.charCodeAt(end - 1) * 3 +
-        text.charCodeAt(start + (length >> 1))) &
-      this.keyCacheMask;
-    this.keySlot = slot;
-    const cached = this.keyCache[slot]!;
-    if (cached.length === length && sameText(cached, text, start)) return cached;
-    const key = propertyName(text.slice(start, end));
-    this.keyCache[slot] = key;
-    return key;
-  }
-
-  /**
-   * The key of a key-value line starting at `p` (an unquoted key, directly followed by its
-   * colon) when it is the predicted one, or undefined; see {@link successorSlots}.
-   */
-  private predictedKey(p: number, end: number): string | undefined {
-    const last = this.lastKeySlot;
-    if (last < 0) return undefined;
-    const slot = this.successorSlots[last]!;
-    if (slot < 0) return undefined;
-    if (this.isKeyAt(slot, p, end)) {
-      this.lastKeySlot = slot;
-      return this.keyCache[slot];
-    }
-    const older = this.olderSuccessorSlots[last]!;
-    if (older < 0 || !this.isKeyAt(older, p, end)) return undefined;
-    // The older guess was right: it becomes the first one.
-    this.olderSuccessorSlots[last] = slot;
-    this.successorSlots[last] = older;
-    this.lastKeySlot = older;
-    return this.keyCache[older];
-  }
-
-  /** Is the cached key in `slot` the key at `p`, followed directly by its colon? */
-  private isKeyAt(slot: number, p: number, end: number): boolean {
-    const guess = this.keyCache[slot]!;
-    const colon = p + guess.length;
-    const text = this.text;
-    return colon < end && text.charCodeAt(colon) === COLON && sameText(guess, text, p);
-  }
-
-  /** Records that the key {@link keyAt} just returned follows the previous line's key. */
-  private followKey(): void {
-    const slot = this.keySlot;
-    const last = this.lastKeySlot;
-    if (last >= 0 && slot >= 0 && this.successorSlots[last] !== slot) {
-      this.olderSuccessorSlots[last] = this.successorSlots[last]!;
-      this.successorSlots[last] = slot;
-    }
-    this.lastKeySlot = slot;
-  }
-
-  /**
-   * The quoted token opening at `start`. Most quoted tokens hold no escape: those are found
-   * with native searches and sliced directly; anything else (escapes, a missing closing quote)
-   * goes through the full §7.1 reader.
-   */
-  readQuotedAt(start: number, end: number): QuotedToken {
-    const text = this.text;
-    const close = text.indexOf('"', start + 1);
-    if (close !== -1 && close < end && !this.hasBackslash(start + 1, close)) {
-      return { value: text.slice(start + 1, close), end: close + 1 };
-    }
-    try {
-      return readQuoted(text, start, end);
-    } catch (error) {
-      if (error instanceof QuotedTokenError) throw this.error(error.offset, error.message);
-      throw error;
-    }
-  }
-
-  /** {@link readQuotedAt}, returning the problem instead of throwing it (the header parser's). */
-  tryReadQuoted(start: number, end: number): QuotedToken | QuotedTokenErrorType {
-    try {
-      return readQuoted(this.text, start, end);
-    } catch (error) {
-      if (error instanceof QuotedTokenError) return error;
-      throw error;
-    }
-  }
-
-  /**
-   * Is there a backslash in `[from, to)`? The position of the next backslash is cached and only
-   * searched again once the reader has moved past it, so the searches add up to one pass over
-   * the text. A range behind the cached one (a line read twice) is checked on its own.
-   */
-  private hasBackslash(from: number, to: number): boolean {
-    if (from > this.nextBackslash) {
-      const at = this.text.indexOf('\\', from);
-      this.backslashSearchedFrom = from;
-      this.nextBackslash = at === -1 ? this.text.length : at;
-    } else if (from < this.backslashSearchedFrom) {
-      for (let p = from; p < to; p++) if (this.text.charCodeAt(p) === BACKSLASH) return true;
-      return false;
-    }
-    return this.nextBackslash < to;
-  }
-
-  /** Offset just past the quoted run that opens at `p`, or `end` when it never closes. */
-  skipQuoted(p: number, end: number): number {
-    const text = this.text;
-    for (let j = p + 1; j < end; j++) {
-      const c = text.charCodeAt(j);
-      if (c === QUOTE) return j + 1;
-      if (c === BACKSLASH) j++;
-    }
-    return end;
-  }
-
-  /** Offset of the first colon outside quotes in `[p, end)`, or -1. */
-  findColon(p: number, end: number): number {
-    const text = this.text;
-    for (let j = p; j < end; j++) {
-      const c = text.charCodeAt(j);
-      if (c === COLON) return j;
-      if (c === QUOTE) j = this.skipQuoted(j, end) - 1;
-    }
-    return -1;
-  }
-
-  trimEnd(start: number, end: number): number {
-    while (end > start && this.text.charCodeAt(end - 1) === SPACE) end--;
-    return end;
-  }
-
-  skipSpaces(p: number, end: number): number {
-    while (p < end && this.text.charCodeAt(p) === SPACE) p++;
-    return p;
-  }
-
-  /** A primitive value token spanning `[p, end)` (§4): quoted string, literal, number or text. */
-  primitive(p: number, end: number): JsonValue {
-    p = this.skipSpaces(p, end);
-    if (p < end && this.text.charCodeAt(p) === QUOTE) {
-      const token = this.readQuotedAt(p, end);
-      const after = this.skipSpaces(token.end, end);
-      if (after < end) throw this.error(after, reasons.textAfterQuote());
-      return token.value;
-    }
-    return parseUnquotedRange(this.text, p, this.trimEnd(p, end));
-  }
-
-  /**
-   * Splits `[p, end)` on the active delimiter (§11.2) and appends each cell to `out`. Returns
-   * whether there were more than `limit` cells, and records where the first extra one starts in
-   * `extraCellOffset`; with `stopAtLimit` it stops reading there.
-   */
-  readCells(
-    out: JsonValue[],
-    p: number,
-    end: number,
-    delimiter: number,
-    limit: number,
-    stopAtLimit: boolean,
-  ): boolean {
-    const text = this.text;
-    this.extraCellOffset = -1;
-    for (;;) {
-      while (p < end && text.charCodeAt(p) === SPACE) p++;
-      if (out.length === limit && this.extraCellOffset < 0) {
-        this.extraCellOffset = p;
-        if (stopAtLimit) return true;
-      }
-      if (p < end && text.charCodeAt(p) === QUOTE) {
-        const token = this.readQuotedAt(p, end);
-        p = this.skipSpaces(token.end, end);
-        if (p < end && text.charCodeAt(p) !== delimiter) {
-          throw this.error(p, reasons.textAfterCell(delimiter));
-        }
-        out.push(token.value);
-      } else {
-        const start = p;
-        for (; p < end; p++) {
-          const c = text.charCodeAt(p);
-          if (c === delimiter) break;
-          if (c === QUOTE) p = this.skipQuoted(p, end) - 1;
-        }
-        out.push(parseUnquotedRange(text, start, this.trimEnd(start, p)));
-      }
-      if (p >= end) return this.extraCellOffset >= 0;
-      p++; // past the delimiter; a trailing delimiter leaves one more, empty cell
-    }
-  }
-
-  /** §9.3 disambiguation: does an unquoted colon come before the first unquoted delimiter? */
-  colonBeforeDelimiter(p: number, end: number, delimiter: number): boolean {
-    const text = this.text;
-    for (let j = p; j < end; j++) {
-      const c = text.charCodeAt(j);
-      if (c === delimiter) return false;
-      if (c === COLON) return true;
-      if (c === QUOTE) j = this.skipQuoted(j, end) - 1;
-    }
-    return false;
-  }
 
   /**
    * Classifies the content `[p, end)` of the current text as a header, a key-value field or a
@@ -366,15 +89,8 @@ export abstract class Reader {
     key: string | null,
     rowLevel: number,
   ): LineClass {
-    try {
-      return parseHeader(this, key, p, bracket, end, rowLevel);
-    } catch (error) {
-      if (error instanceof HeaderSyntax) return this.malformedHeader(p, end, error);
-      // A duplicate field name or a field group past maxDepth on a line without a colon: no
-      // header at all, but a scalar line (§5.2).
-      if (error instanceof ToonDecodeError && this.findColon(p, end) < 0) return KIND_SCALAR;
-      throw error;
-    }
+    const parsed = parseHeader(this, this.inlineHeader, key, p, bracket, end, rowLevel);
+    return parsed instanceof HeaderSyntax ? this.malformedHeader(p, end, parsed) : parsed;
   }
 
   /**
@@ -388,7 +104,7 @@ export abstract class Reader {
     problem: header.HeaderSyntax,
   ): typeof KIND_SCALAR {
     if (this.findColon(p, end) < 0) {
-      this.scalarHint = problem;
+      this.scalarHint = problem.explains ? problem : null;
       return KIND_SCALAR;
     }
     throw this.error(problem.offset, problem.reason);
@@ -464,30 +180,6 @@ export abstract class Reader {
   countError(offset: number, head: Header, found: string, noun: string): ToonDecodeError {
     return this.error(offset, reasons.count(header.declaredLength(this.text, head), found, noun));
   }
-}
-
-/**
- * `key` as the engine keeps property names: a flat, internalized string (the one an object's
- * own key list hands back). A slice of the document is a view into it, which every comparison
- * and every property store with it as a key must see through; the cache holds each key's
- * property name instead, made once per key (a tenth fewer instructions per decode).
- */
-function propertyName(key: string): string {
-  if (key === '__proto__') return '__proto__';
-  const probe: Record<string, number> = {};
-  probe[key] = 0;
-  return Object.keys(probe)[0] ?? key;
-}
-
-/**
- * Does `text` hold `key` at `start`? A loop over character codes: for keys this short it runs
- * several times faster than `text.startsWith(key, start)`, which was a tenth of decoding.
- */
-function sameText(key: string, text: string, start: number): boolean {
-  for (let i = 0; i < key.length; i++) {
-    if (key.charCodeAt(i) !== text.charCodeAt(start + i)) return false;
-  }
-  return true;
 }
 
 /** The leaf names of a field list, for width messages. */

@@ -101,7 +101,7 @@ export class TreeDecoder extends Reader {
   private readonly groupStack: JsonObject[] = [];
 
   constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
-    super(text, strict, indentSize, maxDepth, text.length < 4096);
+    super(text, strict, indentSize, maxDepth);
     const lines: LineTable = scanLines(text, strict, indentSize);
     this.count = lines.count;
     this.contentStart = lines.contentStart;
