@@ -97,8 +97,16 @@ function layoutOf(row: JsonObject, rawStrings: boolean): Field[] | undefined {
   return fields;
 }
 
-/** Does `row` have exactly the keys of `fields`, with primitives and nested groups in place? */
-function fitsLayout(row: JsonValue, fields: readonly Field[], rawStrings: boolean): boolean {
+/**
+ * Does `row` have exactly the keys of `fields` (in any order), with primitives and nested groups
+ * in place, so that it can be a row of their table? `rawStrings` as in {@link isPrimitive}.
+ *
+ * @example
+ * const fields = sharedLayout([{ id: 1, s: { a: 1 } }])!;
+ * fitsLayout({ s: { a: 2 }, id: 2 }, fields); // true
+ * fitsLayout({ id: 3 }, fields); // false
+ */
+export function fitsLayout(row: JsonValue, fields: readonly Field[], rawStrings = true): boolean {
   if (!isRecord(row, rawStrings)) return false;
   const keys = Object.keys(row);
   if (keys.length !== fields.length) return false;

@@ -92,73 +92,53 @@ function isUnquotedKey(key: string): boolean {
   return true;
 }
 
-/** Escapes for the control characters (§7.1): the short forms where they exist, else `\u00xx`. */
-const CONTROL_ESCAPES: readonly string[] = Array.from({ length: 0x20 }, (_, code) => {
-  if (code === LF) return '\\n';
-  if (code === CR) return '\\r';
-  if (code === CHAR_TAB) return '\\t';
-  return `\\u${code.toString(16).padStart(4, '0')}`;
-});
+/**
+ * `JSON.stringify` of a string writes §7.1's escapes (`\\`, `\"`, `\n`, `\r`, `\t`, and
+ * `\u00xx` in lower-case hex for the other control characters) with three exceptions, which this
+ * finds: U+0008 and U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. A hit may
+ * be a false one (`\\b` is an escaped backslash and a `b`); {@link JSON_ESCAPE} then sorts it out.
+ */
+const NOT_TOON_ESCAPE = /\\(?:[bf]|ud[89a-f])/;
+/** Every escape of a JSON string that starts with `\\`, `\b`, `\f` or `\ud8`-`\udf`, left to right. */
+const JSON_ESCAPE = /\\(?:\\|[bf]|u(d[89a-f][0-9a-f]{2}))/g;
 
-const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
+/** The §7.1 form of one match of {@link JSON_ESCAPE}; an unpaired surrogate stays as it is. */
+function toonEscape(sequence: string, surrogate: string | undefined): string {
+  if (surrogate !== undefined) return String.fromCharCode(Number.parseInt(surrogate, 16));
+  return sequence === '\\b' ? '\\u0008' : sequence === '\\f' ? '\\u000c' : sequence;
+}
 
-/** Wraps `value` in double quotes with the §7.1 escapes. */
-export function quote(value: string): string {
-  return `"${escapeString(value)}"`;
+/**
+ * Wraps `value` in double quotes with the §7.1 escapes. The engine's JSON serializer finds and
+ * writes the escapes in one native pass, at any length; the rare escapes where JSON and TOON
+ * differ are then rewritten. With `refuse`, an unpaired surrogate is refused as that kind of
+ * text (see {@link assertWellFormed}); JSON's text shows where one may be, so well-formed text
+ * is not scanned for them again.
+ */
+function quote(value: string, refuse?: 'key' | 'string'): string {
+  const json = JSON.stringify(value);
+  if (!NOT_TOON_ESCAPE.test(json)) return json;
+  if (refuse !== undefined) assertWellFormed(value, refuse);
+  return json.replace(JSON_ESCAPE, toonEscape);
 }
 
 /**
  * Escapes `value` for use inside double quotes (§7.1): backslash, quote, `\n`, `\r`, `\t`, and
- * the other control characters as `\u00XX`. The reference implementation's `escapeString`.
+ * the other control characters as `\u00XX`. The reference implementation's `escapeString`
+ * (an unpaired surrogate, which the encoder refuses, is left as it is, as there).
  *
  * @example
  * escapeString('say "hi"\n'); // 'say \\"hi\\"\\n'
  * rawString(`"${escapeString(text)}"`); // a quoted string, whatever `text` holds
  */
 export function escapeString(value: string): string {
-  if (!NEEDS_ESCAPE.test(value)) return value;
-  if (value.length > LONG_ESCAPED) return escapeLong(value);
-  let out = '';
-  let runStart = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    let escaped: string | undefined;
-    if (c < CHAR_SPACE) escaped = CONTROL_ESCAPES[c];
-    else if (c === CHAR_QUOTE) escaped = '\\"';
-    else if (c === CHAR_BACKSLASH) escaped = '\\\\';
-    if (escaped === undefined) continue;
-    out += value.slice(runStart, i) + escaped;
-    runStart = i + 1;
-  }
-  return out + value.slice(runStart);
-}
-
-/**
- * Longer strings are escaped through a {@link TextBuilder}: appending per escape, as below, costs
- * a rope node per piece, which only short strings can afford.
- */
-const LONG_ESCAPED = 1024;
-
-/** {@link escapeString} for a long string. */
-function escapeLong(value: string): string {
-  const out = new TextBuilder();
-  let runStart = 0;
-  for (let i = 0; i < value.length; i++) {
-    const c = value.charCodeAt(i);
-    if (c >= CHAR_SPACE && c !== CHAR_QUOTE && c !== CHAR_BACKSLASH) continue;
-    out.run(value, runStart, i);
-    out.units(c < CHAR_SPACE ? CONTROL_ESCAPES[c]! : c === CHAR_QUOTE ? '\\"' : '\\\\');
-    runStart = i + 1;
-  }
-  out.run(value, runStart, value.length);
-  return out.finish();
+  const quoted = quote(value);
+  return quoted.length === value.length + 2 ? value : quoted.slice(1, -1);
 }
 
 /** A key as the encoder writes it: bare when §7.3 allows, quoted otherwise. */
 export function encodeKey(key: string): string {
-  if (isUnquotedKey(key)) return key;
-  assertWellFormed(key, 'key');
-  return quote(key);
+  return isUnquotedKey(key) ? key : quote(key, 'key');
 }
 
 /**
@@ -174,8 +154,9 @@ export function encodeString(value: string, delimiter: Delimiter): string {
     const text = encodeShortString(value, delimiter);
     if (text !== undefined) return text;
   }
+  if (needsQuotes(value, delimiter)) return quote(value, 'string');
   assertWellFormed(value, 'string');
-  return needsQuotes(value, delimiter) ? quote(value) : value;
+  return value;
 }
 
 /**
@@ -281,10 +262,7 @@ export function formatNumber(value: number): string {
  * encodeRootPrimitive('\uFEFFhi', ','); // '"\uFEFFhi"'
  */
 export function encodeRootPrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
-  if (typeof value === 'string' && value.charCodeAt(0) === BOM) {
-    assertWellFormed(value, 'string');
-    return quote(value);
-  }
+  if (typeof value === 'string' && value.charCodeAt(0) === BOM) return quote(value, 'string');
   return encodePrimitive(value, delimiter);
 }
 

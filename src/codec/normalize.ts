@@ -149,12 +149,7 @@ class Normalizer {
     const prototype: unknown = Object.getPrototypeOf(value);
     const plain =
       prototype === Object.prototype || prototype === Array.prototype || prototype === null;
-    if (
-      !plain &&
-      (value instanceof Number || value instanceof String || value instanceof Boolean)
-    ) {
-      return this.value(value.valueOf(), key, depth);
-    }
+    if (!plain && isBoxedPrimitive(value)) return this.value(value.valueOf(), key, depth);
     if (this.trackCycles) this.enter(value, key);
     let result: JsonValue;
     if (Array.isArray(value)) result = this.array(value, depth);
@@ -176,8 +171,7 @@ class Normalizer {
       if (replaced === null || typeof replaced !== 'object')
         return this.value(replaced, key, depth);
     }
-    if (value instanceof Number || value instanceof String || value instanceof Boolean)
-      return this.value(value.valueOf(), key, depth);
+    if (isBoxedPrimitive(value)) return this.value(value.valueOf(), key, depth);
     // In the cycle-tracking walk a cycle is reported before this point; here it is depth.
     if (this.trackCycles) this.enter(value, key);
     throw tooDeepError();
@@ -255,6 +249,19 @@ class Normalizer {
     }
     return out;
   }
+}
+
+/**
+ * `Object(5)`, `Object('s')`, `Object(true)`, `Object(5n)`: unwrapped, as `JSON.stringify` unwraps
+ * the first three (a boxed BigInt then follows the BigInt policy, where `JSON.stringify` throws).
+ */
+function isBoxedPrimitive(value: object): value is { valueOf(): unknown } {
+  return (
+    value instanceof Number ||
+    value instanceof String ||
+    value instanceof Boolean ||
+    value instanceof BigInt
+  );
 }
 
 function pathSegment(key: string): string {

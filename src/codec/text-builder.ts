@@ -1,5 +1,6 @@
-// Long strings built from many small pieces (the text of a quoted string with escapes, or the
-// escaped form of a long string) without one rope node per piece.
+// Long strings built from many small pieces (the text of a quoted string with escapes, for the
+// decoder) without one rope node per piece. The encoder needs none: JSON.stringify writes its
+// escapes (see quote in lexical.ts).
 
 /** Code units are collected here and turned into one string per chunk. */
 const CHUNK = 8192;

@@ -1,6 +1,6 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { escapeString as referenceEscape } from '@toon-format/toon';
+import { encode as referenceEncode, escapeString as referenceEscape } from '@toon-format/toon';
 import fc from 'fast-check';
 import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
 import { encodeString, escapeString } from '../../src/codec/lexical.js';
@@ -167,9 +167,12 @@ describe('§7.2 strings are quoted only when needed', () => {
 });
 
 describe('§7.1 escapes', () => {
-  it("escapes long strings exactly as short ones, across the builder's chunks and slices", () => {
+  it('escapes exactly as the reference at every length, where JSON escapes differently too', () => {
+    // JSON.stringify writes the escapes; \b, \f and unpaired surrogates are where JSON and TOON
+    // differ, and the text "\\b" (a backslash, then b) must not be taken for JSON's \b.
     const piece = fc.oneof(
       fc.constantFrom('\n', '\t', '\r', '"', '\\', '\u0001', '\u001f', '😀', 'é'),
+      fc.constantFrom('\b', '\f', '\\b', '\\f', '\\\b', '\ud800', '\udc00', '\\ud800', '\u007f'),
       fc.string({ maxLength: 8 }),
       fc.nat({ max: 1500 }).map((n) => 'r'.repeat(n)),
     );
@@ -180,6 +183,11 @@ describe('§7.1 escapes', () => {
       }),
       { numRuns: 150 },
     );
+  });
+  it('writes U+0008 and U+000C as \\u0008 and \\u000c, in values and keys, as the reference does', () => {
+    const value = { 'k\b': 'a\bb\fc\\b', long: `${'x'.repeat(2000)}\f"` };
+    assert.equal(encode(value), referenceEncode(value));
+    assert.equal(encode(value).split('\n')[0], '"k\\u0008": "a\\u0008b\\u000cc\\\\b"');
   });
 });
 

@@ -1,6 +1,8 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { encode as referenceEncode } from '@toon-format/toon';
 import fc from 'fast-check';
+import { decode } from '../../src/codec/decode.js';
 import { encode, encodeWithin } from '../../src/codec/encode.js';
 import { normalize } from '../../src/codec/normalize.js';
 import { hostileKey, primitive } from '../support/json.js';
@@ -98,5 +100,79 @@ describe('host values', () => {
       name: 'TypeError',
       message: /\$\.rows\[1\]\.parent points back to \$\.rows/,
     });
+  });
+});
+
+/**
+ * docs/codec.md, "Differences from the reference": values the reference 4.4.0 writes as `null`
+ * (or, in an object, as `key: null`) and toonwire writes as `JSON.stringify` does, so that the
+ * TOON text decodes to what the JSON text parses to. Each case pins both sides: if the
+ * reference changes, the table in the docs has to change too.
+ */
+describe('non-plain values: what JSON.stringify writes, where the reference writes null', () => {
+  /** Encodes `{ k: value }` with both, and checks toonwire's text decodes to the JSON view. */
+  function both(value: unknown): { toonwire: string; reference: string } {
+    const document = { k: value };
+    const toonwire = encode(document);
+    assert.deepEqual(decode(toonwire), JSON.parse(JSON.stringify(document)));
+    return { toonwire, reference: referenceEncode(document) };
+  }
+
+  it('a class instance: its own enumerable properties', () => {
+    class Point {
+      x = 1;
+      label = 'a';
+      get norm(): number {
+        return 1;
+      }
+    }
+    assert.deepEqual(both(new Point()), {
+      toonwire: 'k:\n  x: 1\n  label: a',
+      reference: 'k: null',
+    });
+  });
+
+  it('an Error: its own enumerable properties (message and stack are not)', () => {
+    const error = Object.assign(new Error('boom'), { code: 'E_BOOM' });
+    assert.deepEqual(both(error), { toonwire: 'k:\n  code: E_BOOM', reference: 'k: null' });
+    assert.deepEqual(both(new Error('boom')), { toonwire: 'k:', reference: 'k: null' });
+  });
+
+  it('a typed array: an object of its indices, as JSON.stringify writes it', () => {
+    assert.deepEqual(both(new Uint8Array([7, 9])), {
+      toonwire: 'k:\n  "0": 7\n  "1": 9',
+      reference: 'k: null',
+    });
+    assert.deepEqual(both(new Float64Array([1.5])), {
+      toonwire: 'k:\n  "0": 1.5',
+      reference: 'k: null',
+    });
+  });
+
+  it('an object with another prototype: its own properties; Object.create(null) is plain in both', () => {
+    const child = Object.assign(Object.create({ inherited: 1 }), { own: 2 });
+    assert.deepEqual(both(child), { toonwire: 'k:\n  own: 2', reference: 'k: null' });
+    assert.deepEqual(both(/x/), { toonwire: 'k:', reference: 'k: null' });
+    const bare = Object.assign(Object.create(null), { a: 1 });
+    assert.deepEqual(both(bare), { toonwire: 'k:\n  a: 1', reference: 'k:\n  a: 1' });
+  });
+
+  it('a boxed primitive: unwrapped; a boxed BigInt follows the BigInt policy', () => {
+    assert.deepEqual(both(Object(5)), { toonwire: 'k: 5', reference: 'k: null' });
+    assert.deepEqual(both(Object('s')), { toonwire: 'k: s', reference: 'k: null' });
+    assert.deepEqual(both(Object(false)), { toonwire: 'k: false', reference: 'k: null' });
+    // JSON.stringify throws on a BigInt; the policy ('auto': a number when safe) applies.
+    assert.equal(encode({ k: Object(5n) }), 'k: 5');
+    assert.equal(encode({ k: Object(2n ** 64n) }), 'k: "18446744073709551616"');
+    assert.equal(referenceEncode({ k: Object(5n) }), 'k: null');
+  });
+
+  it('undefined, a function or a symbol in an object: the key is left out', () => {
+    for (const value of [undefined, () => 1, Symbol('s')]) {
+      assert.equal(encode({ k: value, b: 1 }), 'b: 1');
+      assert.equal(referenceEncode({ k: value, b: 1 }), 'k: null\nb: 1');
+    }
+    // In an array both write null, as JSON.stringify does.
+    assert.equal(encode([undefined]), referenceEncode([undefined]));
   });
 });

@@ -5,7 +5,7 @@
 // by the codec itself as a small document whose first lines are dropped, so every character of
 // the output is the codec's own: `header + batches` equals `encode(wholeArray)`.
 import { encode } from '../../codec/encode.js';
-import { isPrimitive, sharedLayout } from '../../codec/layout.js';
+import { type Field, fitsLayout, isPrimitive, sharedLayout } from '../../codec/layout.js';
 import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 
 /** Elements encoded together in pass 2. */
@@ -26,6 +26,8 @@ type Form = 'empty' | 'inline' | 'table' | 'list';
 export class ArrayShape {
   private count = 0;
   private first: JsonValue | undefined;
+  /** The first element's table layout, which every other element must fit. */
+  private layout: Field[] | undefined;
   private primitives = true;
   private table = true;
   private written = 0;
@@ -37,8 +39,9 @@ export class ArrayShape {
     this.count++;
     if (this.first === undefined) {
       this.first = value;
-      if (sharedLayout([value]) === undefined) this.table = false;
-    } else if (this.table && sharedLayout([this.first, value]) === undefined) {
+      this.layout = sharedLayout([value]);
+      if (this.layout === undefined) this.table = false;
+    } else if (this.table && !fitsLayout(value, this.layout!)) {
       this.table = false;
     }
     if (this.primitives && !isPrimitive(value)) this.primitives = false;
