@@ -4,10 +4,11 @@
 // in the same words.
 
 import { PIPE, TAB } from '../char-codes.js';
+import { excerpt } from '../excerpt.js';
 
 /** A short, quoted excerpt of user text for error messages. */
-export function excerpt(text: string): string {
-  return JSON.stringify(text.length > 40 ? `${text.slice(0, 37)}...` : text);
+export function quoted(text: string): string {
+  return JSON.stringify(excerpt(text, 40));
 }
 
 /** The code unit at `offset` of `text` as messages write it: `D800`. */
@@ -55,9 +56,9 @@ export const reasons = {
   textAfterCell: (delimiter: number) =>
     `unexpected text after the closing quote; separate values with the ${delimiterName(delimiter)} delimiter`,
   duplicateKey: (key: string) =>
-    `duplicate key ${excerpt(key)}; each key may appear once per object`,
+    `duplicate key ${quoted(key)}; each key may appear once per object`,
   duplicateEntry: (key: string) =>
-    `duplicate entry key ${excerpt(key)}; each key may appear once per object`,
+    `duplicate entry key ${quoted(key)}; each key may appear once per object`,
   keylessField: () =>
     'an array header needs a key here; a keyless "[N]:" header is only valid as the document root or after a list item\'s "- "',
   keylessTableItem: () =>
@@ -84,10 +85,10 @@ export const reasons = {
     `invalid array length "${length}"; write it without leading zeros`,
   unclosedBracket: () => 'unclosed "[" in the array header; add "]"',
   badBracket: (found: string) =>
-    `unexpected ${excerpt(found)} in the array header's brackets; expected [N], [N|], [N<tab>] or a keyed [N:], [N:|], [N:<tab>]`,
+    `unexpected ${quoted(found)} in the array header's brackets; expected [N], [N|], [N<tab>] or a keyed [N:], [N:|], [N:<tab>]`,
   missingHeaderColon: () => 'missing ":" at the end of the array header',
   textBeforeHeaderColon: (found: string, afterFields: boolean) =>
-    `unexpected ${excerpt(found)} after the array header's ${afterFields ? 'field list' : 'brackets'}; the header must end with ":"`,
+    `unexpected ${quoted(found)} after the array header's ${afterFields ? 'field list' : 'brackets'}; the header must end with ":"`,
   keyedWithoutFields: () => 'a keyed header [N:] needs a field list, as in key[2:]{a,b}:',
   textAfterTableHeader: () =>
     'a header with a field list takes its rows on the following lines; move this text to an indented row',
@@ -96,13 +97,13 @@ export const reasons = {
   emptyFieldName: () =>
     'empty field name in the field list; remove the extra delimiter or quote an empty name as ""',
   duplicateField: (name: string) =>
-    `duplicate field name ${excerpt(name)} in the header; each field may appear once per group`,
+    `duplicate field name ${quoted(name)} in the header; each field may appear once per group`,
   spaceBeforeBracket: () =>
     'whitespace between the key and "["; write key[N]: with no space, or quote the key if the brackets are part of it',
   spaceBeforeGroup: () =>
     'whitespace before a nested field group; write name{a,b} with no space before "{"',
   badFieldSeparator: (found: string, delimiter: number) =>
-    `unexpected ${excerpt(found)} in the field list; separate field names with the ${delimiterName(delimiter)} delimiter`,
+    `unexpected ${quoted(found)} in the field list; separate field names with the ${delimiterName(delimiter)} delimiter`,
   delimiterMismatch: (found: number, declared: number) =>
     `the field list uses the ${delimiterName(found)} delimiter but the brackets declare ${delimiterName(declared)}; use the same delimiter in both`,
 
