@@ -15,7 +15,7 @@ import { readFileSync } from 'node:fs';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { loadTokenizer } from '../../src/index.js';
-import { DEFAULT_FIND_LIMIT, LazyTools } from '../../src/mcp/proxy/lazy-tools.js';
+import { DEFAULT_FIND_LIMIT, LazyTools } from '../../src/mcp/proxy/tools/lazy.js';
 import { ROOT } from './helpers.js';
 
 const FIXTURES = join(ROOT, 'test', 'mcp', 'fixtures', 'tool-search');

@@ -9,7 +9,7 @@ import {
   root,
   stem,
   ToolSearch,
-} from '../../src/mcp/proxy/tool-search.js';
+} from '../../src/mcp/proxy/tools/search.js';
 
 const tool = (name: string, description = '', properties: Record<string, unknown> = {}) => ({
   name,
