@@ -1,7 +1,28 @@
 // The adapter kit: what the Fastify, Express and Hono adapters share beyond negotiation and
 // rendering, so the three cannot drift apart (request path, the 404 and 406 problems, ETags of
 // re-encoded responses).
+import { negotiateFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
+import type { DefaultFormat } from './settings.js';
+
+/**
+ * The format of a response whose status the handler chose: the negotiated one, `undefined` for
+ * a 406 when the client refuses both formats, except that an error status (400 or more) is
+ * kept: its body then goes out as JSON, since an error has to be sent in something.
+ *
+ * @example
+ * responseFormat('*\/*;q=0', 'json', 200); // undefined (answer 406)
+ * responseFormat('*\/*;q=0', 'json', 404); // 'json'
+ * responseFormat('text/toon', 'json', 404); // 'toon'
+ */
+export function responseFormat(
+  accept: string | undefined,
+  defaultFormat: DefaultFormat,
+  status: number,
+): DefaultFormat | undefined {
+  const format = negotiateFormat(accept, defaultFormat);
+  return format === undefined && status >= 400 ? 'json' : format;
+}
 
 /**
  * The path of a request URL without its query string: the `instance` of problem documents.
