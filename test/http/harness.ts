@@ -4,6 +4,7 @@
 import { startServer as startExpress } from '../../examples/http/express.js';
 import { startServer as startFastify } from '../../examples/http/fastify.js';
 import { startServer as startHono } from '../../examples/http/hono.js';
+import { startServer as startKoa } from '../../examples/http/koa.js';
 import type { OrderStore, OrdersAppOptions } from '../../examples/http/orders.js';
 import { decode } from '../../src/codec/decode.js';
 import type { ToonSettings } from '../../src/http/index.js';
@@ -16,7 +17,7 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export type AdapterName = 'fastify' | 'express' | 'hono';
+export type AdapterName = 'fastify' | 'express' | 'hono' | 'koa' | 'nest-express' | 'nest-fastify';
 
 type Start = (options: OrdersAppOptions & { port: number; host: string }) => Promise<AppServer>;
 
@@ -24,6 +25,7 @@ export const ADAPTERS: ReadonlyArray<{ name: AdapterName; start: Start }> = [
   { name: 'fastify', start: startFastify },
   { name: 'express', start: startExpress },
   { name: 'hono', start: startHono },
+  { name: 'koa', start: startKoa },
 ];
 
 /** Servers of one adapter, one per distinct option set, started on first use. */
