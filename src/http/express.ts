@@ -5,6 +5,9 @@ import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Respon
 import express from 'express';
 import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
 import {
+  attachSettings,
+  isOptedOut,
+  markOptedOut,
   notAcceptableProblem,
   notFoundProblem,
   requestPath,
@@ -56,10 +59,8 @@ export interface ToonMiddleware extends RequestHandler {
   readonly notFound: RequestHandler;
 }
 
-const SKIPPED = Symbol('toonwire.skipped');
-
 function skipped(req: Request, res: Response): boolean {
-  return (req as Request & { [SKIPPED]?: boolean })[SKIPPED] === true || res.locals.toon === false;
+  return isOptedOut(req) || res.locals.toon === false;
 }
 
 // res.json is replaced on this response object only: other responses, and every other way of
@@ -133,7 +134,8 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
   const { skip } = options;
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    if (skip?.(req)) (req as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
+    if (skip?.(req)) markOptedOut(req);
+    attachSettings(req, settings);
     negotiateResJson(req, res, settings);
     const contentType = req.headers['content-type'];
     const body = announcedBody(req.headers['content-length'], req.headers['transfer-encoding']);

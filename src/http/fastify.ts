@@ -17,6 +17,8 @@ import {
   unsupportedMediaType,
 } from './body.js';
 import {
+  isOptedOut,
+  markOptedOut,
   notAcceptableProblem,
   notFoundProblem,
   requestPath,
@@ -136,14 +138,10 @@ const passThrough = (payload: unknown): string => payload as string;
 // Routes with `config: { toon: false }` mark their requests in a route-level onRequest hook
 // (added by onRoute below), so other routes pay nothing to find out; `skip` marks the requests
 // it selects in an onRequest hook of the plugin's scope.
-const OPTED_OUT = Symbol('toonwire.optedOut');
-type MarkedRequest = FastifyRequest & { [OPTED_OUT]?: boolean };
+const optedOut = (request: FastifyRequest): boolean => isOptedOut(request);
 
-const optedOut = (request: FastifyRequest): boolean =>
-  (request as MarkedRequest)[OPTED_OUT] === true;
-
-function markOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  (request as MarkedRequest)[OPTED_OUT] = true;
+function markRouteOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  markOptedOut(request);
   done();
 }
 
@@ -235,7 +233,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     // A hook of the scope the plugin is registered in reaches every route of that scope and its
     // children, whoever registers them and in whichever order, and the not-found handler.
     app.addHook('onRequest', (request, _reply, done) => {
-      if (skip(request)) (request as MarkedRequest)[OPTED_OUT] = true;
+      if (skip(request)) markOptedOut(request);
       done();
     });
   }
@@ -275,7 +273,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       const own = route.onRequest;
       route.onRequest = [
         ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
-        markOptedOut,
+        markRouteOptedOut,
       ] as RouteOptions['onRequest'];
     }
     const body = route.schema?.body as { content?: Record<string, unknown> } | undefined;
