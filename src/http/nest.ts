@@ -249,10 +249,25 @@ export class ToonExceptionFilter implements ExceptionFilter {
 }
 Catch()(ToonExceptionFilter);
 
+/** What {@link ToonNestOptions}' `skip` is given: the platform's request (Express or Fastify). */
+export interface NestRequest {
+  method: string;
+  /** The request URL, query string included. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
 /** Options of {@link useToon}: the platform adapter's, less what Nest itself does. */
 export interface ToonNestOptions extends ToonHttpOptions {
   /** Largest `text/toon` body in bytes. Default: Express 100 kB (as Nest's JSON parser), Fastify the server's `bodyLimit`. */
   bodyLimit?: number;
+  /** Leave a request out of negotiation: its answers and problems are JSON (an OpenAPI route, say). */
+  skip?: (request: NestRequest) => boolean;
+  /**
+   * Express only: refuse request bodies of any other Content-Type with a 415 problem (as
+   * toonwire/express's `bodyTypes`). Fastify refuses types it has no parser for itself.
+   */
+  bodyTypes?: readonly string[];
 }
 
 /**
@@ -280,8 +295,9 @@ export async function useToon(
       register(plugin: unknown, options: object): PromiseLike<unknown>;
       toon: ToonSettings;
     };
+    const { bodyTypes: _express, ...fastifyOptions } = shared;
     await instance.register(toon, {
-      ...shared,
+      ...fastifyOptions,
       ...(bodyLimit === undefined ? {} : { bodyLimit }),
       errorHandler: false,
     });
