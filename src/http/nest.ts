@@ -3,6 +3,8 @@
 // module wires it for Nest (useToon), answers every exception as a negotiated problem document
 // (ToonExceptionFilter, which Nest's own exception handling would otherwise replace), turns
 // ValidationPipe failures into problems with JSON Pointers, and documents problems in OpenAPI.
+
+import { createRequire } from 'node:module';
 import {
   type ArgumentMetadata,
   type ArgumentsHost,
@@ -15,7 +17,7 @@ import {
   ValidationPipe,
   type ValidationPipeOptions,
 } from '@nestjs/common';
-import { attachedSettings, isOptedOut } from './kit.js';
+import { attachedSettings, isOptedOut, notFoundProblem } from './kit.js';
 import { appendVary } from './media-types.js';
 import { OPENAPI_TOON_PROBLEM } from './openapi.js';
 import {
@@ -28,10 +30,22 @@ import {
 import { renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
 
-/** @nestjs/swagger, when the app has it: only {@link ApiProblemResponse} needs it. */
-const swagger: typeof import('@nestjs/swagger') | undefined = await import('@nestjs/swagger').catch(
-  () => undefined,
-);
+type Swagger = typeof import('@nestjs/swagger');
+
+// @nestjs/swagger, loaded when ApiProblemResponse is first used (decorators run synchronously, so
+// it is required: Node 20.19+ and 22.12+ require ES modules), so apps without it never load it.
+let swagger: Swagger | undefined;
+function loadSwagger(): Swagger {
+  try {
+    swagger ??= createRequire(import.meta.url)('@nestjs/swagger') as Swagger;
+    return swagger;
+  } catch (error) {
+    throw new Error(
+      'toonwire/nest: ApiProblemResponse needs @nestjs/swagger (npm install @nestjs/swagger) and a Node.js that can require it (20.19+, 22.12+).',
+      { cause: error },
+    );
+  }
+}
 
 interface RequestLike {
   url?: string;
@@ -158,6 +172,11 @@ export function problemOf(exception: unknown): unknown {
   if (!(exception instanceof HttpException)) return exception;
   const status = exception.getStatus();
   const response = exception.getResponse();
+  // Nest's own answer to a request no route matches: the 404 every toonwire adapter writes.
+  const unrouted =
+    status === 404 &&
+    /^Cannot ([A-Z]+) (\S*)$/.exec(String((response as { message?: unknown }).message));
+  if (unrouted) return notFoundProblem(unrouted[1]!, unrouted[2]!.split('?')[0]!);
   if (typeof response === 'string') return new HttpProblem({ status, detail: response });
   const {
     message,
@@ -329,12 +348,8 @@ export function ApiProblemResponse(
   status: number | 'default',
   description?: string,
 ): MethodDecorator & ClassDecorator {
-  if (swagger === undefined)
-    throw new Error(
-      'toonwire/nest: ApiProblemResponse needs @nestjs/swagger. Install it (npm install @nestjs/swagger).',
-    );
   const schema = PROBLEM_JSON_SCHEMA as unknown as Record<string, unknown>;
-  return swagger.ApiResponse({
+  return loadSwagger().ApiResponse({
     status,
     description: description ?? (status === 'default' ? 'Problem' : statusTitle(status)),
     content: {
