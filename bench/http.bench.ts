@@ -12,6 +12,9 @@
 //   npm run bench:http -- --app express      # or hono: the adapters without response schemas
 //   npm run bench:http -- --overhead         # JSON clients: Fastify example with the plugin vs without
 //   npm run bench:http -- --against ../old   # also another checkout's server, interleaved with this one
+//   npm run bench:http -- --edge             # issue 31: quoted/nested/tabular under 'auto' and hostile
+//                                            # bodies, Fastify, Express, Hono and Koa (--app to pick one);
+//                                            # --duration N: 100 x N requests per side, N per hostile body
 //
 // On Linux each run also reports the server's CPU time per request (from /proc), which moves
 // less than requests per second when other work shares the machine. The `strings` server is this
@@ -19,22 +22,29 @@
 import { type ChildProcess, spawn } from 'node:child_process';
 import { once } from 'node:events';
 import { existsSync, readFileSync } from 'node:fs';
+import { createServer } from 'node:http';
 import { createRequire } from 'node:module';
 import { loadavg } from 'node:os';
 import { resolve } from 'node:path';
 import { fileURLToPath } from 'node:url';
 import { parseArgs } from 'node:util';
 import { serve } from '@hono/node-server';
+import { bodyParser } from '@koa/bodyparser';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
+import Koa from 'koa';
 import { measure } from 'mitata';
 import { orderPage } from '../examples/http/fastify.js';
 import { OrderStore } from '../examples/http/orders.js';
 import { decode } from '../src/codec/decode.js';
+import { encode } from '../src/codec/encode.js';
+import { pick } from '../src/compact/pick.js';
+import { decodeToonBody } from '../src/http/body.js';
 import { toon as toonExpress } from '../src/http/express.js';
 import toonFastify from '../src/http/fastify.js';
 import { toon as toonHono } from '../src/http/hono.js';
+import { toon as toonKoa } from '../src/http/koa.js';
 import { renderBody } from '../src/http/render.js';
 import { compileProjection } from '../src/http/schema-projection.js';
 import { compileToonSerializer } from '../src/http/toon-serializer.js';
@@ -52,6 +62,8 @@ type Autocannon = (options: {
   connections: number;
   duration: number;
   headers: Record<string, string>;
+  method?: string;
+  body?: string;
 }) => Promise<AutocannonResult>;
 
 // autocannon ships no type declarations; this is the slice of its API used here.
@@ -68,12 +80,16 @@ const { values } = parseArgs({
     overhead: { type: 'boolean', default: false },
     against: { type: 'string' },
     serve: { type: 'boolean', default: false },
+    edge: { type: 'boolean', default: false },
+    'serve-edge': { type: 'boolean', default: false },
   },
 });
-const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono' } as const;
+const APPS = { fastify: 'Fastify', express: 'Express', hono: 'Hono', koa: 'Koa' } as const;
 type App = keyof typeof APPS;
 if (!Object.hasOwn(APPS, values.app))
-  throw new Error(`--app must be fastify, express or hono, got ${values.app}`);
+  throw new Error(`--app must be fastify, express, hono or koa, got ${values.app}`);
+if (values.app === 'koa' && !values.edge && !values['serve-edge'])
+  throw new Error('--app koa is measured by --edge only');
 const app = values.app as App;
 const PAYLOADS = ['orders', 'strings'] as const;
 type Payload = (typeof PAYLOADS)[number];
@@ -565,7 +581,266 @@ async function formats(payload: Payload): Promise<void> {
   }
 }
 
-if (values.serve) {
+// --edge (issue 31, item 4): what the adapters' TOON path costs beyond the codec. Three payloads
+// under defaultFormat 'auto' (strings with quotes and newlines, nested records, a plain table) and
+// two hostile request bodies (a table header of 80,000 fields, an object of 70,000 keys), each
+// against its JSON twin, in every adapter. Server CPU per request comes from /proc; the codec's
+// own share is measured in this process (mitata), so the report can split the two.
+const EDGE_PAYLOADS = {
+  quoted: Array.from({ length: 100 }, (_, i) => ({
+    id: i,
+    author: `Reviewer "${i}", Esq.`,
+    title: `He said "it's fine", then left`,
+    body: `First line of review ${i}.\nSecond line: "quoted", with commas, and a tab\there.\nThird: C:\\path\\to\\file`,
+    stars: (i % 5) + 1,
+  })),
+  nested: Array.from({ length: 60 }, (_, i) => ({
+    id: `ord-${i}`,
+    customer: { name: `Customer ${i}`, address: { city: 'Lyon', zip: `690${i % 10}0` } },
+    tags: ['a', 'b', `t${i % 7}`],
+    events: [
+      { at: '2026-01-02T03:04:05Z', kind: 'placed', meta: { by: 'web', ip: '10.0.0.1' } },
+      { at: '2026-01-03T03:04:05Z', kind: 'paid', meta: { by: 'card', ip: '10.0.0.2' } },
+    ],
+  })),
+  tabular: Array.from({ length: 300 }, (_, i) => ({
+    id: i,
+    sku: `SKU-${i}`,
+    quantity: i % 9,
+    price: (i * 37) % 1000,
+    active: i % 2 === 0,
+  })),
+} as const;
+type EdgePayload = keyof typeof EDGE_PAYLOADS;
+
+function hostileBodies(): Record<string, { json: string; toon: string }> {
+  const fields = Array.from({ length: 80_000 }, (_, i) => `f${i}`);
+  const row = Object.fromEntries(fields.map((field) => [field, 0]));
+  const keys = Object.fromEntries(Array.from({ length: 70_000 }, (_, i) => [`key${i}`, i]));
+  return {
+    header80k: {
+      json: JSON.stringify({ rows: [row] }),
+      toon: `rows[1]{${fields.join(',')}}:\n  ${fields.map(() => '0').join(',')}`,
+    },
+    keys70k: { json: JSON.stringify(keys), toon: encode(keys) },
+  };
+}
+
+const EDGE_LIMIT = 16 * 1024 * 1024;
+
+async function serveEdge(): Promise<void> {
+  const size = (body: unknown): { n: number } => ({
+    n: typeof body === 'object' && body !== null ? Object.keys(body).length : 0,
+  });
+  let url: string;
+  const listen = (server: import('node:http').Server): Promise<string> =>
+    new Promise((done) => {
+      server.listen(0, '127.0.0.1', () => {
+        const address = server.address();
+        done(
+          `http://127.0.0.1:${typeof address === 'object' && address !== null ? address.port : 0}`,
+        );
+      });
+    });
+  if (app === 'fastify') {
+    const server = Fastify({ bodyLimit: EDGE_LIMIT });
+    await server.register(toonFastify, { defaultFormat: 'auto' });
+    server.get<{ Params: { name: EdgePayload } }>('/p/:name', async (request) => ({
+      data: EDGE_PAYLOADS[request.params.name],
+    }));
+    server.post('/sink', async (request) => size(request.body));
+    url = await server.listen({ port: 0, host: '127.0.0.1' });
+  } else if (app === 'express') {
+    const server = express();
+    server.use(
+      express.json({ limit: EDGE_LIMIT }),
+      toonExpress({ defaultFormat: 'auto', limit: EDGE_LIMIT }),
+    );
+    server.get('/p/:name', (req, res) => {
+      res.json({ data: EDGE_PAYLOADS[req.params.name as EdgePayload] });
+    });
+    server.post('/sink', (req, res) => {
+      res.json(size(req.body));
+    });
+    url = await listen(createServer(server));
+  } else if (app === 'hono') {
+    const server = new Hono();
+    server.use(toonHono({ defaultFormat: 'auto' }));
+    server.get('/p/:name', (c) =>
+      c.json({ data: EDGE_PAYLOADS[c.req.param('name') as EdgePayload] }),
+    );
+    server.post('/sink', async (c) => c.json(size(await c.req.json())));
+    url = await new Promise<string>((done) => {
+      serve({ fetch: server.fetch, port: 0, hostname: '127.0.0.1' }, (info) =>
+        done(`http://127.0.0.1:${info.port}`),
+      );
+    });
+  } else {
+    const server = new Koa();
+    server.use(toonKoa({ defaultFormat: 'auto', limit: EDGE_LIMIT }));
+    server.use(bodyParser({ jsonLimit: EDGE_LIMIT }));
+    server.use((ctx) => {
+      if (ctx.method === 'POST') ctx.body = size(ctx.request.body);
+      else ctx.body = { data: EDGE_PAYLOADS[ctx.path.slice(3) as EdgePayload] };
+    });
+    url = await listen(createServer(server.callback()));
+  }
+  console.log(`edge API (${APPS[app]}) listening on ${url}`);
+  process.once('SIGTERM', () => process.exit(0));
+}
+
+/** Median ns of one call, from mitata. */
+async function nsPerCall(fn: () => unknown): Promise<number> {
+  const stats = await measure(fn, { min_cpu_time: 200 * 1e6 });
+  return stats.p50;
+}
+
+// Sequential requests on one keep-alive connection, so the server's CPU time per request is
+// its own work, not queueing; `count` requests after a warm-up of a few.
+async function edgeSide(
+  url: string,
+  pid: number | undefined,
+  request: { path: string; headers: Record<string, string>; method?: string; body?: string },
+  count: number,
+): Promise<number> {
+  const once = async (): Promise<void> => {
+    const response = await fetch(url + request.path, {
+      method: request.method ?? 'GET',
+      headers: request.headers,
+      ...(request.body === undefined ? {} : { body: request.body }),
+    });
+    await response.arrayBuffer();
+    if (response.status >= 300) throw new Error(`${request.path}: status ${response.status}`);
+  };
+  for (let i = 0; i < Math.min(3, count); i++) await once();
+  const before = cpuTimeMs(pid);
+  for (let i = 0; i < count; i++) await once();
+  const after = cpuTimeMs(pid);
+  if (before === undefined || after === undefined) return Number.NaN;
+  return ((after - before) * 1000) / count; // µs per request
+}
+
+async function edgeCompare(
+  url: string,
+  pid: number | undefined,
+  sides: Record<string, Parameters<typeof edgeSide>[2]>,
+  count: number,
+): Promise<Record<string, number>> {
+  const samples: Record<string, number[]> = Object.fromEntries(
+    Object.keys(sides).map((k) => [k, []]),
+  );
+  const names = Object.keys(sides);
+  for (let round = 0; round < rounds; round++) {
+    const order = round % 2 === 0 ? names : [...names].reverse();
+    for (const name of order) samples[name]!.push(await edgeSide(url, pid, sides[name]!, count));
+  }
+  return Object.fromEntries(names.map((name) => [name, median(samples[name]!)]));
+}
+
+async function edge(): Promise<void> {
+  const load = () =>
+    loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ');
+  console.log(
+    `load average ${load()}, Node ${process.version}; a shared machine: ratios, not absolutes\n`,
+  );
+  console.log('codec share, in this process (median µs per call):');
+  for (const [name, value] of Object.entries(EDGE_PAYLOADS)) {
+    const body = { data: value };
+    const json = await nsPerCall(() => JSON.stringify(body));
+    const toon = await nsPerCall(() => encode(body));
+    const rendered = await nsPerCall(() => renderBody(body, 'toon', ','));
+    const auto = await nsPerCall(() => renderBody(body, 'auto', ','));
+    const picked = await nsPerCall(() => pick(body, { candidates: ['json', 'toon'] }));
+    console.log(
+      `  ${name.padEnd(8)} JSON.stringify ${(json / 1e3).toFixed(1)}, encode ${(toon / 1e3).toFixed(1)}, renderBody toon ${(rendered / 1e3).toFixed(1)} (x${(rendered / toon).toFixed(2)} of encode), pick ${(picked / 1e3).toFixed(1)}, renderBody auto ${(auto / 1e3).toFixed(1)} (x${(auto / picked).toFixed(2)} of pick)`,
+    );
+  }
+  const hostile = hostileBodies();
+  for (const [name, body] of Object.entries(hostile)) {
+    const bytes = new TextEncoder().encode(body.toon);
+    const parse = await nsPerCall(() => JSON.parse(body.json));
+    const plain = await nsPerCall(() => decode(bytes, { strict: true }));
+    const adapter = await nsPerCall(() =>
+      decodeToonBody(bytes, { prototypeKeys: {}, containerRoot: true }),
+    );
+    console.log(
+      `  ${name.padEnd(9)} JSON.parse ${(parse / 1e6).toFixed(1)} ms, decode ${(plain / 1e6).toFixed(1)} ms, decodeToonBody with the guard ${(adapter / 1e6).toFixed(1)} ms (x${(adapter / plain).toFixed(2)} of decode)`,
+    );
+  }
+  const apps: readonly App[] =
+    values.app === 'fastify' && !process.argv.includes('--app')
+      ? ['fastify', 'express', 'hono', 'koa']
+      : [app];
+  for (const name of apps) {
+    const child = spawn(
+      process.execPath,
+      ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-edge', '--app', name],
+      {
+        env: { ...process.env, NODE_ENV: 'production' },
+        stdio: ['ignore', 'pipe', 'inherit'],
+      },
+    );
+    child.stdout!.setEncoding('utf8');
+    const [line] = (await once(child.stdout!, 'data')) as [string];
+    const url = /listening on (\S+)/.exec(line)![1]!;
+    try {
+      console.log(
+        `\n${APPS[name]} (server CPU µs per request, sequential requests; median of ${rounds} interleaved rounds):`,
+      );
+      for (const payload of Object.keys(EDGE_PAYLOADS)) {
+        const path = `/p/${payload}`;
+        const cpu = await edgeCompare(
+          url,
+          child.pid,
+          {
+            json: { path, headers: { accept: 'application/json' } },
+            auto: { path, headers: {} },
+            toon: { path, headers: { accept: 'text/toon' } },
+          },
+          100 * duration,
+        );
+        console.log(
+          `  ${payload.padEnd(8)} JSON ${cpu.json!.toFixed(0)}, auto ${cpu.auto!.toFixed(0)} (JSON/auto ${(cpu.json! / cpu.auto!).toFixed(2)}), TOON ${cpu.toon!.toFixed(0)} (JSON/TOON ${(cpu.json! / cpu.toon!).toFixed(2)}; goal >= ${TARGET})`,
+        );
+      }
+      for (const [body, texts] of Object.entries(hostile)) {
+        const cpu = await edgeCompare(
+          url,
+          child.pid,
+          {
+            json: {
+              path: '/sink',
+              method: 'POST',
+              headers: { 'content-type': 'application/json' },
+              body: texts.json,
+            },
+            toon: {
+              path: '/sink',
+              method: 'POST',
+              headers: { 'content-type': 'text/toon' },
+              body: texts.toon,
+            },
+          },
+          duration,
+        );
+        console.log(
+          `  ${body.padEnd(9)} JSON ${(cpu.json! / 1e3).toFixed(1)} ms, TOON ${(cpu.toon! / 1e3).toFixed(1)} ms (TOON/JSON ${(cpu.toon! / cpu.json!).toFixed(2)}; goal <= 2)`,
+        );
+      }
+    } finally {
+      await stop(child);
+    }
+  }
+  console.log(`\nload average ${load()} at the end`);
+}
+
+if (values['serve-edge']) {
+  await serveEdge();
+} else if (values.edge) {
+  await edge();
+} else if (values.serve) {
   await serveStrings();
 } else if (values.overhead) {
   await overhead();

@@ -5,8 +5,104 @@ import { readNumbersAsJson } from './json-twin.js';
 import { contentTypeParameter, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 
+/** What to do with a prototype-poisoning key in a request body (Fastify's `onProtoPoisoning` values). */
+export type PrototypeKeyAction = 'error' | 'remove' | 'ignore';
+
+/** Options of {@link guardPrototypeKeys}: one action per kind of key, both `'error'` by default. */
+export interface PrototypeKeyOptions {
+  /** A `__proto__` key. */
+  onProto?: PrototypeKeyAction;
+  /** A `constructor` key whose value is an object with a `prototype` key. */
+  onConstructor?: PrototypeKeyAction;
+}
+
+// Whether the ASCII `word` occurs in `source` (text, or UTF-8 bytes: an ASCII byte never occurs
+// inside a multi-byte sequence). TOON has no escape that could spell a key another way.
+function mentions(source: string | Uint8Array, word: string): boolean {
+  if (typeof source === 'string') return source.includes(word);
+  const first = word.charCodeAt(0);
+  const last = source.length - word.length;
+  for (
+    let at = source.indexOf(first);
+    at !== -1 && at <= last;
+    at = source.indexOf(first, at + 1)
+  ) {
+    let i = 1;
+    while (i < word.length && source[at + i] === word.charCodeAt(i)) i++;
+    if (i === word.length) return true;
+  }
+  return false;
+}
+
+function guardWalk(
+  value: JsonValue,
+  onProto: PrototypeKeyAction,
+  onConstructor: PrototypeKeyAction,
+): void {
+  if (typeof value !== 'object' || value === null) return;
+  if (Array.isArray(value)) {
+    for (const item of value) guardWalk(item, onProto, onConstructor);
+    return;
+  }
+  for (const key of Object.keys(value)) {
+    const child = value[key] as JsonValue;
+    const poisoned =
+      (key === '__proto__' && onProto !== 'ignore') ||
+      (key === 'constructor' &&
+        onConstructor !== 'ignore' &&
+        typeof child === 'object' &&
+        child !== null &&
+        Object.hasOwn(child, 'prototype'));
+    if (!poisoned) {
+      guardWalk(child, onProto, onConstructor);
+      continue;
+    }
+    if ((key === '__proto__' ? onProto : onConstructor) === 'remove') {
+      delete value[key];
+      continue;
+    }
+    throw new HttpProblem({
+      status: 400,
+      detail: `The text/toon request body contains a forbidden "${key === '__proto__' ? '__proto__' : 'constructor.prototype'}" key. Remove it and send the request again.`,
+    });
+  }
+}
+
+/**
+ * The prototype-key guard of Fastify's JSON parser, for decoded bodies of any format: a
+ * `__proto__` key, or a `constructor` key holding a `prototype`, is a 400 {@link HttpProblem}
+ * (`'error'`, the default), deleted (`'remove'`) or kept (`'ignore'`). The codec never lets such a
+ * key reach a prototype (every key becomes an own property), but code downstream that merges or
+ * copies the body might. With the `source` text or bytes, a body that mentions neither word is
+ * not walked at all (one scan, as Fastify's secure-json-parse does). Returns `value`.
+ *
+ * @example
+ * guardPrototypeKeys(decode('a: 1')); // { a: 1 }
+ * guardPrototypeKeys(decode('__proto__:\n  admin: true')); // throws HttpProblem 400
+ * guardPrototypeKeys(decode('__proto__: x\nb: 1'), { onProto: 'remove' }); // { b: 1 }
+ */
+export function guardPrototypeKeys(
+  value: JsonValue,
+  options: PrototypeKeyOptions = {},
+  source?: string | Uint8Array,
+): JsonValue {
+  const onProto = options.onProto ?? 'error';
+  const onConstructor = options.onConstructor ?? 'error';
+  const proto = onProto !== 'ignore' && (source === undefined || mentions(source, '__proto__'));
+  const prototypes =
+    onConstructor !== 'ignore' && (source === undefined || mentions(source, 'prototype'));
+  if (proto || prototypes)
+    guardWalk(value, proto ? onProto : 'ignore', prototypes ? onConstructor : 'ignore');
+  return value;
+}
+
 /** Options of {@link decodeToonBody}. */
 export interface DecodeBodyOptions {
+  /**
+   * Prototype-poisoning keys ({@link guardPrototypeKeys}). Default: kept, as `JSON.parse` (and
+   * so `express.json()` and Hono) keeps them; the Fastify and Koa adapters refuse them.
+   */
+  prototypeKeys?: PrototypeKeyOptions;
   /**
    * Refuse a body whose root is not an object or array, as `express.json()` does by default
    * (`strict`). Default `false`: any TOON document, as Fastify and Hono accept any JSON one.
@@ -61,6 +157,7 @@ export function decodeToonBody(
   value = readNumbersAsJson(value, () =>
     typeof input === 'string' ? input : new TextDecoder().decode(input),
   );
+  if (options.prototypeKeys !== undefined) guardPrototypeKeys(value, options.prototypeKeys, input);
   if (options.containerRoot && (typeof value !== 'object' || value === null)) {
     throw new HttpProblem({
       status: 400,

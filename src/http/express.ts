@@ -4,9 +4,18 @@
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
 import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
-import { notAcceptableProblem, notFoundProblem, requestPath, retagForToon } from './kit.js';
+import {
+  attachSettings,
+  isOptedOut,
+  markOptedOut,
+  notAcceptableProblem,
+  notFoundProblem,
+  requestPath,
+  responseFormat,
+  retagForToon,
+} from './kit.js';
 import { isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
-import { negotiateFormat } from './negotiate.js';
+import { acceptsFormat } from './negotiate.js';
 import { renderBody, renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
 
@@ -50,10 +59,8 @@ export interface ToonMiddleware extends RequestHandler {
   readonly notFound: RequestHandler;
 }
 
-const SKIPPED = Symbol('toonwire.skipped');
-
 function skipped(req: Request, res: Response): boolean {
-  return (req as Request & { [SKIPPED]?: boolean })[SKIPPED] === true || res.locals.toon === false;
+  return isOptedOut(req) || res.locals.toon === false;
 }
 
 // res.json is replaced on this response object only: other responses, and every other way of
@@ -65,10 +72,12 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
   res.json = function negotiatedJson(this: Response, body?: unknown) {
     if (this.get('Content-Type') !== undefined || skipped(req, this)) return json.call(this, body);
     this.vary('Accept');
-    const format = negotiateFormat(req.headers.accept, settings.defaultFormat);
+    const accept = req.headers.accept;
+    // An error status the handler set is kept whatever Accept says (its body then goes as JSON).
+    const format = responseFormat(accept, settings.defaultFormat, this.statusCode);
     if (format === undefined) {
       const problem = renderProblem(notAcceptableProblem(), {
-        accept: req.headers.accept,
+        accept,
         settings,
         instance: requestPath(req.originalUrl),
       });
@@ -76,7 +85,9 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
       return this.send(problem.body);
     }
     if (format === 'json') return json.call(this, body);
-    const rendered = renderBody(body, format, settings.delimiter);
+    const rendered = renderBody(body, format, settings.delimiter, {
+      jsonAcceptable: () => acceptsFormat(accept, 'json'),
+    });
     // 'auto' may pick JSON: let Express write it, with its `json spaces`/`json replacer` settings.
     if (rendered.format === 'json') return json.call(this, body);
     // An ETag set by the handler names the JSON representation; Express's own ETag (computed
@@ -123,7 +134,8 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
   const { skip } = options;
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
-    if (skip?.(req)) (req as Request & { [SKIPPED]?: boolean })[SKIPPED] = true;
+    if (skip?.(req)) markOptedOut(req);
+    attachSettings(req, settings);
     negotiateResJson(req, res, settings);
     const contentType = req.headers['content-type'];
     const body = announcedBody(req.headers['content-length'], req.headers['transfer-encoding']);

@@ -10,18 +10,25 @@ import type {
   RouteOptions,
 } from 'fastify';
 import fastifyPlugin from 'fastify-plugin';
-import type { JsonValue } from '../codec/types.js';
 import {
   assertToonCharset,
   DEFAULT_BODY_TYPES,
   decodeToonBody,
   unsupportedMediaType,
 } from './body.js';
-import { notAcceptableProblem, notFoundProblem, requestPath, retagForToon } from './kit.js';
+import {
+  isOptedOut,
+  markOptedOut,
+  notAcceptableProblem,
+  notFoundProblem,
+  requestPath,
+  responseFormat,
+  retagForToon,
+} from './kit.js';
 import { appendVary, JSON_CONTENT_TYPE, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
-import { negotiateFormat } from './negotiate.js';
+import { acceptsFormat } from './negotiate.js';
 import { addToonToOpenApi } from './openapi.js';
-import { HttpProblem, type ValidationIssue, validationProblem } from './problem.js';
+import { type ValidationIssue, validationProblem } from './problem.js';
 import { contentTypeFor, renderBody, renderProblem } from './render.js';
 import { compileProjection, UNSUPPORTED_VALUE } from './schema-projection.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
@@ -63,44 +70,6 @@ declare module 'fastify' {
   interface FastifyContextConfig {
     /** `false`: this route always answers JSON (problem documents too), whatever `Accept` says. */
     toon?: boolean;
-  }
-}
-
-type PoisoningAction = 'error' | 'remove' | 'ignore';
-
-// Fastify's JSON parser refuses `__proto__` keys (and `constructor.prototype`) unless told
-// otherwise; TOON bodies get the same protection, so switching formats opens no hole.
-function guardPrototypeKeys(
-  value: JsonValue,
-  onProto: PoisoningAction,
-  onConstructor: PoisoningAction,
-): void {
-  if (typeof value !== 'object' || value === null) return;
-  if (Array.isArray(value)) {
-    for (const item of value) guardPrototypeKeys(item, onProto, onConstructor);
-    return;
-  }
-  for (const key of Object.keys(value)) {
-    const child = value[key] as JsonValue;
-    const poisoned =
-      (key === '__proto__' && onProto !== 'ignore') ||
-      (key === 'constructor' &&
-        onConstructor !== 'ignore' &&
-        typeof child === 'object' &&
-        child !== null &&
-        Object.hasOwn(child, 'prototype'));
-    if (!poisoned) {
-      guardPrototypeKeys(child, onProto, onConstructor);
-      continue;
-    }
-    if ((key === '__proto__' ? onProto : onConstructor) === 'remove') {
-      delete value[key];
-      continue;
-    }
-    throw new HttpProblem({
-      status: 400,
-      detail: `The text/toon request body contains a forbidden "${key === '__proto__' ? '__proto__' : 'constructor.prototype'}" key. Remove it and send the request again.`,
-    });
   }
 }
 
@@ -169,14 +138,10 @@ const passThrough = (payload: unknown): string => payload as string;
 // Routes with `config: { toon: false }` mark their requests in a route-level onRequest hook
 // (added by onRoute below), so other routes pay nothing to find out; `skip` marks the requests
 // it selects in an onRequest hook of the plugin's scope.
-const OPTED_OUT = Symbol('toonwire.optedOut');
-type MarkedRequest = FastifyRequest & { [OPTED_OUT]?: boolean };
+const optedOut = (request: FastifyRequest): boolean => isOptedOut(request);
 
-const optedOut = (request: FastifyRequest): boolean =>
-  (request as MarkedRequest)[OPTED_OUT] === true;
-
-function markOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
-  (request as MarkedRequest)[OPTED_OUT] = true;
+function markRouteOptedOut(request: FastifyRequest, _reply: FastifyReply, done: () => void): void {
+  markOptedOut(request);
   done();
 }
 
@@ -268,13 +233,15 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     // A hook of the scope the plugin is registered in reaches every route of that scope and its
     // children, whoever registers them and in whichever order, and the not-found handler.
     app.addHook('onRequest', (request, _reply, done) => {
-      if (skip(request)) (request as MarkedRequest)[OPTED_OUT] = true;
+      if (skip(request)) markOptedOut(request);
       done();
     });
   }
 
-  const onProto = app.initialConfig.onProtoPoisoning ?? 'error';
-  const onConstructor = app.initialConfig.onConstructorPoisoning ?? 'error';
+  const prototypeKeys = {
+    onProto: app.initialConfig.onProtoPoisoning ?? 'error',
+    onConstructor: app.initialConfig.onConstructorPoisoning ?? 'error',
+  } as const;
   app.addContentTypeParser(
     TOON_MEDIA_TYPE,
     {
@@ -292,9 +259,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
         assertToonCharset(request.headers['content-type']);
         // An empty TOON body is the empty object (`encode({})` is the empty text), validated
         // like the JSON body {}; Fastify refuses an empty JSON body, but that has no TOON twin.
-        const value = decodeToonBody(body);
-        guardPrototypeKeys(value, onProto, onConstructor);
-        parsed(null, value);
+        parsed(null, decodeToonBody(body, { prototypeKeys }));
       } catch (error) {
         parsed(error as Error);
       }
@@ -308,7 +273,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       const own = route.onRequest;
       route.onRequest = [
         ...(own === undefined ? [] : Array.isArray(own) ? own : [own]),
-        markOptedOut,
+        markRouteOptedOut,
       ] as RouteOptions['onRequest'];
     }
     const body = route.schema?.body as { content?: Record<string, unknown> } | undefined;
@@ -336,7 +301,9 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       return;
     }
     reply.header('vary', appendVary(reply.getHeader('vary')));
-    const format = negotiateFormat(request.headers.accept, settings.defaultFormat);
+    const accept = request.headers.accept;
+    // An error status the handler set (reply.code(404).send(...)) is kept whatever Accept says.
+    const format = responseFormat(accept, settings.defaultFormat, reply.statusCode);
     if (format === undefined) {
       (next as (error: Error) => void)(notAcceptableProblem());
       return;
@@ -356,7 +323,10 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
         }
         if (body === undefined) {
           const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
-          const rendered = renderBody(value, format, delimiter, { jsonModel });
+          const rendered = renderBody(value, format, delimiter, {
+            jsonModel,
+            jsonAcceptable: () => acceptsFormat(accept, 'json'),
+          });
           body = rendered.body;
           contentType = rendered.contentType;
         }

@@ -12,7 +12,7 @@ import {
   unsupportedMediaType,
 } from './body.js';
 import { jsonText } from './json-twin.js';
-import { notAcceptableProblem, notFoundProblem, retagForToon } from './kit.js';
+import { notAcceptableProblem, notFoundProblem, responseFormat, retagForToon } from './kit.js';
 import {
   appendVary,
   isToonContentType,
@@ -20,7 +20,7 @@ import {
   matchesMediaType,
   TOON_MEDIA_TYPE,
 } from './media-types.js';
-import { negotiateFormat } from './negotiate.js';
+import { acceptsFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { renderBody, renderProblem } from './render.js';
 import { type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
@@ -130,6 +130,13 @@ type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, s
 // with an explicit Content-Type) is the handler's own bytes and is left alone, so compress,
 // etag and streaming work whatever the middleware order.
 function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
+  // Hono keeps c.status(...) private: note it on the way in.
+  let statusSet: number | undefined;
+  const setStatus = c.status;
+  c.status = (status) => {
+    statusSet = status;
+    setStatus(status);
+  };
   const json = c.json as (...args: JsonArguments) => Response;
   const body = c.body as (
     data: string,
@@ -139,13 +146,21 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
   const negotiating = (...[object, arg, headers]: JsonArguments): Response => {
     if (hasContentType(headers) || hasContentType((arg as { headers?: unknown })?.headers))
       return json(object, arg, headers);
-    const format = negotiateFormat(c.req.header('accept'), settings.defaultFormat);
+    const accept = c.req.header('accept');
+    // An error status the handler set (c.json(obj, 404)) is kept whatever Accept says.
+    const status =
+      typeof arg === 'number'
+        ? arg
+        : ((arg as ResponseInit | undefined)?.status ?? statusSet ?? 200);
+    const format = responseFormat(accept, settings.defaultFormat, status);
     if (format === undefined) return problemResponse(c, notAcceptableProblem(), settings);
     let response: Response;
     if (format === 'json') {
       response = json(object, arg, headers);
     } else {
-      const rendered = renderBody(object, format, settings.delimiter);
+      const rendered = renderBody(object, format, settings.delimiter, {
+        jsonAcceptable: () => acceptsFormat(accept, 'json'),
+      });
       response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
       if (rendered.format === 'toon') {
         // An ETag the handler set names the JSON representation, not this one.

@@ -1,17 +1,26 @@
 // toonwire/http: the framework-agnostic core of TOON content negotiation. The adapters
-// (toonwire/fastify, toonwire/express, toonwire/hono) are thin layers over these functions, and
-// a server on any other framework can use them directly.
+// (toonwire/fastify, toonwire/express, toonwire/hono, toonwire/koa, toonwire/nest) are thin
+// layers over these functions, and a server on any other framework can use them directly.
 
 export {
   assertToonCharset,
   DEFAULT_BODY_TYPES,
   type DecodeBodyOptions,
   decodeToonBody,
+  guardPrototypeKeys,
+  type PrototypeKeyAction,
+  type PrototypeKeyOptions,
   payloadTooLarge,
   requestHasBody,
   unsupportedMediaType,
 } from './body.js';
-export { notAcceptableProblem, notFoundProblem, requestPath, toonEtag } from './kit.js';
+export {
+  notAcceptableProblem,
+  notFoundProblem,
+  requestPath,
+  responseFormat,
+  toonEtag,
+} from './kit.js';
 export {
   appendVary,
   contentTypeParameter,
@@ -25,6 +34,7 @@ export {
   TOON_PROBLEM_CONTENT_TYPE,
 } from './media-types.js';
 export {
+  acceptsFormat,
   type ClientPreference,
   clientPreference,
   type DocumentKind,
@@ -42,14 +52,19 @@ export {
   type ValidationIssue,
   validationProblem,
 } from './problem.js';
+export { DEFAULT_BODY_LIMIT, type ReadBodyOptions, readBody } from './read-body.js';
 export {
   contentTypeFor,
+  jsonTwinModel,
   type RenderedBody,
   type RenderedProblem,
+  type RenderedResponse,
   type RenderOptions,
   renderBody,
   renderNegotiated,
+  renderOrProblem,
   renderProblem,
+  toonOnlyProblem,
 } from './render.js';
 export {
   type DefaultFormat,

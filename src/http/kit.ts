@@ -1,7 +1,28 @@
 // The adapter kit: what the Fastify, Express and Hono adapters share beyond negotiation and
 // rendering, so the three cannot drift apart (request path, the 404 and 406 problems, ETags of
 // re-encoded responses).
+import { negotiateFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
+import type { DefaultFormat, ToonSettings } from './settings.js';
+
+/**
+ * The format of a response whose status the handler chose: the negotiated one, `undefined` for
+ * a 406 when the client refuses both formats, except that an error status (400 or more) is
+ * kept: its body then goes out as JSON, since an error has to be sent in something.
+ *
+ * @example
+ * responseFormat('*\/*;q=0', 'json', 200); // undefined (answer 406)
+ * responseFormat('*\/*;q=0', 'json', 404); // 'json'
+ * responseFormat('text/toon', 'json', 404); // 'toon'
+ */
+export function responseFormat(
+  accept: string | undefined,
+  defaultFormat: DefaultFormat,
+  status: number,
+): DefaultFormat | undefined {
+  const format = negotiateFormat(accept, defaultFormat);
+  return format === undefined && status >= 400 ? 'json' : format;
+}
 
 /**
  * The path of a request URL without its query string: the `instance` of problem documents.
@@ -74,4 +95,51 @@ export function retagForToon(
   const retagged = toonEtag(etag);
   if (retagged === undefined) remove();
   else replace(retagged);
+}
+
+// Marks an adapter leaves on a request for the code that answers it later (its own error
+// handling, or a framework's: the NestJS filter reads them on Express and Fastify requests).
+const OPTED_OUT = Symbol.for('toonwire.optedOut');
+const SETTINGS = Symbol.for('toonwire.settings');
+type Marked = { [OPTED_OUT]?: boolean; [SETTINGS]?: ToonSettings };
+
+/**
+ * Marks a request as left out of negotiation (a route's opt-out, or `skip`): its answers, its
+ * problems included, are JSON.
+ *
+ * @example
+ * markOptedOut(req); isOptedOut(req); // true
+ */
+export function markOptedOut(request: object): void {
+  (request as Marked)[OPTED_OUT] = true;
+}
+
+/**
+ * Was the request left out of negotiation ({@link markOptedOut})?
+ *
+ * @example
+ * isOptedOut({}); // false
+ */
+export function isOptedOut(request: object): boolean {
+  return (request as Marked)[OPTED_OUT] === true;
+}
+
+/**
+ * Leaves the adapter's live settings on a request, for error handling outside the adapter.
+ *
+ * @example
+ * attachSettings(req, negotiation.settings); attachedSettings(req) === negotiation.settings; // true
+ */
+export function attachSettings(request: object, settings: ToonSettings): void {
+  (request as Marked)[SETTINGS] = settings;
+}
+
+/**
+ * The settings an adapter left on a request ({@link attachSettings}), if any.
+ *
+ * @example
+ * attachedSettings({}); // undefined
+ */
+export function attachedSettings(request: object): ToonSettings | undefined {
+  return (request as Marked)[SETTINGS];
 }

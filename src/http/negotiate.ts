@@ -142,6 +142,29 @@ function rank(accept: string, kind: DocumentKind): ClientPreference {
   return 'either';
 }
 
+/**
+ * Does the client accept `format` at all: no `Accept` header (or none that parses), or one under
+ * which the format's most specific range has `q` above 0? Unlike {@link clientPreference}, a
+ * format the header does not name is not acceptable (`Accept: text/toon` accepts TOON alone), so
+ * this tells when a fallback from TOON to JSON would send what the client did not ask for.
+ *
+ * @example
+ * acceptsFormat('text/toon', 'json'); // false
+ * acceptsFormat('*\/*', 'json'); // true
+ * acceptsFormat(undefined, 'json'); // true
+ * acceptsFormat('application/json;q=0, *\/*', 'json'); // false
+ */
+export function acceptsFormat(
+  accept: string | undefined,
+  format: ResponseFormat,
+  kind: DocumentKind = 'data',
+): boolean {
+  if (accept === undefined) return true;
+  const ranges = parseAccept(accept);
+  if (ranges.length === 0) return true;
+  return typeof standingOf(ranges, OFFERS[kind][format]) === 'object';
+}
+
 // Real traffic repeats a handful of Accept values; caching their ranking keeps negotiation off
 // the per-request cost. The cache is bounded so hostile, ever-changing headers cannot grow it.
 const CACHE_LIMIT = 500;

@@ -186,10 +186,17 @@ export class HttpProblem extends Error {
     return this.problem.status;
   }
 
+  /**
+   * Frameworks that write the status back (Koa's default error handler sets `err.status` to the
+   * one it read) may: the document's status stays the one the problem was built with.
+   */
+  set status(_status: number) {}
+
   /** The HTTP status under Fastify's name for it. */
   get statusCode(): number {
     return this.problem.status;
   }
+  set statusCode(_status: number) {}
 }
 
 /**

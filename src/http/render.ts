@@ -1,14 +1,16 @@
-import { encode, encodeJson } from '../codec/encode.js';
-import type { Delimiter, JsonValue } from '../codec/types.js';
+import { encode, encodeIfPlain, encodeJson } from '../codec/encode.js';
+import { normalizeTracked } from '../codec/normalize.js';
+import type { Delimiter, EncodeOptions, JsonValue } from '../codec/types.js';
 import { type Candidate, type CandidateName, pick } from '../compact/index.js';
+import { notAcceptableProblem, responseFormat } from './kit.js';
 import {
   JSON_CONTENT_TYPE,
   PROBLEM_JSON_CONTENT_TYPE,
   TOON_CONTENT_TYPE,
   TOON_PROBLEM_CONTENT_TYPE,
 } from './media-types.js';
-import { type DocumentKind, negotiateFormat } from './negotiate.js';
-import { type ProblemDetails, problemFromError, problemHeaders } from './problem.js';
+import { acceptsFormat, type DocumentKind, negotiateFormat } from './negotiate.js';
+import { HttpProblem, type ProblemDetails, problemFromError, problemHeaders } from './problem.js';
 import type { DefaultFormat, ResponseFormat, ToonSettings } from './settings.js';
 
 /** A response body ready to send, with the Content-Type that labels it. */
@@ -55,20 +57,97 @@ export interface RenderOptions {
    * encoder may skip normalization. Never set it for values from application code.
    */
   jsonModel?: boolean;
+  /**
+   * Does the client accept JSON (default `true`)? Decides what happens to data TOON cannot
+   * carry: JSON when it does, a 406 {@link HttpProblem} when the client accepts TOON alone (see
+   * `acceptsFormat`). A function is called only when that happens. Problem documents always go
+   * out, as JSON if need be.
+   */
+  jsonAcceptable?: boolean | (() => boolean);
 }
+
+/**
+ * The data a value's JSON text carries, as `JSON.stringify` writes it: `toJSON`, Dates,
+ * `undefined` and NaN by JSON's rules, a Map or a Set as their own enumerable properties (`{}` for
+ * most), and a BigInt a `TypeError` (unless `BigInt.prototype.toJSON` says otherwise). The value
+ * itself when it is plain JSON data already (one read-only walk), so TOON responses carry exactly
+ * the data of their JSON twins.
+ *
+ * @throws {TypeError} for a BigInt or a circular structure, as `JSON.stringify` does.
+ * @throws {RangeError} for a value nested deeper than TOON may be (1000 levels).
+ * @example
+ * jsonTwinModel({ tags: new Set(['a']), at: new Date(0) }); // { tags: {}, at: '1970-01-01T00:00:00.000Z' }
+ * jsonTwinModel({ n: 1n }); // throws TypeError
+ */
+export function jsonTwinModel(value: unknown): JsonValue {
+  const normalized = normalizeTracked(value, { bigint: 'throw' });
+  if (!normalized.collections) return normalized.value;
+  // A Map or a Set: normalize wrote their entries, JSON.stringify writes their own properties.
+  return JSON.parse(JSON.stringify(value) ?? 'null') as JsonValue;
+}
+
+// TOON text of a value by the JSON twin's rules: plain data in the codec's one optimistic pass
+// (what `encode` does first), anything else through jsonTwinModel, never a second walk of data
+// that needed none.
+function toonText(value: unknown, options: EncodeOptions | undefined, jsonModel: boolean): string {
+  if (jsonModel) return encodeJson(value as JsonValue, options);
+  const text = encodeIfPlain(value, options);
+  if (typeof text === 'string') return text;
+  return encodeJson(jsonTwinModel(value), options);
+}
+
+/**
+ * The 406 problem for data TOON cannot carry (nested deeper than 1000 levels, or a string
+ * UTF-8 cannot hold) asked for by a client that accepts TOON alone.
+ *
+ * @example
+ * toonOnlyProblem().status; // 406
+ */
+export function toonOnlyProblem(): HttpProblem {
+  return new HttpProblem({
+    status: 406,
+    detail:
+      'This response cannot be written as TOON (it nests deeper than 1000 levels, or holds text UTF-8 cannot carry), and the Accept header accepts text/toon only. Accept application/json too.',
+  });
+}
+
+function jsonBody(value: unknown, kind: DocumentKind): RenderedBody {
+  return {
+    body: JSON.stringify(value) ?? 'null',
+    contentType: CONTENT_TYPES[kind].json,
+    format: 'json',
+  };
+}
+
+// TOON's failure was TOON's own (depth, an unpaired surrogate) when JSON can write the value;
+// otherwise JSON.stringify throws what the JSON path would (a cycle, a BigInt).
+function fallBackToJson(value: unknown, kind: DocumentKind, options: RenderOptions): RenderedBody {
+  const rendered = jsonBody(value, kind);
+  const acceptable = options.jsonAcceptable;
+  if (kind === 'data' && (typeof acceptable === 'function' ? !acceptable() : acceptable === false))
+    throw toonOnlyProblem();
+  return rendered;
+}
+
+const carriesNoToon = (error: unknown): boolean =>
+  error instanceof TypeError || error instanceof RangeError;
 
 /**
  * Serializes a response body in a negotiated format: JSON text, TOON text in the given
  * delimiter, or for `'auto'` the picker's choice (`pick` with its default measure): the smaller of
  * the two in UTF-8 bytes, TOON only where it also costs no more tokens than JSON, JSON on ties.
  *
- * A value TOON cannot carry (a string with an unpaired surrogate) is sent as JSON instead, with
- * the JSON content type, so a client that asked for TOON still gets its data.
+ * TOON carries the data of the JSON twin (see {@link jsonTwinModel}: a Map or Set as `{}`, a
+ * BigInt fails as in JSON). A value TOON cannot carry (nested deeper than 1000 levels, a string
+ * with an unpaired surrogate) is sent as JSON instead, with the JSON content type, so a client
+ * that asked for TOON still gets its data; one that accepts TOON alone (`jsonAcceptable: false`)
+ * gets a 406 {@link HttpProblem} thrown.
  *
- * @throws {TypeError} for a circular structure (as `JSON.stringify` does).
+ * @throws {TypeError} for a circular structure or a BigInt (as `JSON.stringify` does).
  * @example
  * renderBody({ ok: true }, 'toon', ','); // { body: 'ok: true', contentType: 'text/toon; charset=utf-8', format: 'toon' }
  * renderBody({ error: 'x' }, 'json', ',', { kind: 'problem' }).contentType; // 'application/problem+json; charset=utf-8'
+ * renderBody({ tags: new Set(['a']) }, 'toon', ',').body; // 'tags:' (JSON sends {"tags":{}})
  */
 export function renderBody(
   value: unknown,
@@ -77,31 +156,32 @@ export function renderBody(
   options: RenderOptions = {},
 ): RenderedBody {
   const kind = options.kind ?? 'data';
+  if (format === 'json') return jsonBody(value, kind);
   if (format === 'toon') {
-    const encodeOptions = delimiter === ',' ? undefined : { delimiter };
     try {
       // JSON.parse output needs no normalization (no Dates, toJSON, undefined or cycles), which
       // is a third of the encoder's time on typical API payloads.
-      const body = options.jsonModel
-        ? encodeJson(value as JsonValue, encodeOptions)
-        : encode(value, encodeOptions);
+      const body = toonText(
+        value,
+        delimiter === ',' ? undefined : { delimiter },
+        options.jsonModel === true,
+      );
       return { body, contentType: CONTENT_TYPES[kind].toon, format: 'toon' };
     } catch (error) {
-      // Data TOON cannot carry (an unpaired surrogate: UTF-8 text has no way to hold it) goes out
-      // as JSON, labelled as such, rather than failing the request; a cycle fails below as well.
-      if (!(error instanceof TypeError)) throw error;
+      if (!carriesNoToon(error)) throw error;
+      return fallBackToJson(value, kind, options);
     }
   }
-  if (format === 'json' || format === 'toon') {
-    return {
-      body: JSON.stringify(value) ?? 'null',
-      contentType: CONTENT_TYPES[kind].json,
-      format: 'json',
-    };
+  let model: JsonValue;
+  try {
+    model = options.jsonModel ? (value as JsonValue) : jsonTwinModel(value);
+  } catch (error) {
+    if (!carriesNoToon(error)) throw error;
+    return fallBackToJson(value, kind, options);
   }
   // The picker's default measure: smaller in bytes, and TOON only where it also costs no more
   // tokens than JSON, since the clients that ask for either format include language models.
-  const picked = pick(value, { candidates: AUTO_CANDIDATES[delimiter] });
+  const picked = pick(model, { candidates: AUTO_CANDIDATES[delimiter] });
   const chosen: ResponseFormat = picked.strategy === 'json' ? 'json' : 'toon';
   return { body: picked.text, contentType: CONTENT_TYPES[kind][chosen], format: chosen };
 }
@@ -170,4 +250,60 @@ export function renderProblem(
     problem,
     headers: problemHeaders(error),
   };
+}
+
+/** A negotiated response ready to send (see {@link renderOrProblem}). */
+export interface RenderedResponse extends RenderedBody {
+  /** The status to send: a problem's own, or `undefined` to keep the one the handler set. */
+  status: number | undefined;
+  /** Headers a problem asked for (`Allow`, `Retry-After`); empty for data. */
+  headers: Record<string, string>;
+}
+
+/**
+ * Negotiates and renders a handler's response body, and never fails: what cannot be rendered
+ * becomes a negotiated problem document instead (a cycle or a BigInt a 500, data TOON cannot
+ * carry for a client that accepts TOON alone a 406), as a framework's own error handling would
+ * never write it (Koa's is `text/plain`). The statuses follow the adapters' rules: a client that
+ * refuses both formats gets a 406 problem, unless the handler set an error status (`status` of
+ * 400 or more), which is kept with its body sent as JSON.
+ *
+ * @example
+ * const settings = new ToonSettings();
+ * renderOrProblem({ ok: true }, { accept: 'text/toon', settings }); // { body: 'ok: true', status: undefined, ... }
+ * renderOrProblem({ n: 1n }, { accept: 'text/toon', settings }).status; // 500
+ * renderOrProblem({ error: 'gone' }, { accept: '*\/*;q=0', settings, status: 404 }).contentType; // 'application/json; charset=utf-8'
+ */
+export function renderOrProblem(
+  value: unknown,
+  context: {
+    accept: string | undefined;
+    settings: ToonSettings;
+    /** The status the handler set (default 200). */
+    status?: number;
+    instance?: string;
+  },
+): RenderedResponse {
+  const { accept, settings } = context;
+  const format = responseFormat(accept, settings.defaultFormat, context.status ?? 200);
+  try {
+    if (format === undefined) throw notAcceptableProblem();
+    const rendered = renderBody(value, format, settings.delimiter, {
+      jsonAcceptable: () => acceptsFormat(accept, 'json'),
+    });
+    return { ...rendered, status: undefined, headers: {} };
+  } catch (error) {
+    const problem = renderProblem(error, {
+      accept,
+      settings,
+      ...(context.instance === undefined ? {} : { instance: context.instance }),
+    });
+    return {
+      body: problem.body,
+      contentType: problem.contentType,
+      format: problem.format,
+      status: problem.status,
+      headers: problem.headers,
+    };
+  }
 }

@@ -6,15 +6,19 @@
 import type { Server } from 'node:http';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
+import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
 import express from 'express';
 import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { validator } from 'hono/validator';
+import Koa from 'koa';
 import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { type DefaultFormat, HttpProblem, type ToonSettings } from '../../src/http/index.js';
+import { toon as toonKoa } from '../../src/http/koa.js';
 import type { AdapterName } from './harness.js';
 
 /** Options every field app takes. */
@@ -46,6 +50,32 @@ export const PRESERIALIZED = '{"id":12345678901234567890123}';
 export const STREAM_CHUNKS = ['{"rows":[1,', '2]}'] as const;
 /** GET /buffer. */
 export const BUFFER_JSON = '{"bytes":true}';
+
+/** GET /gone: the handler's own 404, with a body of its own. */
+export const GONE = { error: 'gone' };
+
+/** GET /deep: 1,001 objects deep, one more than TOON documents may nest. */
+export const DEEP_LEVELS = 1001;
+function deepValue(): unknown {
+  let value: unknown = { leaf: true };
+  for (let level = 1; level < DEEP_LEVELS; level++) value = { a: value };
+  return value;
+}
+
+/** GET /twin/:kind: values JSON.stringify writes its own way. */
+export const TWIN_KINDS = ['map', 'set', 'bigint', 'date'] as const;
+function twinValue(kind: string): unknown {
+  switch (kind) {
+    case 'map':
+      return { counts: new Map([['a', 1]]), id: 1 };
+    case 'set':
+      return { tags: new Set(['x', 'y']), id: 1 };
+    case 'bigint':
+      return { n: 10n, id: 1 };
+    default:
+      return { at: new Date(0), id: 1 };
+  }
+}
 
 /** Thrown by GET /teapot; the app's own error handler answers it, not the adapter. */
 export class TeapotError extends Error {}
@@ -124,6 +154,11 @@ async function startFastify(options: FieldOptions): Promise<FieldServer> {
   app.addContentTypeParser('*', { parseAs: 'buffer' }, (_request, body, done) => done(null, body));
 
   app.get('/data', async () => DATA);
+  app.get('/gone', async (_request, reply) => reply.code(404).send(GONE));
+  app.get('/deep', async () => deepValue());
+  app.get<{ Params: { kind: string } }>('/twin/:kind', async (request) =>
+    twinValue(request.params.kind),
+  );
   app.get('/stream', (_request, reply) => {
     const chunks = async function* () {
       yield STREAM_CHUNKS[0];
@@ -188,6 +223,15 @@ async function startExpress(options: FieldOptions): Promise<FieldServer> {
 
   app.get('/data', (_req, res) => {
     res.json(DATA);
+  });
+  app.get('/gone', (_req, res) => {
+    res.status(404).json(GONE);
+  });
+  app.get('/deep', (_req, res) => {
+    res.json(deepValue());
+  });
+  app.get('/twin/:kind', (req, res) => {
+    res.json(twinValue(req.params.kind));
   });
   app.get('/stream', async (_req, res) => {
     res.type('application/json');
@@ -268,6 +312,9 @@ async function startHono(options: FieldOptions): Promise<FieldServer> {
   }
 
   app.get('/data', (c) => c.json(DATA));
+  app.get('/gone', (c) => c.json(GONE, 404));
+  app.get('/deep', (c) => c.json(deepValue()));
+  app.get('/twin/:kind', (c) => c.json(twinValue(c.req.param('kind'))));
   app.get('/stream', (c) => {
     c.header('Content-Type', 'application/json');
     return stream(c, async (body) => {
@@ -314,6 +361,103 @@ async function startHono(options: FieldOptions): Promise<FieldServer> {
   };
 }
 
+async function startKoa(options: FieldOptions): Promise<FieldServer> {
+  const app = new Koa();
+  const streamGate = gate();
+  const wired = options.errorWiring !== false;
+  const negotiation = toonKoa({
+    defaultFormat: options.defaultFormat,
+    errors: wired,
+    notFound: wired,
+    skip: (ctx) => ctx.path === '/opt-out',
+  });
+  app.use(negotiation);
+  // The app's own error handling, inside the negotiation: what it does not answer goes on.
+  app.use(async (ctx, next) => {
+    try {
+      await next();
+    } catch (error) {
+      if (!(error instanceof TeapotError)) throw error;
+      ctx.status = 418;
+      ctx.type = 'text/plain';
+      ctx.body = TEAPOT_TEXT;
+    }
+  });
+  app.use(bodyParser());
+  const raw = async (ctx: Koa.Context): Promise<number> => {
+    let bytes = 0;
+    for await (const chunk of ctx.req) bytes += (chunk as Buffer).length;
+    return bytes;
+  };
+
+  const router = new Router();
+  router.get('/data', (ctx) => {
+    ctx.body = DATA;
+  });
+  router.get('/gone', (ctx) => {
+    ctx.status = 404;
+    ctx.body = GONE;
+  });
+  router.get('/deep', (ctx) => {
+    ctx.body = deepValue();
+  });
+  router.get('/twin/:kind', (ctx) => {
+    ctx.body = twinValue(ctx.params.kind!);
+  });
+  router.get('/stream', (ctx) => {
+    const chunks = async function* () {
+      yield STREAM_CHUNKS[0];
+      await streamGate.wait;
+      yield STREAM_CHUNKS[1];
+    };
+    ctx.type = 'application/json';
+    ctx.body = Readable.from(chunks());
+  });
+  router.get('/buffer', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = Buffer.from(BUFFER_JSON);
+  });
+  router.get('/preserialized', (ctx) => {
+    ctx.type = 'application/json';
+    ctx.body = PRESERIALIZED;
+  });
+  // As in Fastify, an explicit plain application/json is what Koa sets for any object itself.
+  router.get('/explicit', (ctx) => {
+    ctx.type = 'application/vnd.api+json';
+    ctx.body = DATA;
+  });
+  router.get('/opt-out', (ctx) => {
+    if (ctx.query.fail !== undefined) throw new HttpProblem({ status: 400, detail: 'failed' });
+    ctx.body = DATA;
+  });
+  router.get('/etag', (ctx) => {
+    ctx.set('ETag', '"v1"');
+    ctx.body = DATA;
+  });
+  for (const [path, error] of THROWING)
+    router.get(path, () => {
+      throw error();
+    });
+  router.post('/echo', (ctx) => {
+    ctx.body = { body: ctx.request.body ?? null };
+  });
+  router.post('/form', (ctx) => {
+    ctx.body = { form: ctx.request.body };
+  });
+  router.post('/webhook', async (ctx) => {
+    ctx.body = { bytes: await raw(ctx) };
+  });
+  app.use(router.routes());
+
+  const server = app.listen(0, '127.0.0.1');
+  return {
+    url: await listening(server),
+    settings: negotiation.settings,
+    release: streamGate.release,
+    close: closer(server),
+  };
+}
+
 export const FIELD_ADAPTERS: ReadonlyArray<{
   name: AdapterName;
   start: (options: FieldOptions) => Promise<FieldServer>;
@@ -321,4 +465,5 @@ export const FIELD_ADAPTERS: ReadonlyArray<{
   { name: 'fastify', start: startFastify },
   { name: 'express', start: startExpress },
   { name: 'hono', start: startHono },
+  { name: 'koa', start: startKoa },
 ];

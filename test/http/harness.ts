@@ -1,9 +1,11 @@
-// Starts the three example apps on 127.0.0.1 with ephemeral ports and speaks HTTP to them, so
+// Starts the example apps on 127.0.0.1 with ephemeral ports and speaks HTTP to them, so
 // the behaviour matrix runs one table of cases against every adapter.
 
 import { startServer as startExpress } from '../../examples/http/express.js';
 import { startServer as startFastify } from '../../examples/http/fastify.js';
 import { startServer as startHono } from '../../examples/http/hono.js';
+import { startServer as startKoa } from '../../examples/http/koa.js';
+import { startServer as startNest } from '../../examples/http/nest.js';
 import type { OrderStore, OrdersAppOptions } from '../../examples/http/orders.js';
 import { decode } from '../../src/codec/decode.js';
 import type { ToonSettings } from '../../src/http/index.js';
@@ -16,7 +18,7 @@ export interface AppServer {
   close(): Promise<void>;
 }
 
-export type AdapterName = 'fastify' | 'express' | 'hono';
+export type AdapterName = 'fastify' | 'express' | 'hono' | 'koa' | 'nest-express' | 'nest-fastify';
 
 type Start = (options: OrdersAppOptions & { port: number; host: string }) => Promise<AppServer>;
 
@@ -24,6 +26,9 @@ export const ADAPTERS: ReadonlyArray<{ name: AdapterName; start: Start }> = [
   { name: 'fastify', start: startFastify },
   { name: 'express', start: startExpress },
   { name: 'hono', start: startHono },
+  { name: 'koa', start: startKoa },
+  { name: 'nest-express', start: (options) => startNest({ ...options, platform: 'express' }) },
+  { name: 'nest-fastify', start: (options) => startNest({ ...options, platform: 'fastify' }) },
 ];
 
 /** Servers of one adapter, one per distinct option set, started on first use. */

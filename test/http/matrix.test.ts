@@ -3,6 +3,7 @@
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
+import { gzipSync } from 'node:zlib';
 import { countTokens } from 'gpt-tokenizer/encoding/o200k_base';
 import type { OrdersAppOptions } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
@@ -11,12 +12,15 @@ import { mediaTypeOf, notFoundProblem } from '../../src/http/index.js';
 import {
   BUFFER_JSON,
   DATA,
+  DEEP_LEVELS,
   FIELD_ADAPTERS,
   type FieldOptions,
   type FieldServer,
+  GONE,
   PRESERIALIZED,
   STREAM_CHUNKS,
   TEAPOT_TEXT,
+  TWIN_KINDS,
 } from './field-apps.js';
 import {
   ADAPTERS,
@@ -628,7 +632,9 @@ const FIELD_CASES: FieldCase[] = [
       const response = await send(server, { path: '/explicit', headers: TOON_ACCEPT });
       assert.equal(
         mediaTypeOf(response.headers.get('content-type')),
-        adapter === 'fastify' ? 'application/vnd.api+json' : 'application/json',
+        adapter === 'fastify' || adapter === 'koa'
+          ? 'application/vnd.api+json'
+          : 'application/json',
       );
       assert.deepEqual(JSON.parse(response.text), DATA);
     },
@@ -741,7 +747,14 @@ const FIELD_CASES: FieldCase[] = [
     },
   },
   // express.json() is strict (objects and arrays only).
-  parityCase('a primitive root', '42', { fastify: 200, express: 400, hono: 200 }),
+  parityCase('a primitive root', '42', {
+    fastify: 200,
+    express: 400,
+    hono: 200,
+    koa: 400,
+    'nest-express': 400,
+    'nest-fastify': 200,
+  }),
   {
     // Issue 24 replaced defect 10's rule (an empty TOON body answered as an empty JSON body,
     // which Fastify and Hono refuse): encode({}) is the empty text, so it is the object {}.
@@ -781,6 +794,139 @@ const FIELD_CASES: FieldCase[] = [
       );
       assert.equal(problem.instance, '/no/such');
       assert.equal(problem.detail, notFoundProblem('GET', '/no/such').problem.detail);
+    },
+  },
+
+  // Issue 32: statuses, depth, data twins, encoded and poisoned bodies, in every adapter.
+  {
+    it: "keeps a handler's own error status under every Accept, */*;q=0 included (issue 32)",
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      for (const accept of [
+        '*/*;q=0',
+        'text/toon;q=0, application/json;q=0',
+        'image/png;q=1, */*;q=0',
+      ]) {
+        const response = await send(server, { path: '/gone', headers: { accept } });
+        assert.equal(response.status, 404, `${accept}: ${response.text}`);
+        assert.equal(response.mediaType, 'application/json', accept);
+        assert.deepEqual(response.data, GONE);
+      }
+      const toon = await send(server, { path: '/gone', headers: TOON_ACCEPT });
+      assert.equal(toon.status, 404);
+      assertFormat(toon, 'toon');
+      assert.deepEqual(toon.data, GONE);
+      // Success statuses still get their 406.
+      assertProblem(
+        await send(server, { path: '/data', headers: { accept: '*/*;q=0' } }),
+        'json',
+        406,
+      );
+    },
+  },
+  {
+    it: `sends a ${DEEP_LEVELS}-deep response as JSON to clients that take JSON, 406 to TOON-only clients, never 500 (issue 32)`,
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      const json = await send(server, { path: '/deep', headers: JSON_ACCEPT });
+      assert.equal(json.status, 200, json.text);
+      const accepts: Array<Record<string, string>> = [
+        {},
+        { accept: '*/*' },
+        { accept: 'text/toon, application/json;q=0.1' },
+      ];
+      for (const headers of accepts) {
+        const response = await send(server, { path: '/deep', headers });
+        assert.equal(response.status, 200, `${JSON.stringify(headers)}: ${response.text}`);
+        assertFormat(response, 'json');
+        assert.equal(response.text, json.text);
+      }
+      const toonOnly = await send(server, { path: '/deep', headers: TOON_ACCEPT });
+      const problem = assertProblem(toonOnly, 'toon', 406);
+      assert.match(String(problem.detail), /1000 levels/);
+    },
+  },
+  ...TWIN_KINDS.map(
+    (kind): FieldCase => ({
+      it: `sends a ${kind} in TOON as the data its JSON twin carries, or fails alike (issue 32)`,
+      async run(server) {
+        for (const defaultFormat of ['json', 'auto'] as const) {
+          server.settings.defaultFormat = defaultFormat;
+          try {
+            const json = await send(server, { path: `/twin/${kind}`, headers: JSON_ACCEPT });
+            const toon = await send(server, { path: `/twin/${kind}`, headers: TOON_ACCEPT });
+            const either = await send(server, { path: `/twin/${kind}` });
+            for (const response of [toon, either]) {
+              assert.equal(response.status, json.status, `${defaultFormat}: ${response.text}`);
+              if (json.status === 200) assert.deepEqual(response.data, json.data);
+            }
+            if (kind === 'bigint') assert.equal(json.status, 500);
+            else {
+              assert.equal(json.status, 200);
+              assertFormat(toon, 'toon');
+            }
+            if (kind === 'map' || kind === 'set')
+              assert.deepEqual(Object.values(json.data as object)[0], {});
+          } finally {
+            server.settings.defaultFormat = 'json';
+          }
+        }
+      },
+    }),
+  ),
+  {
+    it: 'answers a gzip TOON body as it answers the same body as gzip JSON (issue 32)',
+    async run(server, adapter) {
+      const body = { items: [{ sku: 'TEA', quantity: 2 }], note: 'a "quoted"\nline' };
+      const gzipped = (text: string) => new Uint8Array(gzipSync(text));
+      const headers = (type: string) => ({
+        'content-type': type,
+        'content-encoding': 'gzip',
+        ...JSON_ACCEPT,
+      });
+      const json = await send(server, {
+        method: 'POST',
+        path: '/echo',
+        headers: headers('application/json'),
+        body: gzipped(JSON.stringify(body)),
+      });
+      const toon = await send(server, {
+        method: 'POST',
+        path: '/echo',
+        headers: headers('text/toon'),
+        body: gzipped(encode(body)),
+      });
+      assert.equal(toon.status, json.status, `${json.text} / ${toon.text}`);
+      if (json.status === 200) assert.deepEqual(toon.data, json.data);
+      // The adapters that read gzip JSON bodies out of the box read gzip TOON alike.
+      if (adapter === 'express' || adapter === 'koa') assert.deepEqual(toon.data, { body });
+    },
+  },
+  {
+    it: 'refuses __proto__ keys in TOON bodies where the framework refuses them in JSON, and in Koa (issue 32)',
+    async run(server, adapter) {
+      const toon = await echo(server, 'text/toon', '__proto__:\n  admin: true\nname: x');
+      const json = await echo(
+        server,
+        'application/json',
+        '{"__proto__":{"admin":true},"name":"x"}',
+      );
+      if (adapter === 'fastify' || adapter === 'koa') {
+        const problem = assertProblem(toon, 'json', 400);
+        assert.match(String(problem.detail), /__proto__/);
+      } else {
+        assert.equal(toon.status, json.status, toon.text);
+        assert.deepEqual(toon.data, json.data);
+      }
+      if (adapter === 'fastify') assert.equal(json.status, 400);
+      const constructor = await echo(
+        server,
+        'text/toon',
+        'constructor:\n  prototype:\n    admin: true',
+      );
+      if (adapter === 'fastify' || adapter === 'koa') assertProblem(constructor, 'json', 400);
+      const clean = await echo(server, 'text/toon', 'name: prototype\nnote: __proto__');
+      assert.equal(clean.status, 200, clean.text);
     },
   },
 ];

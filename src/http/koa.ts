@@ -1,0 +1,202 @@
+// toonwire/koa: TOON content negotiation as Koa middleware. Handlers keep setting
+// ctx.body = obj; ctx.request.body holds decoded TOON bodies; errors become negotiated problem
+// documents. Koa is imported for types only: the middleware works with the app's own copy.
+import type { Context, Middleware, Next } from 'koa';
+import {
+  announcedBody,
+  assertToonCharset,
+  decodeToonBody,
+  type PrototypeKeyOptions,
+  unsupportedMediaType,
+} from './body.js';
+import { notFoundProblem, retagForToon } from './kit.js';
+import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
+import { renderOrProblem, renderProblem } from './render.js';
+import { type ToonHttpOptions, ToonSettings } from './settings.js';
+
+/** Options of the Koa middleware. */
+export interface ToonKoaOptions extends ToonHttpOptions {
+  /**
+   * Largest `text/toon` body in bytes, after inflation (gzip, deflate and br bodies are inflated
+   * as @koa/bodyparser inflates JSON). Default 1 MiB, @koa/bodyparser's JSON limit: give both the
+   * same value so both formats get the same 413.
+   */
+  limit?: number;
+  /**
+   * Accept only TOON roots that are objects or arrays, as @koa/bodyparser's `jsonStrict` (its
+   * default) does for JSON. Default `true`.
+   */
+  strict?: boolean;
+  /**
+   * Refuse request bodies of any other Content-Type with a 415 problem: the types the API reads
+   * besides `text/toon`, in `ctx.is` syntax (`'json'`, `'application/json'`, `'multipart/*'`).
+   * Default: none refused; other bodies are left to the app's parsers.
+   */
+  bodyTypes?: readonly string[];
+  /**
+   * Prototype-poisoning keys in TOON bodies: refused with a 400 by default, as Fastify refuses
+   * them in JSON (see `guardPrototypeKeys` in toonwire/http).
+   */
+  prototypeKeys?: PrototypeKeyOptions;
+  /**
+   * Answer every error thrown below the middleware with a negotiated problem document (an
+   * error's `headers` on the response; 5xx errors are still emitted on the app's `error` event
+   * for logging). Default `true`; `false` lets errors propagate to Koa's own handling.
+   */
+  errors?: boolean;
+  /** Answer requests nothing answered (Koa's 404 with no body) with a negotiated 404 problem. Default `false`. */
+  notFound?: boolean;
+  /** Leave a request out of negotiation: its bodies answer JSON and its errors JSON problems. */
+  skip?: (ctx: Context) => boolean;
+}
+
+/** The middleware, with its live settings. */
+export interface ToonKoaMiddleware extends Middleware {
+  /** Live negotiation settings: assign `defaultFormat` or `delimiter` to change them at runtime. */
+  readonly settings: ToonSettings;
+}
+
+// What Koa serializes as JSON itself: an object that is no Buffer, stream, web stream, Blob or
+// Response, under a JSON Content-Type (a JSON flavour the handler set stays the handler's).
+function negotiable(ctx: Context): boolean {
+  const body: unknown = ctx.body;
+  if (typeof body !== 'object' || body === null) return false;
+  if (
+    body instanceof Uint8Array ||
+    body instanceof ReadableStream ||
+    body instanceof Blob ||
+    body instanceof Response ||
+    typeof (body as { pipe?: unknown }).pipe === 'function'
+  )
+    return false;
+  return mediaTypeOf(ctx.response.get('Content-Type')) === 'application/json';
+}
+
+function requestBodyOf(ctx: Context): { body?: unknown } {
+  return ctx.request as unknown as { body?: unknown };
+}
+
+/**
+ * The Koa middleware. Mount it first (before @koa/bodyparser and the router), so it sees every
+ * error and every response body:
+ * - `ctx.body = obj` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
+ *   `Vary: Accept`; strings, Buffers, streams and an explicit JSON flavour pass untouched; a client
+ *   refusing both formats gets a 406 problem, except under an error status the handler set (kept,
+ *   with the body as JSON); a body that cannot be rendered (a BigInt, a cycle) is a 500 problem,
+ *   never Koa's `text/plain`;
+ * - `text/toon` request bodies are read (up to `limit`, gzip, deflate and br inflated) and
+ *   decoded strictly into `ctx.request.body`; ill-formed UTF-8, malformed TOON, primitive roots
+ *   under `strict` and `__proto__` keys are 400 problems, too large a 413;
+ * - errors thrown below it become RFC 9457 problem documents in the negotiated format.
+ *
+ * @example
+ * import Koa from 'koa';
+ * import { bodyParser } from '@koa/bodyparser';
+ * import { toon } from 'toonwire/koa';
+ *
+ * const app = new Koa();
+ * const negotiation = toon({ notFound: true });
+ * app.use(negotiation);
+ * app.use(bodyParser());
+ * app.use((ctx) => {
+ *   ctx.body = { data: [{ id: 1, status: 'paid' }] };
+ * });
+ * negotiation.settings.defaultFormat = 'toon'; // later, at runtime
+ */
+export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
+  const settings = new ToonSettings(options);
+  const limit = options.limit ?? DEFAULT_BODY_LIMIT;
+  const containerRoot = options.strict ?? true;
+  const prototypeKeys = options.prototypeKeys ?? {};
+  const accepted =
+    options.bodyTypes === undefined ? undefined : [TOON_MEDIA_TYPE, ...options.bodyTypes];
+  const { skip } = options;
+  const answerErrors = options.errors !== false;
+
+  async function readToonBody(ctx: Context): Promise<void> {
+    const method = ctx.method;
+    if (method === 'GET' || method === 'HEAD') return;
+    const contentType = ctx.get('Content-Type') || undefined;
+    const announced = announcedBody(
+      ctx.get('Content-Length') || undefined,
+      ctx.get('Transfer-Encoding') || undefined,
+    );
+    if (accepted !== undefined && announced === 'some' && ctx.is(accepted) === false)
+      throw unsupportedMediaType(contentType, accepted);
+    if (!isToonContentType(contentType) || announced === 'none') return;
+    assertToonCharset(contentType);
+    const bytes = await readBody(ctx.req, {
+      limit,
+      encoding: ctx.get('Content-Encoding'),
+      length: ctx.get('Content-Length'),
+    });
+    requestBodyOf(ctx).body = decodeToonBody(bytes, { containerRoot, prototypeKeys });
+  }
+
+  function answer(ctx: Context, skipped: boolean): void {
+    if (!negotiable(ctx)) return;
+    ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
+    if (skipped) return;
+    const rendered = renderOrProblem(ctx.body, {
+      accept: ctx.get('Accept') || undefined,
+      settings,
+      status: ctx.status,
+      instance: ctx.path,
+    });
+    if (rendered.status !== undefined) {
+      ctx.status = rendered.status;
+      ctx.set(rendered.headers);
+    }
+    ctx.body = rendered.body;
+    ctx.set('Content-Type', rendered.contentType);
+    // An ETag the handler set names the JSON representation, not this one.
+    if (rendered.format === 'toon') {
+      retagForToon(
+        ctx.response.get('ETag') || undefined,
+        (etag) => ctx.set('ETag', etag),
+        () => ctx.remove('ETag'),
+      );
+    }
+  }
+
+  function problem(ctx: Context, error: unknown, skipped: boolean): void {
+    const rendered = renderProblem(error, {
+      accept: ctx.get('Accept') || undefined,
+      settings,
+      instance: ctx.path,
+      ...(skipped ? { format: 'json' as const } : {}),
+    });
+    if (rendered.status >= 500) ctx.app.emit('error', error, ctx);
+    // An error thrown after headers were set for another answer: start from a clean response.
+    for (const name of Object.keys(ctx.response.headers)) {
+      if (name.toLowerCase() !== 'vary') ctx.remove(name);
+    }
+    ctx.set(rendered.headers);
+    ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
+    ctx.status = rendered.status;
+    ctx.set('Content-Type', rendered.contentType);
+    ctx.body = rendered.body;
+  }
+
+  const middleware = async (ctx: Context, next: Next): Promise<void> => {
+    const skipped = skip?.(ctx) === true;
+    try {
+      await readToonBody(ctx);
+      await next();
+      if (options.notFound && ctx.status === 404 && ctx.body == null)
+        throw notFoundProblem(ctx.method, ctx.path);
+    } catch (error) {
+      if (!answerErrors || ctx.headerSent) throw error;
+      problem(ctx, error, skipped);
+      return;
+    }
+    answer(ctx, skipped);
+  };
+
+  return Object.assign(middleware, { settings });
+}
+
+export default toon;
+export { HttpProblem, validationProblem } from './problem.js';
+export { type ToonHttpOptions, ToonSettings } from './settings.js';

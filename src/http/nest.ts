@@ -1,0 +1,364 @@
+// toonwire/nest: TOON content negotiation for NestJS, on Express and on Fastify. The platform's
+// own adapter (toonwire/express or toonwire/fastify) negotiates data and reads TOON bodies; this
+// module wires it for Nest (useToon), answers every exception as a negotiated problem document
+// (ToonExceptionFilter, which Nest's own exception handling would otherwise replace), turns
+// ValidationPipe failures into problems with JSON Pointers, and documents problems in OpenAPI.
+
+import { createRequire } from 'node:module';
+import {
+  type ArgumentMetadata,
+  type ArgumentsHost,
+  BadRequestException,
+  Catch,
+  type ExceptionFilter,
+  HttpException,
+  type INestApplication,
+  type ValidationError,
+  ValidationPipe,
+  type ValidationPipeOptions,
+} from '@nestjs/common';
+import { attachedSettings, isOptedOut, notFoundProblem } from './kit.js';
+import { appendVary } from './media-types.js';
+import { OPENAPI_TOON_PROBLEM } from './openapi.js';
+import {
+  HttpProblem,
+  PROBLEM_JSON_SCHEMA,
+  statusTitle,
+  type ValidationIssue,
+  validationProblem,
+} from './problem.js';
+import { renderProblem } from './render.js';
+import { type ToonHttpOptions, ToonSettings } from './settings.js';
+
+type Swagger = typeof import('@nestjs/swagger');
+
+// @nestjs/swagger, loaded when ApiProblemResponse is first used (decorators run synchronously, so
+// it is required: Node 20.19+ and 22.12+ require ES modules), so apps without it never load it.
+let swagger: Swagger | undefined;
+function loadSwagger(): Swagger {
+  try {
+    swagger ??= createRequire(import.meta.url)('@nestjs/swagger') as Swagger;
+    return swagger;
+  } catch (error) {
+    throw new Error(
+      'toonwire/nest: ApiProblemResponse needs @nestjs/swagger (npm install @nestjs/swagger) and a Node.js that can require it (20.19+, 22.12+).',
+      { cause: error },
+    );
+  }
+}
+
+interface RequestLike {
+  url?: string;
+  originalUrl?: string;
+  headers: Record<string, string | string[] | undefined>;
+  server?: { toon?: ToonSettings };
+}
+
+interface FastifyReplyLike {
+  code(status: number): FastifyReplyLike;
+  header(name: string, value: string): FastifyReplyLike;
+  getHeader(name: string): unknown;
+  type(contentType: string): FastifyReplyLike;
+  serializer(serialize: (payload: unknown) => string): FastifyReplyLike;
+  send(body: string): unknown;
+  sent?: boolean;
+}
+
+interface ExpressResponseLike {
+  status(status: number): ExpressResponseLike;
+  set(name: string, value: string): ExpressResponseLike;
+  get(name: string): string | undefined;
+  send(body: string): unknown;
+  headersSent?: boolean;
+  locals?: { toon?: unknown };
+}
+
+const PARTS: Readonly<Record<string, string>> = {
+  body: 'body',
+  query: 'querystring',
+  param: 'path parameters',
+};
+
+/** The 400 a {@link ProblemValidationPipe} throws: Nest's BadRequestException, the problem as its cause. */
+export class ValidationProblemException extends BadRequestException {
+  /** The failed checks, each located by a JSON Pointer into the validated value. */
+  readonly issues: readonly ValidationIssue[];
+
+  constructor(issues: readonly ValidationIssue[], part = 'body') {
+    const problem = validationProblem(issues, { part });
+    // The problem document is also the response body Nest's own exception handling sends.
+    super(problem.problem, { cause: problem });
+    this.issues = issues;
+  }
+}
+
+function pointerSegment(property: string): string {
+  return `/${property.replaceAll('~', '~0').replaceAll('/', '~1')}`;
+}
+
+function collectIssues(
+  errors: readonly ValidationError[],
+  base: string,
+  into: ValidationIssue[],
+): void {
+  for (const error of errors) {
+    const pointer = base + pointerSegment(error.property);
+    for (const message of Object.values(error.constraints ?? {})) into.push({ pointer, message });
+    if (error.children !== undefined) collectIssues(error.children, pointer, into);
+  }
+}
+
+/**
+ * class-validator's errors as {@link ValidationIssue}s: one per failed constraint, located by a
+ * JSON Pointer (RFC 6901) into the validated value, nested objects and array items included.
+ *
+ * @example
+ * validationIssues(errors); // [{ pointer: '/items/0/quantity', message: 'quantity must not be less than 1' }]
+ */
+export function validationIssues(errors: readonly ValidationError[]): ValidationIssue[] {
+  const issues: ValidationIssue[] = [];
+  collectIssues(errors, '', issues);
+  return issues;
+}
+
+/**
+ * A `ValidationPipe` `exceptionFactory`: a {@link ValidationProblemException} (a 400 whose body
+ * is the validation problem document, with an `errors` list of `{ pointer, message }`).
+ *
+ * @example
+ * app.useGlobalPipes(new ValidationPipe({ transform: true, exceptionFactory: validationExceptionFactory }));
+ */
+export function validationExceptionFactory(errors: ValidationError[]): ValidationProblemException {
+  return new ValidationProblemException(validationIssues(errors));
+}
+
+/**
+ * Nest's `ValidationPipe` with {@link validationExceptionFactory} as its default, naming the part
+ * of the request that failed (`body`, `querystring`, `path parameters`) in the problem's detail.
+ *
+ * @example
+ * app.useGlobalPipes(new ProblemValidationPipe({ transform: true, whitelist: true }));
+ */
+export class ProblemValidationPipe extends ValidationPipe {
+  constructor(options: ValidationPipeOptions = {}) {
+    super({ exceptionFactory: validationExceptionFactory, ...options });
+  }
+
+  override async transform(value: unknown, metadata: ArgumentMetadata): Promise<unknown> {
+    try {
+      return await super.transform(value, metadata);
+    } catch (error) {
+      if (error instanceof ValidationProblemException && metadata.type !== 'body') {
+        throw new ValidationProblemException(error.issues, PARTS[metadata.type] ?? metadata.type);
+      }
+      throw error;
+    }
+  }
+}
+
+/**
+ * What an exception is as a problem document: a toonwire {@link HttpProblem} (thrown, or wrapped
+ * as the `cause` of a Nest exception) as it is; any other `HttpException` with its status and
+ * message (a list of messages, as Nest's default ValidationPipe gives, as `errors` without
+ * pointers); anything else as `problemFromError` sees it (a 500 that hides its message).
+ *
+ * @example
+ * problemOf(new NotFoundException('No order 7')); // HttpProblem 404 "No order 7"
+ */
+export function problemOf(exception: unknown): unknown {
+  if (exception instanceof HttpProblem) return exception;
+  const cause = (exception as { cause?: unknown } | null)?.cause;
+  if (cause instanceof HttpProblem) return cause;
+  if (!(exception instanceof HttpException)) return exception;
+  const status = exception.getStatus();
+  const response = exception.getResponse();
+  // Nest's own answer to a request no route matches: the 404 every toonwire adapter writes.
+  const unrouted =
+    status === 404 &&
+    /^Cannot ([A-Z]+) (\S*)$/.exec(String((response as { message?: unknown }).message));
+  if (unrouted) return notFoundProblem(unrouted[1]!, unrouted[2]!.split('?')[0]!);
+  if (typeof response === 'string') return new HttpProblem({ status, detail: response });
+  const {
+    message,
+    error: _error,
+    statusCode: _statusCode,
+    ...rest
+  } = response as Record<string, unknown>;
+  if (Array.isArray(message)) {
+    return new HttpProblem({
+      ...rest,
+      status,
+      detail: message.map(String).join('; '),
+      errors: message.map((text) => ({ pointer: '', message: String(text) })),
+    });
+  }
+  const detail = typeof message === 'string' && message !== '' ? message : undefined;
+  return new HttpProblem({
+    ...rest,
+    status,
+    ...(detail === undefined || (status >= 500 && detail === statusTitle(status))
+      ? {}
+      : { detail }),
+  });
+}
+
+function isFastifyReply(response: unknown): response is FastifyReplyLike {
+  const reply = response as Partial<FastifyReplyLike>;
+  return typeof reply.code === 'function' && typeof reply.serializer === 'function';
+}
+
+const passThrough = (payload: unknown): string => payload as string;
+
+/**
+ * Answers every exception Nest sees as an RFC 9457 problem document in the format the client
+ * negotiated (`text/toon; charset=utf-8; profile=problem` or `application/problem+json`), on
+ * Express and on Fastify alike: `HttpException`s with their status, ValidationPipe failures and
+ * toonwire's own problems (malformed TOON bodies keep their `line` and `column`) as they are,
+ * other errors as a 500 that hides its message. Requests a route or `skip` left out of
+ * negotiation get JSON problems. The settings are the adapter's, read from the request; those
+ * given here are used where there are none.
+ *
+ * @example
+ * app.useGlobalFilters(new ToonExceptionFilter());
+ */
+export class ToonExceptionFilter implements ExceptionFilter {
+  readonly #settings: ToonSettings;
+
+  constructor(settings: ToonSettings = new ToonSettings()) {
+    this.#settings = settings;
+  }
+
+  catch(exception: unknown, host: ArgumentsHost): void {
+    const http = host.switchToHttp();
+    const request = http.getRequest<RequestLike>();
+    const response = http.getResponse<unknown>();
+    const settings = attachedSettings(request) ?? request.server?.toon ?? this.#settings;
+    const json = isOptedOut(request) || (response as ExpressResponseLike).locals?.toon === false;
+    const url = request.originalUrl ?? request.url ?? '';
+    const query = url.indexOf('?');
+    const accept = request.headers.accept;
+    const rendered = renderProblem(problemOf(exception), {
+      accept: Array.isArray(accept) ? accept.join(', ') : accept,
+      settings,
+      instance: query === -1 ? url : url.slice(0, query),
+      ...(json ? { format: 'json' as const } : {}),
+    });
+    if (rendered.status >= 500) console.error(exception);
+    if (isFastifyReply(response)) {
+      if (response.sent) return;
+      response.code(rendered.status);
+      for (const [name, value] of Object.entries(rendered.headers)) response.header(name, value);
+      response
+        .header('vary', appendVary(response.getHeader('vary') as string | undefined))
+        .type(rendered.contentType)
+        // A serializer set for this reply before the error would re-encode the problem text.
+        .serializer(passThrough)
+        .send(rendered.body);
+      return;
+    }
+    const res = response as ExpressResponseLike;
+    if (res.headersSent) return;
+    res.status(rendered.status);
+    for (const [name, value] of Object.entries(rendered.headers)) res.set(name, value);
+    res
+      .set('Vary', appendVary(res.get('Vary')))
+      .set('Content-Type', rendered.contentType)
+      .send(rendered.body);
+  }
+}
+Catch()(ToonExceptionFilter);
+
+/** What {@link ToonNestOptions}' `skip` is given: the platform's request (Express or Fastify). */
+export interface NestRequest {
+  method: string;
+  /** The request URL, query string included. */
+  url: string;
+  headers: Record<string, string | string[] | undefined>;
+}
+
+/** Options of {@link useToon}: the platform adapter's, less what Nest itself does. */
+export interface ToonNestOptions extends ToonHttpOptions {
+  /** Largest `text/toon` body in bytes. Default: Express 100 kB (as Nest's JSON parser), Fastify the server's `bodyLimit`. */
+  bodyLimit?: number;
+  /** Leave a request out of negotiation: its answers and problems are JSON (an OpenAPI route, say). */
+  skip?: (request: NestRequest) => boolean;
+  /**
+   * Express only: refuse request bodies of any other Content-Type with a 415 problem (as
+   * toonwire/express's `bodyTypes`). Fastify refuses types it has no parser for itself.
+   */
+  bodyTypes?: readonly string[];
+}
+
+/**
+ * Wires TOON negotiation into a Nest application, before `app.listen` (or `app.init`): on
+ * Express `app.use(toon())` from toonwire/express, on Fastify the toonwire/fastify plugin with
+ * `errorHandler: false` (Nest installs its own; replacing it is Fastify's FSTWRN004 warning), and
+ * a global {@link ToonExceptionFilter}. Returns the live settings.
+ *
+ * @example
+ * const app = await NestFactory.create(AppModule);
+ * const settings = await useToon(app, { defaultFormat: 'auto' });
+ * app.useGlobalPipes(new ProblemValidationPipe({ transform: true, whitelist: true }));
+ * await app.listen(3000);
+ */
+export async function useToon(
+  app: INestApplication,
+  options: ToonNestOptions = {},
+): Promise<ToonSettings> {
+  const adapter = app.getHttpAdapter();
+  const { bodyLimit, ...shared } = options;
+  let settings: ToonSettings;
+  if (adapter.getType() === 'fastify') {
+    const { toon } = await import('./fastify.js');
+    const instance = adapter.getInstance() as {
+      register(plugin: unknown, options: object): PromiseLike<unknown>;
+      toon: ToonSettings;
+    };
+    const { bodyTypes: _express, ...fastifyOptions } = shared;
+    await instance.register(toon, {
+      ...fastifyOptions,
+      ...(bodyLimit === undefined ? {} : { bodyLimit }),
+      errorHandler: false,
+    });
+    settings = instance.toon;
+  } else {
+    const { toon } = await import('./express.js');
+    const middleware = toon({
+      ...shared,
+      ...(bodyLimit === undefined ? {} : { limit: bodyLimit }),
+    });
+    app.use(middleware);
+    settings = middleware.settings;
+  }
+  app.useGlobalFilters(new ToonExceptionFilter(settings));
+  return settings;
+}
+
+/**
+ * `@ApiResponse` for a problem document (needs `@nestjs/swagger`): the status, with
+ * `application/problem+json` and `text/toon; profile=problem` both described by
+ * `PROBLEM_JSON_SCHEMA`. Put it on a controller or a handler, once per status.
+ *
+ * @example
+ * @Get(':id')
+ * @ApiProblemResponse(404, 'No such order')
+ * findOne(@Param('id') id: string) { ... }
+ */
+export function ApiProblemResponse(
+  status: number | 'default',
+  description?: string,
+): MethodDecorator & ClassDecorator {
+  const schema = PROBLEM_JSON_SCHEMA as unknown as Record<string, unknown>;
+  return loadSwagger().ApiResponse({
+    status,
+    description: description ?? (status === 'default' ? 'Problem' : statusTitle(status)),
+    content: {
+      'application/problem+json': { schema },
+      [OPENAPI_TOON_PROBLEM]: { schema },
+    },
+  });
+}
+
+export { addToonToOpenApi } from './openapi.js';
+export { HttpProblem, PROBLEM_JSON_SCHEMA, validationProblem } from './problem.js';
+export { type ToonHttpOptions, ToonSettings } from './settings.js';
