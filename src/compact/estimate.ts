@@ -169,19 +169,18 @@ export function estimateTokenRange(text: string): TokenEstimate {
   let tokens = 0;
   let wide = 0;
   let start = 0;
-  const add = (length: number) => {
+  for (;;) {
+    const last = text.length - start <= WINDOW;
+    const end = last ? text.length : windowEnd(text, start + WINDOW);
     wideLetters = 0;
     wideSymbols = 0;
-    tokens += scan(length);
-    wide += wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE);
-    wide += wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
-  };
-  while (text.length - start > WINDOW) {
-    const end = windowEnd(text, start + WINDOW);
-    add(toCodeUnits(text.slice(start, end)));
+    tokens += scan(toCodeUnits(text, start, end));
+    wide +=
+      wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE) +
+      wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
+    if (last) break;
     start = end;
   }
-  add(toCodeUnits(start === 0 ? text : text.slice(start)));
   return { tokens: Math.round(tokens), low: Math.round(tokens - wide) };
 }
 
@@ -204,15 +203,31 @@ function windowEnd(text: string, limit: number): number {
   return limit;
 }
 
+/** Below this many code units, {@link toCodeUnits} copies with charCodeAt: `encodeInto`'s call costs more. */
+const SHORT_TEXT = 256;
+
 /**
- * Writes `text` into {@link units}, one byte per UTF-16 code unit, and returns their number.
- * `encodeInto` writes UTF-8; a text with anything outside ASCII is then compacted in place (a
+ * Writes `text.slice(start, end)` into {@link units}, one byte per UTF-16 code unit, and returns
+ * their number. A short text is copied code unit by code unit; a long one through `encodeInto`,
+ * which writes UTF-8: a text with anything outside ASCII is then compacted in place (a
  * character's UTF-8 sequence is never shorter than its UTF-16 code units), each code unit
  * outside ASCII becoming `0x80 | class`.
  */
-function toCodeUnits(text: string): number {
-  const { written } = utf8.encodeInto(text, units);
-  if (written === text.length) return written;
+function toCodeUnits(text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length < SHORT_TEXT) {
+    for (let i = 0; i < length; i++) {
+      const code = text.charCodeAt(start + i);
+      // A surrogate, paired or lone, is a symbol to the classifier either way.
+      units[i] = code < 0x80 ? code : 0x80 | classOf(code);
+    }
+    return length;
+  }
+  const { written } = utf8.encodeInto(
+    start === 0 && end === text.length ? text : text.slice(start, end),
+    units,
+  );
+  if (written === length) return written;
   let out = 0;
   for (let at = 0; at < written; ) {
     const lead = units[at]!;

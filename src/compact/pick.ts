@@ -220,10 +220,18 @@ function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
-  return passesTokenGuard(bytes, jsonBytes, () => [
-    estimateTokenRange(text),
-    estimateTokenRange(json),
-  ]);
+  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
+  const estimate = estimateTokenRange(text);
+  const jsonEstimate = estimateTokenRange(json);
+  return (
+    clearsMargin(estimate.tokens, jsonEstimate.tokens) &&
+    clearsMargin(estimate.low, jsonEstimate.low)
+  );
+}
+
+/** Are `tokens` at least the guard's margin and slack below `jsonTokens`? */
+function clearsMargin(tokens: number, jsonTokens: number): boolean {
+  return tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
 }
 
 /**
@@ -245,15 +253,13 @@ export function passesTokenGuard(
 ): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
   const [text, json] = estimates();
-  const clear = (tokens: number, jsonTokens: number) =>
-    tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
   if (typeof text === 'number' || typeof json === 'number') {
-    return clear(
+    return clearsMargin(
       typeof text === 'number' ? text : text.tokens,
       typeof json === 'number' ? json : json.tokens,
     );
   }
-  return clear(text.tokens, json.tokens) && clear(text.low, json.low);
+  return clearsMargin(text.tokens, json.tokens) && clearsMargin(text.low, json.low);
 }
 
 /**
@@ -602,23 +608,37 @@ const PLAIN_PROBE = 64;
  * anyway), so the ordinary path is taken at once.
  */
 function looksPlain(value: unknown): boolean {
-  let left = PLAIN_PROBE;
-  const visit = (node: unknown): boolean => {
-    left--;
-    if (typeof node !== 'object' || node === null) {
-      return (
-        typeof node === 'string' ||
-        typeof node === 'number' ||
-        typeof node === 'boolean' ||
-        node === null
-      );
+  return probePlain(value, PLAIN_PROBE) !== NOT_PLAIN_PROBE;
+}
+
+/** What {@link probePlain} returns on a value that is not plain. */
+const NOT_PLAIN_PROBE = -1;
+
+/** How many of `left` values remain after looking at `node`'s, or {@link NOT_PLAIN_PROBE}. */
+function probePlain(node: unknown, left: number): number {
+  left--;
+  if (typeof node !== 'object' || node === null) {
+    return typeof node === 'string' ||
+      typeof node === 'number' ||
+      typeof node === 'boolean' ||
+      node === null
+      ? left
+      : NOT_PLAIN_PROBE;
+  }
+  if (!isPlain(node)) return NOT_PLAIN_PROBE;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length && left > 0; i++) {
+      left = probePlain(node[i], left);
+      if (left === NOT_PLAIN_PROBE) return left;
     }
-    if (!isPlain(node)) return false;
-    const items = Array.isArray(node) ? node : Object.values(node);
-    for (let i = 0; i < items.length && left > 0; i++) if (!visit(items[i])) return false;
-    return true;
-  };
-  return visit(value);
+    return left;
+  }
+  for (const key in node) {
+    if (left <= 0) break;
+    left = probePlain((node as Record<string, unknown>)[key], left);
+    if (left === NOT_PLAIN_PROBE) return left;
+  }
+  return left;
 }
 
 /** The JSON text of a value too deep to normalize: the one candidate left. */
