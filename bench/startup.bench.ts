@@ -115,6 +115,7 @@ printTable(
     'import()',
     'import / reference',
     'first decode done',
+    'import + first decode',
     'first encode done',
   ],
   contenders.map(({ name, url }) => {
@@ -126,6 +127,7 @@ printTable(
       url === undefined ? '' : ms(imported),
       url === undefined ? '' : `${(imported / referenceImport).toFixed(2)}x`,
       url === undefined ? '' : ms(median(own.map((s) => s.decoded))),
+      url === undefined ? '' : ms(median(own.map((s) => s.decoded - s.begun))),
       url === undefined ? '' : ms(median(own.map((s) => s.encoded))),
     ];
   }),
