@@ -105,6 +105,20 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
   const guarded = options?.by === undefined || options.by === 'auto';
   const candidates = resolveCandidates(options?.candidates, 'pick');
+  if (
+    guarded &&
+    options?.fields === undefined &&
+    isPlainScalar(value) &&
+    onlyCommaToon(candidates)
+  ) {
+    // A number, boolean or null: its TOON text is its JSON text or longer, so the shape bound
+    // rules the comma-delimited TOON candidates out, and JSON ships.
+    const json = JSON.stringify(value);
+    const size = byteLength(json);
+    const sizes = { json: size };
+    options?.onPick?.({ strategy: 'json', sizes });
+    return { text: json, strategy: 'json', size, sizes };
+  }
   // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
   // length alone shows it cannot be smaller than the best.
   const budgeted = measure === byteLength;
@@ -598,6 +612,24 @@ function quickStart(
   }
 }
 
+/** A finite number, a boolean or null: a root TOON cannot write shorter than JSON does. */
+function isPlainScalar(value: unknown): value is number | boolean | null {
+  return (
+    value === null ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/** Are the candidates besides JSON all comma-delimited TOON ones (the default set is)? */
+function onlyCommaToon(candidates: readonly ResolvedCandidate[]): boolean {
+  for (const candidate of candidates) {
+    if (candidate.kind === 'custom') return false;
+    if (candidate.kind === 'toon' && candidate.options?.delimiter !== undefined) return false;
+  }
+  return true;
+}
+
 /** How many values {@link looksPlain} looks at. */
 const PLAIN_PROBE = 64;
 
@@ -752,6 +784,10 @@ function checkedSize(size: number, name: string): number {
 
 /** Records a size under a candidate's name, which may be `__proto__` for a custom candidate. */
 function setSize(sizes: Record<string, number>, name: string, size: number): void {
+  if (name !== '__proto__') {
+    sizes[name] = size;
+    return;
+  }
   Object.defineProperty(sizes, name, {
     value: size,
     enumerable: true,

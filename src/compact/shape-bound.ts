@@ -305,9 +305,9 @@ class BoundWalk {
   /** Adds what one row drops for `fields` to {@link rowBytes} and {@link rowTokens}. */
   private columnKeys(fields: readonly Field[]): void {
     for (const field of fields) {
-      // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
-      this.rowBytes += byteLength(JSON.stringify(field.key)) + 1;
-      this.rowTokens += estimateTokens(field.key) + TABLE_KEY;
+      const key = columnKey(field.key);
+      this.rowBytes += key.bytes;
+      this.rowTokens += key.tokens;
       if (field.children !== undefined) {
         this.rowBytes += 2;
         this.rowTokens += TABLE_ROW;
@@ -347,6 +347,33 @@ class BoundWalk {
     this.json++;
     return isPlainPrimitive(value);
   }
+}
+
+/** What a table row drops for one column key: its bytes and estimated tokens. */
+interface ColumnKey {
+  bytes: number;
+  tokens: number;
+}
+
+/**
+ * Column keys seen lately: the same API shapes come back call after call, and a key's share
+ * costs a `JSON.stringify` and an estimate. Cleared when full, so it stays small.
+ */
+const columnKeys = new Map<string, ColumnKey>();
+const COLUMN_KEYS_KEPT = 4096;
+
+function columnKey(key: string): ColumnKey {
+  let found = columnKeys.get(key);
+  if (found === undefined) {
+    if (columnKeys.size >= COLUMN_KEYS_KEPT) columnKeys.clear();
+    found = {
+      // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
+      bytes: byteLength(JSON.stringify(key)) + 1,
+      tokens: estimateTokens(key) + TABLE_KEY,
+    };
+    columnKeys.set(key, found);
+  }
+  return found;
 }
 
 /**
