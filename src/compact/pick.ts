@@ -397,7 +397,7 @@ export function measureCandidates(value: unknown, options?: PickOptions): Candid
     return candidates.map((candidate) =>
       candidate.kind === 'json'
         ? { name: 'json', text, size }
-        : { name: candidate.name, error: tooDeep },
+        : { name: candidate.name, error: tooDeep() },
     );
   }
   const shared = new SharedInput(prepared);
@@ -492,9 +492,11 @@ function describeValue(value: unknown): string {
 }
 
 /** Why a TOON candidate is absent for a value nested too deep to normalize. */
-const tooDeep = new RangeError(
-  "the value nests deeper than TOON documents may (1000 levels, decode's default maxDepth); only JSON can carry it",
-);
+function tooDeep(): RangeError {
+  return new RangeError(
+    "the value nests deeper than TOON documents may (1000 levels, decode's default maxDepth); only JSON can carry it",
+  );
+}
 
 /**
  * The normalized (and projected) value, or, for a value nested too deep to normalize, its JSON
