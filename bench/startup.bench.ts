@@ -6,7 +6,9 @@
 // Medians over the rounds; the ratio column is toonwire's import time over the reference's.
 //
 // toonwire is measured as built (dist/index.js: run `npm run build` first), the reference
-// (@toon-format/toon) as installed. `npm run bench:startup -- --rounds 40` for more rounds.
+// (@toon-format/toon) as installed. `npm run bench:startup -- --rounds 40` for more rounds;
+// `-- --baseline FILE` adds another build's root module (say tsc's output alone, unbundled:
+// `npx tsc -p tsconfig.json --outDir /tmp/unbundled`, then `--baseline /tmp/unbundled/index.js`).
 import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
@@ -82,6 +84,14 @@ console.log(JSON.stringify({ begun, imported, decoded, encoded }));`;
 // a second on a busy machine), which no library can help: the children start without it.
 const childEnv = { ...process.env };
 delete childEnv['NODE_EXTRA_CA_CERTS'];
+
+const baselineAt = process.argv.indexOf('--baseline');
+if (baselineAt >= 0) {
+  contenders.push({
+    name: 'baseline',
+    url: pathToFileURL(path.resolve(process.argv[baselineAt + 1]!)).href,
+  });
+}
 
 const samples = new Map<string, Sample[]>(contenders.map((c) => [c.name, []]));
 for (let round = 0; round < rounds; round++) {
