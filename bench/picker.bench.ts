@@ -7,7 +7,8 @@
 //
 // Before and after: `npm run bench:picker -- --baseline DIR`, with DIR a copy of an older
 // checkout's src/ (say `git archive <commit> src | tar -x -C DIR`), measures that pick() in the
-// same rounds too, and adds its ratio and the texts it ships.
+// same rounds too, and adds its ratio and the texts it ships. `-- --only depth` measures only the
+// payloads whose name holds that text (here the three generated lists).
 import os from 'node:os';
 import path from 'node:path';
 import { pathToFileURL } from 'node:url';
@@ -49,12 +50,14 @@ interface Payload {
   value: unknown;
 }
 
+const onlyAt = process.argv.indexOf('--only');
+const only = onlyAt < 0 ? '' : process.argv[onlyAt + 1]!;
 const payloads: Payload[] = [
   { name: '100 rows, depth 9', value: listPayload(9) },
   { name: '100 rows, depth 20', value: listPayload(20) },
   { name: '100 mixed rows, depth 9', value: listPayload(9, true) },
-  ...loadDocuments(),
-];
+  ...(only === '' ? loadDocuments() : []),
+].filter(({ name }) => name.includes(only));
 
 const withTab = { candidates: ['toon', 'toon-flatten', 'toon-tab'] } as const;
 const baselineAt = process.argv.indexOf('--baseline');

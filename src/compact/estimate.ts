@@ -31,28 +31,46 @@ const WIDE_SYMBOL = 7;
 /** Not classified yet: characters outside ASCII are classified the first time they are seen. */
 const UNKNOWN = 255;
 
+/** The tables below before {@link ready} builds them. */
+const UNBUILT = new Uint8Array(0);
+
 /**
- * The class of every BMP character: ASCII filled in here, the rest on first sight, so that the
- * Unicode regular expressions run once per distinct character rather than once per occurrence.
+ * The class of every BMP character: ASCII filled in by {@link ready}, the rest on first sight,
+ * so that the Unicode regular expressions run once per distinct character rather than once per
+ * occurrence.
  */
-const CLASS = new Uint8Array(0x10000).fill(UNKNOWN);
-for (let code = 0; code < 128; code++) {
-  CLASS[code] =
-    code >= 97 && code <= 122
-      ? LOWER
-      : code >= 65 && code <= 90
-        ? UPPER
-        : code >= 48 && code <= 57
-          ? DIGIT
-          : code === 10 || code === 13
-            ? NEWLINE
-            : code === 32 || (code >= 9 && code <= 12)
-              ? SPACE
-              : PUNCT;
+let charClass = UNBUILT;
+
+/**
+ * Builds the scanner's tables on the first estimate, so that importing the package costs
+ * nothing for them (a program that never estimates never allocates them).
+ */
+function ready(): void {
+  if (charClass !== UNBUILT) return;
+  charClass = new Uint8Array(0x10000).fill(UNKNOWN);
+  for (let code = 0; code < 128; code++) {
+    charClass[code] =
+      code >= 97 && code <= 122
+        ? LOWER
+        : code >= 65 && code <= 90
+          ? UPPER
+          : code >= 48 && code <= 57
+            ? DIGIT
+            : code === 10 || code === 13
+              ? NEWLINE
+              : code === 32 || (code >= 9 && code <= 12)
+                ? SPACE
+                : PUNCT;
+  }
+  units = new Uint8Array(3 * WINDOW);
+  unitKind = new Uint8Array(256);
+  for (let byte = 0; byte < 256; byte++) {
+    unitKind[byte] = byte < 128 ? charClass[byte]! : byte & 0x7f;
+  }
 }
 
 function classOf(code: number): number {
-  const kind = CLASS[code]!;
+  const kind = charClass[code]!;
   if (kind !== UNKNOWN) return kind;
   const ch = String.fromCharCode(code);
   const found = LETTER.test(ch)
@@ -62,7 +80,7 @@ function classOf(code: number): number {
       : SPACE_CHAR.test(ch)
         ? SPACE
         : WIDE_SYMBOL;
-  CLASS[code] = found;
+  charClass[code] = found;
   return found;
 }
 
@@ -78,10 +96,9 @@ const WINDOW = 1 << 16;
  * The window being scanned, one byte per UTF-16 code unit: an ASCII character as itself, any
  * other code unit as `0x80 | class` (see {@link toCodeUnits}).
  */
-const units = new Uint8Array(3 * WINDOW);
+let units = UNBUILT;
 /** The class of each byte of {@link units}. */
-const KIND = new Uint8Array(256);
-for (let byte = 0; byte < 256; byte++) KIND[byte] = byte < 128 ? CLASS[byte]! : byte & 0x7f;
+let unitKind = UNBUILT;
 
 /**
  * Mean o200k_base tokens of an ASCII word chunk (0 to 16 letters) by what precedes its letters:
@@ -166,22 +183,22 @@ export interface TokenEstimate {
  * estimateTokenRange('日本'); // { tokens: 2, low: 1 }
  */
 export function estimateTokenRange(text: string): TokenEstimate {
+  ready();
   let tokens = 0;
   let wide = 0;
   let start = 0;
-  const add = (length: number) => {
+  for (;;) {
+    const last = text.length - start <= WINDOW;
+    const end = last ? text.length : windowEnd(text, start + WINDOW);
     wideLetters = 0;
     wideSymbols = 0;
-    tokens += scan(length);
-    wide += wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE);
-    wide += wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
-  };
-  while (text.length - start > WINDOW) {
-    const end = windowEnd(text, start + WINDOW);
-    add(toCodeUnits(text.slice(start, end)));
+    tokens += scan(toCodeUnits(text, start, end));
+    wide +=
+      wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE) +
+      wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
+    if (last) break;
     start = end;
   }
-  add(toCodeUnits(start === 0 ? text : text.slice(start)));
   return { tokens: Math.round(tokens), low: Math.round(tokens - wide) };
 }
 
@@ -198,21 +215,37 @@ function windowEnd(text: string, limit: number): number {
     const before = text.charCodeAt(end - 1);
     const after = text.charCodeAt(end);
     if (before >= 128 || after >= 128) continue;
-    const kind = CLASS[before]!;
-    if ((kind <= UPPER || kind === DIGIT) && CLASS[after]! >= SPACE) return end;
+    const kind = charClass[before]!;
+    if ((kind <= UPPER || kind === DIGIT) && charClass[after]! >= SPACE) return end;
   }
   return limit;
 }
 
+/** Below this many code units, {@link toCodeUnits} copies with charCodeAt: `encodeInto`'s call costs more. */
+const SHORT_TEXT = 256;
+
 /**
- * Writes `text` into {@link units}, one byte per UTF-16 code unit, and returns their number.
- * `encodeInto` writes UTF-8; a text with anything outside ASCII is then compacted in place (a
+ * Writes `text.slice(start, end)` into {@link units}, one byte per UTF-16 code unit, and returns
+ * their number. A short text is copied code unit by code unit; a long one through `encodeInto`,
+ * which writes UTF-8: a text with anything outside ASCII is then compacted in place (a
  * character's UTF-8 sequence is never shorter than its UTF-16 code units), each code unit
  * outside ASCII becoming `0x80 | class`.
  */
-function toCodeUnits(text: string): number {
-  const { written } = utf8.encodeInto(text, units);
-  if (written === text.length) return written;
+function toCodeUnits(text: string, start: number, end: number): number {
+  const length = end - start;
+  if (length < SHORT_TEXT) {
+    for (let i = 0; i < length; i++) {
+      const code = text.charCodeAt(start + i);
+      // A surrogate, paired or lone, is a symbol to the classifier either way.
+      units[i] = code < 0x80 ? code : 0x80 | classOf(code);
+    }
+    return length;
+  }
+  const { written } = utf8.encodeInto(
+    start === 0 && end === text.length ? text : text.slice(start, end),
+    units,
+  );
+  if (written === length) return written;
   let out = 0;
   for (let at = 0; at < written; ) {
     const lead = units[at]!;
@@ -242,10 +275,10 @@ function scan(length: number): number {
   let tokens = 0;
   let i = 0;
   while (i < length) {
-    let kind = KIND[units[i]!]!;
+    let kind = unitKind[units[i]!]!;
     if (kind === DIGIT) {
       let end = i + 1;
-      while (end < length && KIND[units[end]!] === DIGIT) end++;
+      while (end < length && unitKind[units[end]!] === DIGIT) end++;
       tokens += Math.ceil((end - i) / 3);
       i = end;
       continue;
@@ -256,7 +289,7 @@ function scan(length: number): number {
       let end = i;
       let lastNewline = -1;
       for (; end < length; end++) {
-        const next = KIND[units[end]!]!;
+        const next = unitKind[units[end]!]!;
         if (next === NEWLINE) lastNewline = end;
         else if (next !== SPACE) break;
       }
@@ -270,7 +303,7 @@ function scan(length: number): number {
       }
       // The last space joins a following word or punctuation chunk; before a digit it stands alone.
       if (spaces >= 2) tokens += 1;
-      kind = KIND[units[end]!]!;
+      kind = unitKind[units[end]!]!;
       if (kind === DIGIT) {
         tokens += 1;
         continue;
@@ -278,7 +311,7 @@ function scan(length: number): number {
       prefix = 1;
     } else if (!isLetter(kind) && i + 1 < length) {
       // Punctuation or a symbol: alone right before a letter it starts that word's chunk.
-      const next = KIND[units[i + 1]!]!;
+      const next = unitKind[units[i + 1]!]!;
       if (isLetter(next)) {
         prefix = prefixRow(units[i]!);
         kind = next;
@@ -292,7 +325,7 @@ function scan(length: number): number {
       let previous = -1;
       let end = i;
       for (; end < length; end++) {
-        const next = KIND[units[end]!]!;
+        const next = unitKind[units[end]!]!;
         if (next <= UPPER) {
           if (next === UPPER && previous === LOWER) break;
           ascii++;
@@ -312,7 +345,7 @@ function scan(length: number): number {
     let wide = 0;
     let end = i;
     for (; end < length; end++) {
-      const next = KIND[units[end]!]!;
+      const next = unitKind[units[end]!]!;
       if (next === PUNCT) ascii++;
       else if (next === WIDE_SYMBOL) wide++;
       else break;
@@ -378,10 +411,11 @@ export function commaGain(text: string): number {
  * (punctuation, a space, a character outside ASCII), for which the callers assume the most.
  */
 function leadingWord(text: string): number {
+  ready();
   if (text.length === 0) return 0;
   const first = text.charCodeAt(0);
   if (first >= 128) return -1;
-  const kind = CLASS[first]!;
+  const kind = charClass[first]!;
   if (kind === DIGIT) return 0;
   if (kind > UPPER) return -1;
   let letters = 1;
@@ -390,7 +424,7 @@ function leadingWord(text: string): number {
     const code = text.charCodeAt(letters);
     // A letter outside ASCII makes it a word the estimate prices the same after anything.
     if (code >= 128) return -1;
-    const next = CLASS[code]!;
+    const next = charClass[code]!;
     if (next > UPPER || (next === UPPER && previous === LOWER)) break;
     previous = next;
   }

@@ -105,6 +105,20 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
   const guarded = options?.by === undefined || options.by === 'auto';
   const candidates = resolveCandidates(options?.candidates, 'pick');
+  if (
+    guarded &&
+    options?.fields === undefined &&
+    isPlainScalar(value) &&
+    onlyCommaToon(candidates)
+  ) {
+    // A number, boolean or null: its TOON text is its JSON text or longer, so the shape bound
+    // rules the comma-delimited TOON candidates out, and JSON ships.
+    const json = JSON.stringify(value);
+    const size = byteLength(json);
+    const sizes = { json: size };
+    options?.onPick?.({ strategy: 'json', sizes });
+    return { text: json, strategy: 'json', size, sizes };
+  }
   // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
   // length alone shows it cannot be smaller than the best.
   const budgeted = measure === byteLength;
@@ -220,10 +234,18 @@ function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
 
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
 function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
-  return passesTokenGuard(bytes, jsonBytes, () => [
-    estimateTokenRange(text),
-    estimateTokenRange(json),
-  ]);
+  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
+  const estimate = estimateTokenRange(text);
+  const jsonEstimate = estimateTokenRange(json);
+  return (
+    clearsMargin(estimate.tokens, jsonEstimate.tokens) &&
+    clearsMargin(estimate.low, jsonEstimate.low)
+  );
+}
+
+/** Are `tokens` at least the guard's margin and slack below `jsonTokens`? */
+function clearsMargin(tokens: number, jsonTokens: number): boolean {
+  return tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
 }
 
 /**
@@ -245,15 +267,13 @@ export function passesTokenGuard(
 ): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
   const [text, json] = estimates();
-  const clear = (tokens: number, jsonTokens: number) =>
-    tokens <= jsonTokens * (1 - TOKEN_GUARD_MARGIN) - TOKEN_GUARD_SLACK;
   if (typeof text === 'number' || typeof json === 'number') {
-    return clear(
+    return clearsMargin(
       typeof text === 'number' ? text : text.tokens,
       typeof json === 'number' ? json : json.tokens,
     );
   }
-  return clear(text.tokens, json.tokens) && clear(text.low, json.low);
+  return clearsMargin(text.tokens, json.tokens) && clearsMargin(text.low, json.low);
 }
 
 /**
@@ -377,7 +397,7 @@ export function measureCandidates(value: unknown, options?: PickOptions): Candid
     return candidates.map((candidate) =>
       candidate.kind === 'json'
         ? { name: 'json', text, size }
-        : { name: candidate.name, error: tooDeep },
+        : { name: candidate.name, error: tooDeep() },
     );
   }
   const shared = new SharedInput(prepared);
@@ -472,9 +492,11 @@ function describeValue(value: unknown): string {
 }
 
 /** Why a TOON candidate is absent for a value nested too deep to normalize. */
-const tooDeep = new RangeError(
-  "the value nests deeper than TOON documents may (1000 levels, decode's default maxDepth); only JSON can carry it",
-);
+function tooDeep(): RangeError {
+  return new RangeError(
+    "the value nests deeper than TOON documents may (1000 levels, decode's default maxDepth); only JSON can carry it",
+  );
+}
 
 /**
  * The normalized (and projected) value, or, for a value nested too deep to normalize, its JSON
@@ -592,6 +614,24 @@ function quickStart(
   }
 }
 
+/** A finite number, a boolean or null: a root TOON cannot write shorter than JSON does. */
+function isPlainScalar(value: unknown): value is number | boolean | null {
+  return (
+    value === null ||
+    typeof value === 'boolean' ||
+    (typeof value === 'number' && Number.isFinite(value))
+  );
+}
+
+/** Are the candidates besides JSON all comma-delimited TOON ones (the default set is)? */
+function onlyCommaToon(candidates: readonly ResolvedCandidate[]): boolean {
+  for (const candidate of candidates) {
+    if (candidate.kind === 'custom') return false;
+    if (candidate.kind === 'toon' && candidate.options?.delimiter !== undefined) return false;
+  }
+  return true;
+}
+
 /** How many values {@link looksPlain} looks at. */
 const PLAIN_PROBE = 64;
 
@@ -602,23 +642,37 @@ const PLAIN_PROBE = 64;
  * anyway), so the ordinary path is taken at once.
  */
 function looksPlain(value: unknown): boolean {
-  let left = PLAIN_PROBE;
-  const visit = (node: unknown): boolean => {
-    left--;
-    if (typeof node !== 'object' || node === null) {
-      return (
-        typeof node === 'string' ||
-        typeof node === 'number' ||
-        typeof node === 'boolean' ||
-        node === null
-      );
+  return probePlain(value, PLAIN_PROBE) !== NOT_PLAIN_PROBE;
+}
+
+/** What {@link probePlain} returns on a value that is not plain. */
+const NOT_PLAIN_PROBE = -1;
+
+/** How many of `left` values remain after looking at `node`'s, or {@link NOT_PLAIN_PROBE}. */
+function probePlain(node: unknown, left: number): number {
+  left--;
+  if (typeof node !== 'object' || node === null) {
+    return typeof node === 'string' ||
+      typeof node === 'number' ||
+      typeof node === 'boolean' ||
+      node === null
+      ? left
+      : NOT_PLAIN_PROBE;
+  }
+  if (!isPlain(node)) return NOT_PLAIN_PROBE;
+  if (Array.isArray(node)) {
+    for (let i = 0; i < node.length && left > 0; i++) {
+      left = probePlain(node[i], left);
+      if (left === NOT_PLAIN_PROBE) return left;
     }
-    if (!isPlain(node)) return false;
-    const items = Array.isArray(node) ? node : Object.values(node);
-    for (let i = 0; i < items.length && left > 0; i++) if (!visit(items[i])) return false;
-    return true;
-  };
-  return visit(value);
+    return left;
+  }
+  for (const key in node) {
+    if (left <= 0) break;
+    left = probePlain((node as Record<string, unknown>)[key], left);
+    if (left === NOT_PLAIN_PROBE) return left;
+  }
+  return left;
 }
 
 /** The JSON text of a value too deep to normalize: the one candidate left. */
@@ -732,6 +786,10 @@ function checkedSize(size: number, name: string): number {
 
 /** Records a size under a candidate's name, which may be `__proto__` for a custom candidate. */
 function setSize(sizes: Record<string, number>, name: string, size: number): void {
+  if (name !== '__proto__') {
+    sizes[name] = size;
+    return;
+  }
   Object.defineProperty(sizes, name, {
     value: size,
     enumerable: true,

@@ -186,6 +186,9 @@ class BoundWalk {
   tokens = 0;
   json = 0;
   rows = false;
+  /** What one row of the table being counted drops (see {@link tableRows}). */
+  private rowBytes = 0;
+  private rowTokens = 0;
 
   constructor(private readonly enough: number) {}
 
@@ -291,24 +294,26 @@ class BoundWalk {
 
   /** What `count` rows of a table with `columns` drop: their keys and braces, once per row. */
   private tableRows(count: number, columns: readonly Field[]): void {
-    let bytes = 2;
-    let tokens = TABLE_ROW;
-    const add = (fields: readonly Field[]): void => {
-      for (const field of fields) {
-        // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
-        bytes += byteLength(JSON.stringify(field.key)) + 1;
-        tokens += estimateTokens(field.key) + TABLE_KEY;
-        if (field.children !== undefined) {
-          bytes += 2;
-          tokens += TABLE_ROW;
-          add(field.children);
-        }
-      }
-    };
-    add(columns);
-    this.bytes += bytes * count;
-    this.tokens += tokens * count;
+    this.rowBytes = 2;
+    this.rowTokens = TABLE_ROW;
+    this.columnKeys(columns);
+    this.bytes += this.rowBytes * count;
+    this.tokens += this.rowTokens * count;
     if (this.bytes >= this.enough) throw ENOUGH;
+  }
+
+  /** Adds what one row drops for `fields` to {@link rowBytes} and {@link rowTokens}. */
+  private columnKeys(fields: readonly Field[]): void {
+    for (const field of fields) {
+      const key = columnKey(field.key);
+      this.rowBytes += key.bytes;
+      this.rowTokens += key.tokens;
+      if (field.children !== undefined) {
+        this.rowBytes += 2;
+        this.rowTokens += TABLE_ROW;
+        this.columnKeys(field.children);
+      }
+    }
   }
 
   /** A table row's cells: their values' share of the floor of JSON's tokens, and the quotes. */
@@ -342,6 +347,33 @@ class BoundWalk {
     this.json++;
     return isPlainPrimitive(value);
   }
+}
+
+/** What a table row drops for one column key: its bytes and estimated tokens. */
+interface ColumnKey {
+  bytes: number;
+  tokens: number;
+}
+
+/**
+ * Column keys seen lately: the same API shapes come back call after call, and a key's share
+ * costs a `JSON.stringify` and an estimate. Cleared when full, so it stays small.
+ */
+const columnKeys = new Map<string, ColumnKey>();
+const COLUMN_KEYS_KEPT = 4096;
+
+function columnKey(key: string): ColumnKey {
+  let found = columnKeys.get(key);
+  if (found === undefined) {
+    if (columnKeys.size >= COLUMN_KEYS_KEPT) columnKeys.clear();
+    found = {
+      // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
+      bytes: byteLength(JSON.stringify(key)) + 1,
+      tokens: estimateTokens(key) + TABLE_KEY,
+    };
+    columnKeys.set(key, found);
+  }
+  return found;
 }
 
 /**

@@ -1,0 +1,94 @@
+// The build's last step (after tsc): the package root, dist/index.js, as one module.
+//
+// Why: in a fresh process Node's ESM loader pays for every module it resolves, reads and links,
+// and the root's ~30 modules cost several times the import of the whole reference implementation
+// (a single file); a CLI run per file, a serverless cold start or an edge worker pays that on
+// every start (issue 34, bench/startup.bench.ts). One file removes that cost.
+//
+// How, without two copies of anything: every module of the root's graph keeps its place in
+// dist/ as a shim that re-exports the bundle's own bindings, so the subpaths (toonwire/mcp,
+// /http, the CLI), which tsc emitted unbundled and which import those modules by relative path,
+// share the root's classes (ToonDecodeError, RawString) and state (the tokenizers loaded by
+// loadTokenizer). The bundle reaches the shims through one export the types do not declare,
+// `__toonwireModules` (each module's namespace by its path under dist/).
+//
+// Run: node scripts/bundle-root.mjs (npm run build runs it).
+import fs from 'node:fs';
+import path from 'node:path';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import * as esbuild from 'esbuild';
+
+const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../dist');
+const rootFile = path.join(dist, 'index.js');
+const HIDDEN = '__toonwireModules';
+
+/** The modules of dist/ that the root imports, directly or not, as paths under dist/. */
+async function rootGraph() {
+  const { metafile } = await esbuild.build({
+    entryPoints: [rootFile],
+    bundle: true,
+    write: false,
+    metafile: true,
+    format: 'esm',
+    platform: 'neutral',
+    packages: 'external',
+    logLevel: 'silent',
+  });
+  return Object.keys(metafile.inputs)
+    .map((input) => path.relative(dist, path.resolve(input)).split(path.sep).join('/'))
+    .filter((file) => file !== 'index.js' && !file.startsWith('..'))
+    .sort();
+}
+
+const modules = await rootGraph();
+// Each module's export names, read from tsc's output before it is replaced (these modules have no
+// side effects at load: the codec and the compact engine only define things).
+const names = new Map();
+for (const file of modules) {
+  const namespace = await import(pathToFileURL(path.join(dist, file)).href);
+  names.set(file, Object.keys(namespace));
+}
+
+const entry = [
+  "export * from './index.js';",
+  ...modules.map((file, i) => `import * as m${i} from './${file}';`),
+  `export const ${HIDDEN} = {`,
+  ...modules.map((file, i) => `  ${JSON.stringify(file)}: m${i},`),
+  '};',
+].join('\n');
+
+const { outputFiles } = await esbuild.build({
+  stdin: { contents: entry, resolveDir: dist, sourcefile: 'bundle-root-entry.js', loader: 'js' },
+  bundle: true,
+  write: false,
+  format: 'esm',
+  platform: 'neutral',
+  packages: 'external',
+  target: 'es2022',
+  legalComments: 'none',
+  outfile: rootFile,
+  logLevel: 'warning',
+});
+const [bundle] = outputFiles;
+if (outputFiles.length !== 1 || bundle === undefined) {
+  throw new Error(`expected one output file, got ${outputFiles.length}`);
+}
+fs.writeFileSync(
+  rootFile,
+  `// toonwire's package root, bundled by scripts/bundle-root.mjs from tsc's output.\n${bundle.text}`,
+);
+
+for (const file of modules) {
+  const exported = names.get(file);
+  const root = path.posix.relative(path.posix.dirname(file), 'index.js');
+  const specifier = root.startsWith('.') ? root : `./${root}`;
+  const lines = [
+    `// A view of the bundled package root (scripts/bundle-root.mjs): the same bindings, one copy.`,
+    `import { ${HIDDEN} as modules } from ${JSON.stringify(specifier)};`,
+  ];
+  if (exported.length > 0) {
+    lines.push(`export const { ${exported.join(', ')} } = modules[${JSON.stringify(file)}];`);
+  }
+  fs.writeFileSync(path.join(dist, file), `${lines.join('\n')}\n`);
+}
+console.log(`dist/index.js: the root and ${modules.length} modules in one file`);
