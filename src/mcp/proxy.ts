@@ -67,7 +67,23 @@ export {
 } from './proxy/result/pipeline.js';
 export { type JsonRead, readJsonContainer } from './proxy/result/read.js';
 export { MERGED_META_KEY, type ShippedResult } from './proxy/result/ship.js';
-export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/serve/listen.js';
+export {
+  type Authenticator,
+  type Caller,
+  loadTokenFile,
+  type OAuthOptions,
+  oauthAuthenticator,
+  parseTokens,
+  type Refusal,
+  tokenAuthenticator,
+  unauthenticatedRefusal,
+} from './proxy/serve/auth.js';
+export type {
+  ListenAccess,
+  ListenAddress,
+  ProxyHttpServer,
+  SessionLimits,
+} from './proxy/serve/listen.js';
 export {
   DEFAULT_TIMEOUT_MS,
   ProxySession,
@@ -260,6 +276,7 @@ export async function listenProxy(
       log: options.log,
       stats: options.stats,
       metrics: options.metrics,
+      access: options.access,
     },
     'command' in options.upstream,
   );
