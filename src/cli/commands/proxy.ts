@@ -465,13 +465,13 @@ async function runProxyCommand(
         maxSessions: options.maxSessions,
         access,
       });
-      process.stderr.write(
-        `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}${access?.auth === undefined ? '' : `, to callers with ${access.auth.description}`}\n`,
-      );
       if (access?.auth === undefined && access?.allowUnauthenticated)
         process.stderr.write(
           `toonwire proxy: WARNING: no authentication (--allow-unauthenticated): anyone who can reach ${server.url} uses ${proxy.describeUpstream(settings.upstream)} and the credentials it is given\n`,
         );
+      process.stderr.write(
+        `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}${access?.auth === undefined ? '' : `, to callers with ${access.auth.description}`}\n`,
+      );
       await new Promise((resolve) =>
         stopped.signal.addEventListener('abort', resolve, { once: true }),
       );

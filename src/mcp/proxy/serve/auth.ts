@@ -171,7 +171,9 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
   const jwksUrl = options.jwksUrl ?? (await discoverJwks(issuer, options.fetch ?? fetch));
   checkUrl(jwksUrl, '--auth-jwks');
   const keys = jose.createRemoteJWKSet(new URL(jwksUrl));
-  const metadataUrl = new URL(RESOURCE_METADATA_PATH, audience).href;
+  // RFC 9728: the well-known path goes between the resource's host and its path.
+  const resource = new URL(audience);
+  const metadataUrl = `${resource.origin}${RESOURCE_METADATA_PATH}${resource.pathname === '/' ? '' : resource.pathname}`;
   const base = `Bearer resource_metadata="${metadataUrl}"`;
   const scopeText = scopes.join(' ');
   const refuse = (error: string, description: string): Refusal => ({
