@@ -17,7 +17,6 @@ import { parseTokens, tokenAuthenticator } from '../../src/mcp/proxy/serve/auth.
 import { withinHangGuard } from '../support/patience.js';
 import {
   LineProcess,
-  type LineProcess as Proxy,
   post,
   proxyCli,
   ROOT,
@@ -41,7 +40,7 @@ const INITIALIZE = {
   },
 };
 
-async function stopped(proxy: Proxy): Promise<string> {
+async function stopped(proxy: LineProcess): Promise<string> {
   const { code, stderr } = await stopListening(proxy);
   assert.equal(code, 0, stderr);
   return stderr;
@@ -102,7 +101,7 @@ describe('toonwire proxy --auth-tokens', () => {
   const bob = randomBytes(24).toString('hex');
   const file = join(dir, 'tokens');
   writeFileSync(file, `# the team\nalice:${alice}\n\n${bob}\n`);
-  let proxy: Proxy;
+  let proxy: LineProcess;
   let url: string;
   before(async () => {
     ({ proxy, url } = await startListening(['--auth-tokens', file, '--', ...TEAM_UPSTREAM]));
@@ -190,7 +189,7 @@ describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
   let jwks: ReturnType<typeof createServer>;
   let key: CryptoKey;
   let stranger: CryptoKey;
-  let proxy: Proxy;
+  let proxy: LineProcess;
   let url: string;
 
   const token = async (claims: JWTPayload, signWith = key) =>
