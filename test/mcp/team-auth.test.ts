@@ -15,14 +15,7 @@ import { after, before, describe, it, mock } from 'node:test';
 import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { parseTokens, tokenAuthenticator } from '../../src/mcp/proxy/serve/auth.js';
 import { withinHangGuard } from '../support/patience.js';
-import {
-  LineProcess,
-  post,
-  proxyCli,
-  ROOT,
-  startListening,
-  stopListening,
-} from './helpers.js';
+import { LineProcess, post, proxyCli, ROOT, startListening, stopListening } from './helpers.js';
 
 const TEAM_UPSTREAM = [
   process.execPath,
