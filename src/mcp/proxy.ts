@@ -225,11 +225,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
     input: options.input ?? process.stdin,
     output: options.output ?? process.stdout,
   });
-  const session = createSession(
-    downstream,
-    options,
-    await createResultPipeline(options, logFor(options)),
-  );
+  const pipeline = await createResultPipeline(options, logFor(options));
+  const session = createSession(downstream, options, pipeline);
   const { signal } = options;
   const stop = (): void => void session.close();
   signal?.addEventListener('abort', stop, { once: true });
@@ -239,6 +236,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
     return await session.ended;
   } finally {
     signal?.removeEventListener('abort', stop);
+    await pipeline.close();
   }
 }
 
@@ -267,7 +265,7 @@ export async function listenProxy(
 ): Promise<ProxyHttpServer> {
   // Invalid options fail now, not on the first connection; the sessions share one page cache.
   const pipeline = await createResultPipeline(options, logFor(options));
-  return listenHttp(
+  const server = await listenHttp(
     options.listen,
     async (downstream) => createSession(downstream, options, pipeline),
     {
@@ -276,10 +274,23 @@ export async function listenProxy(
       log: options.log,
       stats: options.stats,
       metrics: options.metrics,
-      access: options.access,
+      access: {
+        ...options.access,
+        notReady: async () => (await options.access?.notReady?.()) ?? (await pipeline.unready()),
+      },
     },
     'command' in options.upstream,
-  );
+  ).catch(async (error: unknown) => {
+    await pipeline.close();
+    throw error;
+  });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await pipeline.close();
+    },
+  };
 }
 
 function createSession(

@@ -80,6 +80,7 @@ interface ProxyCliOptions {
   maxTokens?: number;
   pageTtl: number;
   pageCacheMb: number;
+  pageStore?: string;
   metrics?: ListenTarget;
   config?: string;
   header: string[];
@@ -293,6 +294,10 @@ export function registerProxyCommand(program: Command): void {
       DEFAULT_PAGE_CACHE_BYTES / 2 ** 20,
     )
     .option(
+      '--page-store <url>',
+      'keep page rests for toonwire_more in Redis (redis://HOST:PORT; needs the redis package), so any replica serves any cursor; default memory',
+    )
+    .option(
       '--metrics <host:port>',
       'serve Prometheus metrics at http://host:port/metrics (needs prom-client)',
       parseListen,
@@ -444,6 +449,7 @@ async function runProxyCommand(
     maxTokens: options.maxTokens,
     pageTtlMs: options.pageTtl * 1000,
     pageCacheBytes: options.pageCacheMb * 2 ** 20,
+    pageStore: options.pageStore,
     metrics: undefined as ProxyMetrics | undefined,
   };
   let metricsServer: MetricsServer | undefined;

@@ -7,11 +7,12 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../defaults.js';
+import { asCaller } from '../paging/store.js';
 import type { ProxySession } from '../session/session.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import type { ProxyStats } from '../telemetry/stats.js';
 import { loadSdkModule } from '../transport/sdk.js';
-import { type Authenticator, unauthenticatedRefusal } from './auth.js';
+import { type Authenticator, type Caller, unauthenticatedRefusal } from './auth.js';
 import { Front } from './front.js';
 import { ModernRoute } from './listen-modern.js';
 
@@ -190,6 +191,15 @@ export async function listenHttp(
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
     const caller = await front.admit(request, response, requestUrl.pathname);
     if (caller === undefined) return;
+    // The sessions this request starts, and the pages they cut, are this caller's.
+    return asCaller(caller.name, () => serve(request, response, caller));
+  };
+
+  const serve = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    caller: Caller,
+  ): Promise<void> => {
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const existing = sessions.get(sessionId);
