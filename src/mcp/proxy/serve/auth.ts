@@ -139,6 +139,9 @@ export async function loadTokenFile(path: string): Promise<Authenticator> {
   }
 }
 
+/** The most verified tokens remembered (the oldest are forgotten first). */
+const MAX_CHECKED_TOKENS = 10_000;
+
 /** Options of {@link oauthAuthenticator}. */
 export interface OAuthOptions {
   /** The authorization server whose tokens are accepted (the JWT's `iss`). */
@@ -181,6 +184,37 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
     challenge: `${base}, error="${error}", error_description="${description}"`,
     message: `Unauthorized: ${description}`,
   });
+  /** Tokens already checked, by digest: their answer, until the token expires. */
+  const checked = new Map<string, { answer: Caller | Refusal; until: number }>();
+  const verify = async (token: string): Promise<Caller | Refusal> => {
+    let payload: Record<string, unknown>;
+    try {
+      ({ payload } = await jose.jwtVerify(token, keys, { issuer, audience }));
+    } catch (error) {
+      return refuse('invalid_token', tokenProblem(error));
+    }
+    const held = new Set(
+      typeof payload.scope === 'string'
+        ? payload.scope.split(' ')
+        : Array.isArray(payload.scp)
+          ? payload.scp.map(String)
+          : [],
+    );
+    const missing = scopes.filter((scope) => !held.has(scope));
+    const answer: Caller | Refusal =
+      missing.length > 0
+        ? {
+            status: 403,
+            challenge: `${base}, error="insufficient_scope", scope="${scopeText}"`,
+            message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
+          }
+        : { name: typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : 'oauth' };
+    // A good token's answer holds until it expires; without an exp, for a minute.
+    const until = typeof payload.exp === 'number' ? payload.exp * 1000 : Date.now() + 60_000;
+    if (checked.size >= MAX_CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
+    checked.set(digest(token).toString('base64'), { answer, until });
+    return answer;
+  };
   return {
     description: `OAuth access tokens of ${issuer} for ${audience}${scopes.length > 0 ? ` with scope ${scopeText}` : ''}`,
     resourceMetadata: {
@@ -197,28 +231,9 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
           challenge: base,
           message: 'Unauthorized: send an OAuth access token as Authorization: Bearer …',
         };
-      let payload: Record<string, unknown>;
-      try {
-        ({ payload } = await jose.jwtVerify(token, keys, { issuer, audience }));
-      } catch (error) {
-        return refuse('invalid_token', tokenProblem(error));
-      }
-      const held = new Set(
-        typeof payload.scope === 'string'
-          ? payload.scope.split(' ')
-          : Array.isArray(payload.scp)
-            ? payload.scp.map(String)
-            : [],
-      );
-      const missing = scopes.filter((scope) => !held.has(scope));
-      if (missing.length > 0)
-        return {
-          status: 403,
-          challenge: `${base}, error="insufficient_scope", scope="${scopeText}"`,
-          message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
-        };
-      const subject = payload.sub;
-      return { name: typeof subject === 'string' && subject !== '' ? subject : 'oauth' };
+      const known = checked.get(digest(token).toString('base64'));
+      if (known !== undefined && Date.now() < known.until) return known.answer;
+      return verify(token);
     },
   };
 }
