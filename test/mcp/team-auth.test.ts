@@ -12,7 +12,7 @@ import type { AddressInfo } from 'node:net';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it, mock } from 'node:test';
-import { exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
+import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { parseTokens, tokenAuthenticator } from '../../src/mcp/proxy/serve/auth.js';
 import { withinHangGuard } from '../support/patience.js';
 import { LineProcess, post, proxyCli, ROOT, startListening, stopListening } from './helpers.js';
