@@ -97,7 +97,14 @@ describe('toonwire proxy --auth-tokens', () => {
   let proxy: LineProcess;
   let url: string;
   before(async () => {
-    ({ proxy, url } = await startListening(['--auth-tokens', file, '--', ...TEAM_UPSTREAM]));
+    ({ proxy, url } = await startListening([
+      '--auth-tokens',
+      file,
+      '--metrics',
+      '127.0.0.1:0',
+      '--',
+      ...TEAM_UPSTREAM,
+    ]));
   });
   after(async () => {
     await stopped(proxy);
@@ -132,6 +139,19 @@ describe('toonwire proxy --auth-tokens', () => {
     assert.equal(other.status, 404);
     const nameless = await post(url, INITIALIZE, bearer(bob));
     assert.equal(nameless.status, 200);
+  });
+
+  it('counts requests per caller name in --metrics, never a token', async () => {
+    await post(url, INITIALIZE, bearer(alice));
+    await post(url, INITIALIZE, bearer('not-a-token-of-the-file'));
+    const metricsUrl = /metrics at (http:\/\/\S+)/.exec(proxy.stderr)![1]!;
+    const text = await (await fetch(metricsUrl)).text();
+    assert.match(text, /toonwire_proxy_http_requests_total\{caller="alice",outcome="ok"\} [1-9]/);
+    assert.match(
+      text,
+      /toonwire_proxy_http_requests_total\{caller="anonymous",outcome="unauthorized"\} [1-9]/,
+    );
+    for (const token of [alice, bob, 'not-a-token-of-the-file']) assert.ok(!text.includes(token));
   });
 
   it('leaves /healthz and /readyz open to probes', async () => {

@@ -243,6 +243,7 @@ describe('toonwire proxy replicas with --page-store redis://', { skip }, () => {
     try {
       const first = await callTool(relay.url, tokens.alice, 'rows', { count: ROWS });
       assert.ok(first.cursor !== undefined);
+      assert.equal((await fetch(new URL('/readyz', proxies[0]!.url))).status, 200);
       await redis.stop();
       for (let attempt = 0; attempt < 2; attempt++) {
         const more = await withinHangGuard(
@@ -255,6 +256,12 @@ describe('toonwire proxy replicas with --page-store redis://', { skip }, () => {
           /page store \(Redis at redis:\/\/127\.0\.0\.1:\d+\) cannot be reached/,
         );
       }
+      const ready = await fetch(new URL('/readyz', proxies[0]!.url));
+      assert.equal(ready.status, 503);
+      assert.match(
+        await ready.text(),
+        /page store Redis at redis:\/\/127\.0\.0\.1:\d+ unreachable/,
+      );
       const small = await withinHangGuard(
         callTool(relay.url, tokens.alice, 'rows', { count: 5 }),
         30_000,
