@@ -4,6 +4,7 @@
 // command has a deadline, and a rest that cannot be written stays in this process's memory.
 
 import type { JsonValue } from '../../../codec/types.js';
+import { loadPeer } from '../transport/sdk.js';
 import { PageCache } from './pages.js';
 import {
   type Continuation,
@@ -98,17 +99,11 @@ export class RedisPageStore implements PageStore {
       throw new TypeError(
         `--page-store: expected redis://HOST:PORT, got ${JSON.stringify(options.url)}`,
       );
-    let redis: typeof import('redis');
-    try {
-      redis = await import('redis');
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
-        throw new Error(
-          'a Redis page store (--page-store redis://…) needs the redis package, which is not installed; run `npm install redis`',
-          { cause: error },
-        );
-      throw error;
-    }
+    const redis = await loadPeer(
+      () => import('redis'),
+      'redis',
+      'A Redis page store (--page-store redis://…)',
+    );
     const client = redis.createClient({
       url: options.url,
       disableOfflineQueue: true,

@@ -6,6 +6,7 @@
 import { createHash, timingSafeEqual } from 'node:crypto';
 import { readFile } from 'node:fs/promises';
 import type { IncomingMessage } from 'node:http';
+import { loadPeer } from '../transport/sdk.js';
 
 /** An authenticated caller. `name` labels logs and metrics; it is never a token. */
 export interface Caller {
@@ -167,7 +168,11 @@ export interface OAuthOptions {
  * const auth = await oauthAuthenticator({ issuer: 'https://auth.example.com', audience: 'https://mcp.example.com/mcp' });
  */
 export async function oauthAuthenticator(options: OAuthOptions): Promise<Authenticator> {
-  const jose = await loadJose();
+  const jose = await loadPeer(
+    () => import('jose'),
+    'jose',
+    'Checking OAuth access tokens (--auth-issuer)',
+  );
   const { issuer, audience, scopes = [] } = options;
   checkUrl(issuer, '--auth-issuer');
   checkUrl(audience, '--auth-audience');
@@ -290,21 +295,6 @@ function checkUrl(value: string, flag: string): void {
     // below
   }
   throw new TypeError(`${flag}: expected an http(s) URL, got ${JSON.stringify(value)}`);
-}
-
-type Jose = typeof import('jose');
-
-async function loadJose(): Promise<Jose> {
-  try {
-    return await import('jose');
-  } catch (error) {
-    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
-      throw new Error(
-        'Checking OAuth access tokens (--auth-issuer) needs jose, which is not installed; run `npm install jose`',
-        { cause: error },
-      );
-    throw error;
-  }
 }
 
 const LOOPBACK = new Set(['localhost', '127.0.0.1', '::1', '[::1]']);
