@@ -58,6 +58,30 @@ describe('toonwire proxy --listen off loopback', () => {
     assert.doesNotMatch(proxy.stderr, /serving MCP/);
   });
 
+  it('stops with exit 2 on auth flags that cannot work: without --listen, an issuer without an audience, a missing tokens file', async () => {
+    const cases: Array<[string[], RegExp]> = [
+      [['--auth-tokens', 'tokens.txt'], /only apply to --listen/],
+      [['--listen', '0', '--auth-issuer', 'https://auth.example.com'], /go together/],
+      [
+        ['--listen', '0', '--auth-tokens', '/nonexistent/tokens'],
+        /--auth-tokens \/nonexistent\/tokens/,
+      ],
+    ];
+    for (const [flags, message] of cases) {
+      const proxy = new LineProcess(process.execPath, [
+        proxyCli(),
+        'proxy',
+        ...flags,
+        '--',
+        ...TEAM_UPSTREAM,
+      ]);
+      const code = await withinHangGuard(proxy.exited, 20_000, 'the usage error');
+      assert.equal(code, 2, proxy.stderr);
+      assert.match(proxy.stderr, message);
+      assert.doesNotMatch(proxy.stderr, /team-upstream: pid/, 'no upstream was started');
+    }
+  });
+
   it('with --allow-unauthenticated starts, says on stderr what it exposes, and refuses browsers of Origins not in --allowed-origins', async () => {
     const { proxy, url } = await startListening([
       '--listen',
