@@ -440,9 +440,13 @@ export class ProxySession {
       // A first page ships once its rest is in a shared page store, for another replica to serve.
       const written =
         request.method === 'tools/call' ? this.options.pipeline.pagesWritten() : undefined;
-      if (written === undefined) this.toClient(answer, { relatedRequestId: id });
-      else void written.then(() => this.toClient(answer, { relatedRequestId: id }));
-      if (this.draining && this.pending.size === 0) void this.shutdown({ reason: 'client-closed' });
+      const deliver = (): void => {
+        this.toClient(answer, { relatedRequestId: id });
+        if (this.draining && this.pending.size === 0)
+          void this.shutdown({ reason: 'client-closed' });
+      };
+      if (written === undefined) deliver();
+      else void written.then(deliver);
       return;
     }
     if (kind === 'request' && !this.draining) {
