@@ -26,6 +26,11 @@ export type ToolResult = {
 export const ROOT = join(here, '..', '..');
 export const UPSTREAM_SCRIPT = join(here, 'fixtures', 'upstream-server.mjs');
 export const UPSTREAM = [process.execPath, UPSTREAM_SCRIPT] as const;
+/** The upstream of the team tests (issue 30): tools that log, report progress, hold, or list rows. */
+export const TEAM_UPSTREAM = [
+  process.execPath,
+  join(here, 'fixtures', 'team-upstream.mjs'),
+] as const;
 
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 

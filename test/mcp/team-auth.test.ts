@@ -15,12 +15,14 @@ import { after, before, describe, it, mock } from 'node:test';
 import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } from 'jose';
 import { parseTokens, tokenAuthenticator } from '../../src/mcp/proxy/serve/auth.js';
 import { withinHangGuard } from '../support/patience.js';
-import { LineProcess, post, proxyCli, ROOT, startListening, stopListening } from './helpers.js';
-
-const TEAM_UPSTREAM = [
-  process.execPath,
-  join(ROOT, 'test', 'mcp', 'fixtures', 'team-upstream.mjs'),
-];
+import {
+  LineProcess,
+  post,
+  proxyCli,
+  startListening,
+  stopListening,
+  TEAM_UPSTREAM,
+} from './helpers.js';
 
 const INITIALIZE = {
   jsonrpc: '2.0',

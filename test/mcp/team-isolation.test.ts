@@ -14,15 +14,10 @@ import {
   modernRequest,
   type Posted,
   post,
-  ROOT,
   startListening,
   stopListening,
+  TEAM_UPSTREAM,
 } from './helpers.js';
-
-const TEAM_UPSTREAM = [
-  process.execPath,
-  join(ROOT, 'test', 'mcp', 'fixtures', 'team-upstream.mjs'),
-];
 
 /** The labels a message names: a log line's data, a progress message, a result's text. */
 function labelsOf(message: Record<string, any>): string[] {

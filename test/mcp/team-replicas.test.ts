@@ -19,15 +19,11 @@ import {
   type LineProcess,
   modernRequest,
   post,
-  ROOT,
   startListening,
   stopListening,
+  TEAM_UPSTREAM,
 } from './helpers.js';
 
-const TEAM_UPSTREAM = [
-  process.execPath,
-  join(ROOT, 'test', 'mcp', 'fixtures', 'team-upstream.mjs'),
-];
 const ROWS = 20_000;
 /** The rows team-upstream's `rows` tool returns. */
 const expectedRows = (count: number) =>
