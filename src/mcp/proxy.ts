@@ -67,7 +67,23 @@ export {
 } from './proxy/result/pipeline.js';
 export { type JsonRead, readJsonContainer } from './proxy/result/read.js';
 export { MERGED_META_KEY, type ShippedResult } from './proxy/result/ship.js';
-export type { ListenAddress, ProxyHttpServer, SessionLimits } from './proxy/serve/listen.js';
+export {
+  type Authenticator,
+  type Caller,
+  loadTokenFile,
+  type OAuthOptions,
+  oauthAuthenticator,
+  parseTokens,
+  type Refusal,
+  tokenAuthenticator,
+  unauthenticatedRefusal,
+} from './proxy/serve/auth.js';
+export type {
+  ListenAccess,
+  ListenAddress,
+  ProxyHttpServer,
+  SessionLimits,
+} from './proxy/serve/listen.js';
 export {
   DEFAULT_TIMEOUT_MS,
   ProxySession,
@@ -209,11 +225,8 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
     input: options.input ?? process.stdin,
     output: options.output ?? process.stdout,
   });
-  const session = createSession(
-    downstream,
-    options,
-    await createResultPipeline(options, logFor(options)),
-  );
+  const pipeline = await createResultPipeline(options, logFor(options));
+  const session = createSession(downstream, options, pipeline);
   const { signal } = options;
   const stop = (): void => void session.close();
   signal?.addEventListener('abort', stop, { once: true });
@@ -223,6 +236,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
     return await session.ended;
   } finally {
     signal?.removeEventListener('abort', stop);
+    await pipeline.close();
   }
 }
 
@@ -251,7 +265,7 @@ export async function listenProxy(
 ): Promise<ProxyHttpServer> {
   // Invalid options fail now, not on the first connection; the sessions share one page cache.
   const pipeline = await createResultPipeline(options, logFor(options));
-  return listenHttp(
+  const server = await listenHttp(
     options.listen,
     async (downstream) => createSession(downstream, options, pipeline),
     {
@@ -260,9 +274,23 @@ export async function listenProxy(
       log: options.log,
       stats: options.stats,
       metrics: options.metrics,
+      access: {
+        ...options.access,
+        notReady: async () => (await options.access?.notReady?.()) ?? (await pipeline.unready()),
+      },
     },
     'command' in options.upstream,
-  );
+  ).catch(async (error: unknown) => {
+    await pipeline.close();
+    throw error;
+  });
+  return {
+    ...server,
+    close: async () => {
+      await server.close();
+      await pipeline.close();
+    },
+  };
 }
 
 function createSession(

@@ -26,6 +26,11 @@ export type ToolResult = {
 export const ROOT = join(here, '..', '..');
 export const UPSTREAM_SCRIPT = join(here, 'fixtures', 'upstream-server.mjs');
 export const UPSTREAM = [process.execPath, UPSTREAM_SCRIPT] as const;
+/** The upstream of the team tests (issue 30): tools that log, report progress, hold, or list rows. */
+export const TEAM_UPSTREAM = [
+  process.execPath,
+  join(here, 'fixtures', 'team-upstream.mjs'),
+] as const;
 
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
@@ -200,4 +205,70 @@ export async function stopListening(
   proxy.child.kill('SIGTERM');
   const code = await proxy.exited;
   return { code, stderr: proxy.stderr };
+}
+
+// ---- MCP 2026-07-28 over HTTP
+
+/** The 2026-07-28 protocol version. */
+export const MODERN = '2026-07-28';
+
+/** The `_meta` envelope of a 2026-07-28 request, as the Python SDK's client writes it. */
+export function envelope(client = 'modern-client') {
+  return {
+    'io.modelcontextprotocol/protocolVersion': MODERN,
+    'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
+    'io.modelcontextprotocol/clientCapabilities': {},
+  };
+}
+
+/** A 2026-07-28 request and the headers that go with it over HTTP. */
+export function modernRequest(
+  id: number | string,
+  method: string,
+  params: Record<string, unknown> = {},
+  client?: string,
+) {
+  const body = {
+    jsonrpc: '2.0',
+    id,
+    method,
+    params: { ...params, _meta: { ...envelope(client), ...(params._meta as object) } },
+  };
+  const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
+  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
+  return { body, headers };
+}
+
+export interface Posted {
+  status: number;
+  headers: Headers;
+  /** The JSON body, or the data of each event of an event stream. */
+  messages: Array<Record<string, any>>;
+}
+
+/** POSTs `body` to an MCP endpoint and reads the answer, JSON or event stream, to its end. */
+export async function post(
+  url: string,
+  body: unknown,
+  headers: Record<string, string> = {},
+): Promise<Posted> {
+  const response = await fetch(url, {
+    method: 'POST',
+    headers: {
+      'content-type': 'application/json',
+      accept: 'application/json, text/event-stream',
+      ...headers,
+    },
+    body: JSON.stringify(body),
+  });
+  const text = await response.text();
+  const messages = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
+    ? text
+        .split('\n')
+        .filter((line) => line.startsWith('data: '))
+        .map((line) => JSON.parse(line.slice(6)))
+    : text === ''
+      ? []
+      : [JSON.parse(text)];
+  return { status: response.status, headers: response.headers, messages };
 }

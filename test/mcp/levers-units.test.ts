@@ -203,7 +203,7 @@ describe('--max-tokens paging', () => {
         `rows ${page.from}-${page.to}`,
       );
       assert.match(page.note, /call toonwire_more with \{"cursor":"/);
-      page = pager.next(page.nextCursor)!.page;
+      page = (await pager.next(page.nextCursor))!.page;
       const later = parseCompact(page.text, page.strategy) as { rows: JsonValue[] };
       assert.deepEqual(Object.keys(later), ['rows']);
       all.push(...later.rows);

@@ -460,7 +460,7 @@ describe('project, then page: within a token budget, nothing lost', () => {
     const short = ship(textResult(pretty({ rows: orderRows(40) }))).result as Shipped;
     assert.equal(short._meta?.['toonwire/page'], undefined);
     assert.equal(pipeline.pager?.cache.size.entries, 1);
-    const next = pipeline.more({ name: 'toonwire_more', arguments: { cursor } });
+    const next = await pipeline.more({ name: 'toonwire_more', arguments: { cursor } });
     assert.equal(next.isError, undefined);
   });
 

@@ -25,6 +25,8 @@ import { createUpstreamServer } from './fixtures/upstream-tools.mjs';
 import {
   connectStdio,
   LineProcess,
+  modernRequest,
+  post,
   proxyArgs,
   proxyCli,
   ROOT,
@@ -214,68 +216,6 @@ describe('toonwire proxy --listen', () => {
 // ---- Every client through every set-up (issue 20): error answers, the 2026-07-28 wire, events once
 
 const MODERN_UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'modern-upstream.mjs');
-const MODERN = '2026-07-28';
-
-/** The `_meta` envelope of a 2026-07-28 request, as the Python SDK's client writes it. */
-function envelope(client = 'modern-client') {
-  return {
-    'io.modelcontextprotocol/protocolVersion': MODERN,
-    'io.modelcontextprotocol/clientInfo': { name: client, version: '1.0.0' },
-    'io.modelcontextprotocol/clientCapabilities': {},
-  };
-}
-
-/** A 2026-07-28 request and the headers that go with it over HTTP. */
-function modernRequest(
-  id: number | string,
-  method: string,
-  params: Record<string, unknown> = {},
-  client?: string,
-) {
-  const body = {
-    jsonrpc: '2.0',
-    id,
-    method,
-    params: { ...params, _meta: { ...envelope(client), ...(params._meta as object) } },
-  };
-  const headers: Record<string, string> = { 'mcp-protocol-version': MODERN, 'mcp-method': method };
-  if (typeof params.name === 'string') headers['mcp-name'] = params.name;
-  return { body, headers };
-}
-
-interface Posted {
-  status: number;
-  headers: Headers;
-  /** The JSON body, or the data of each event of an event stream. */
-  messages: Array<Record<string, any>>;
-}
-
-/** POSTs `body` to an MCP endpoint and reads the answer, JSON or event stream, to its end. */
-async function post(
-  url: string,
-  body: unknown,
-  headers: Record<string, string> = {},
-): Promise<Posted> {
-  const response = await fetch(url, {
-    method: 'POST',
-    headers: {
-      'content-type': 'application/json',
-      accept: 'application/json, text/event-stream',
-      ...headers,
-    },
-    body: JSON.stringify(body),
-  });
-  const text = await response.text();
-  const messages = (response.headers.get('content-type') ?? '').startsWith('text/event-stream')
-    ? text
-        .split('\n')
-        .filter((line) => line.startsWith('data: '))
-        .map((line) => JSON.parse(line.slice(6)))
-    : text === ''
-      ? []
-      : [JSON.parse(text)];
-  return { status: response.status, headers: response.headers, messages };
-}
 
 /** Stops a --listen proxy, checks it exited 0, and returns what it wrote to stderr. */
 async function stopped(proxy: LineProcess): Promise<string> {

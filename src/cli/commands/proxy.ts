@@ -14,6 +14,8 @@ import {
   DEFAULT_TIMEOUT_MS,
 } from '../../mcp/defaults.js';
 import type { ProxyConfig } from '../../mcp/proxy/config/config.js';
+import type { Authenticator } from '../../mcp/proxy/serve/auth.js';
+import type { ListenAccess } from '../../mcp/proxy/serve/listen.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/telemetry/metrics.js';
 import type { GatewayUpstream } from '../../mcp/proxy.js';
 import { CliExit } from '../errors.js';
@@ -42,6 +44,9 @@ Examples:
 
   # Serve over Streamable HTTP instead of stdio (endpoint http://127.0.0.1:8931/mcp):
   toonwire proxy --listen 127.0.0.1:8931 -- node server.js
+
+  # A team's proxy: callers need a token from the file (name:token per line):
+  toonwire proxy --listen 0.0.0.0:8931 --auth-tokens tokens.txt -- node server.js
 
   # Several servers behind one proxy (a gateway), listed under "servers" in a config file:
   toonwire proxy --config gateway.json
@@ -75,6 +80,7 @@ interface ProxyCliOptions {
   maxTokens?: number;
   pageTtl: number;
   pageCacheMb: number;
+  pageStore?: string;
   metrics?: ListenTarget;
   config?: string;
   header: string[];
@@ -98,6 +104,14 @@ interface ProxyCliOptions {
   metaKey: string;
   hint?: boolean;
   structuredContent: 'auto' | 'keep' | 'add' | 'strip';
+  authTokens?: string;
+  authIssuer?: string;
+  authAudience?: string;
+  authScope?: string[];
+  authJwks?: string;
+  allowUnauthenticated?: boolean;
+  allowedOrigins?: string[];
+  drainTimeout: number;
 }
 
 interface ListenTarget {
@@ -138,6 +152,45 @@ export function registerProxyCommand(program: Command): void {
       '--listen <host:port>',
       'serve MCP over Streamable HTTP (path /mcp) instead of stdio',
       parseListen,
+    )
+    .option(
+      '--auth-tokens <file>',
+      'with --listen: callers must send "Authorization: Bearer TOKEN" with a token of this file (one per line, or name:token)',
+    )
+    .option(
+      '--auth-issuer <url>',
+      'with --listen: callers must send an OAuth access token (a JWT) of this authorization server; needs --auth-audience and jose',
+      parseUrl,
+    )
+    .option(
+      '--auth-audience <url>',
+      "with --auth-issuer: this proxy's URL as the tokens' audience (resource)",
+      parseUrl,
+    )
+    .option(
+      '--auth-scope <scopes>',
+      'with --auth-issuer: scopes a token must hold (comma-separated); else 403',
+      parseList,
+    )
+    .option(
+      '--auth-jwks <url>',
+      "with --auth-issuer: the issuer's key set, when its metadata does not name it",
+      parseUrl,
+    )
+    .option(
+      '--allow-unauthenticated',
+      'with --listen off loopback: start without --auth-tokens or --auth-issuer (a reverse proxy in front authenticates)',
+    )
+    .option(
+      '--allowed-origins <list>',
+      'with --listen off loopback: the Origins browsers may call from (comma-separated; others get 403)',
+      parseList,
+    )
+    .option(
+      '--drain-timeout <seconds>',
+      'with --listen: on SIGTERM, how long calls in flight may take to finish before the upstreams are stopped',
+      parseSeconds,
+      30,
     )
     .addOption(measureOption())
     .addOption(tokenizerOption())
@@ -241,6 +294,10 @@ export function registerProxyCommand(program: Command): void {
       DEFAULT_PAGE_CACHE_BYTES / 2 ** 20,
     )
     .option(
+      '--page-store <url>',
+      'keep page rests for toonwire_more in Redis (redis://HOST:PORT; needs the redis package), so any replica serves any cursor; default memory',
+    )
+    .option(
       '--metrics <host:port>',
       'serve Prometheus metrics at http://host:port/metrics (needs prom-client)',
       parseListen,
@@ -292,7 +349,8 @@ export function registerProxyCommand(program: Command): void {
           exitCode: ProxyExitCode.Usage,
         });
       }
-      const exitCode = await runProxyCommand(upstreamCommand, options, config);
+      const access = await accessFor(options, command);
+      const exitCode = await runProxyCommand(upstreamCommand, options, config, access);
       await flush(process.stdout);
       await flush(process.stderr);
       // Nothing may keep the process alive once the proxy is done (runCli sets the exit code).
@@ -301,10 +359,60 @@ export function registerProxyCommand(program: Command): void {
     });
 }
 
+/** Who may call `--listen`, from the auth flags; usage errors exit with code 2. */
+async function accessFor(
+  options: ProxyCliOptions,
+  command: Command,
+): Promise<ListenAccess | undefined> {
+  const usage = (message: string): never =>
+    command.error(`error: ${message}`, { exitCode: ProxyExitCode.Usage });
+  const oauth = options.authIssuer !== undefined || options.authAudience !== undefined;
+  const given = options.authTokens !== undefined || oauth;
+  if (options.listen === undefined) {
+    if (given || options.allowUnauthenticated || options.allowedOrigins !== undefined)
+      usage('--auth-*, --allow-unauthenticated and --allowed-origins only apply to --listen');
+    return undefined;
+  }
+  if (options.authTokens !== undefined && oauth)
+    usage('give --auth-tokens or --auth-issuer, not both');
+  if (oauth && (options.authIssuer === undefined || options.authAudience === undefined))
+    usage('--auth-issuer and --auth-audience go together');
+  if (!oauth && (options.authScope !== undefined || options.authJwks !== undefined))
+    usage('--auth-scope and --auth-jwks only apply to --auth-issuer');
+  const { unauthenticatedRefusal, loadTokenFile, oauthAuthenticator } = await import(
+    '../../mcp/proxy/serve/auth.js'
+  );
+  const refusal = unauthenticatedRefusal(
+    options.listen.host,
+    given,
+    options.allowUnauthenticated === true,
+  );
+  if (refusal !== undefined) usage(refusal);
+  let auth: Authenticator | undefined;
+  try {
+    if (options.authTokens !== undefined) auth = await loadTokenFile(options.authTokens);
+    else if (oauth)
+      auth = await oauthAuthenticator({
+        issuer: options.authIssuer!,
+        audience: options.authAudience!,
+        scopes: options.authScope,
+        jwksUrl: options.authJwks,
+      });
+  } catch (error) {
+    usage((error as Error).message);
+  }
+  return {
+    auth,
+    allowUnauthenticated: options.allowUnauthenticated === true,
+    allowedOrigins: options.allowedOrigins,
+  };
+}
+
 async function runProxyCommand(
   upstreamCommand: string[],
   options: ProxyCliOptions,
   config: ProxyConfig | undefined,
+  access: ListenAccess | undefined,
 ): Promise<number> {
   const proxy = await import('../../mcp/proxy.js');
   const stats = options.stats ? new proxy.ProxyStats() : undefined;
@@ -341,6 +449,7 @@ async function runProxyCommand(
     maxTokens: options.maxTokens,
     pageTtlMs: options.pageTtl * 1000,
     pageCacheBytes: options.pageCacheMb * 2 ** 20,
+    pageStore: options.pageStore,
     metrics: undefined as ProxyMetrics | undefined,
   };
   let metricsServer: MetricsServer | undefined;
@@ -360,13 +469,26 @@ async function runProxyCommand(
         listen: options.listen,
         idleTimeoutMs: options.idleTimeout * 1000,
         maxSessions: options.maxSessions,
+        access,
       });
+      if (access?.auth === undefined && access?.allowUnauthenticated)
+        process.stderr.write(
+          `toonwire proxy: WARNING: no authentication (--allow-unauthenticated): anyone who can reach ${server.url} uses ${proxy.describeUpstream(settings.upstream)} and the credentials it is given\n`,
+        );
       process.stderr.write(
-        `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}\n`,
+        `toonwire proxy: serving MCP at ${server.url} for ${proxy.describeUpstream(settings.upstream)}${access?.auth === undefined ? '' : `, to callers with ${access.auth.description}`}\n`,
       );
       await new Promise((resolve) =>
         stopped.signal.addEventListener('abort', resolve, { once: true }),
       );
+      process.stderr.write(
+        `toonwire proxy: stopping: no new requests; calls in flight get up to ${options.drainTimeout} s (--drain-timeout)\n`,
+      );
+      const drained = await server.drain(options.drainTimeout * 1000);
+      if (!drained)
+        process.stderr.write(
+          `toonwire proxy: calls still in flight after --drain-timeout ${options.drainTimeout} s are ended\n`,
+        );
       await server.close();
       return ProxyExitCode.Ok;
     }

@@ -8,6 +8,9 @@ import { isJsonObject, setOwn } from '../../../codec/objects.js';
 import type { JsonObject, JsonValue } from '../../../codec/types.js';
 import { DEFAULT_ENVELOPE } from '../../../compact/index.js';
 import { DEFAULT_PAGE_CACHE_BYTES, DEFAULT_PAGE_TTL_MS } from '../../defaults.js';
+import { type Continuation, currentCaller, type PageEncoder, type PageStore } from './store.js';
+
+export type { Continuation, PageEncoder, PageStore };
 
 /** The name of the tool the proxy adds for the next page. */
 export const MORE_TOOL_NAME = 'toonwire_more';
@@ -162,6 +165,8 @@ interface CacheEntry<T> {
  * cache.get(id); // 'rest of the rows'
  */
 export class PageCache<T> {
+  /** How messages name this store. */
+  readonly description = 'memory';
   readonly ttlMs: number;
   readonly maxBytes: number;
   private readonly entries = new Map<string, CacheEntry<T>>();
@@ -204,6 +209,21 @@ export class PageCache<T> {
     return entry.value;
   }
 
+  /** Adds `value` under `id` (the {@link PageStore} way). */
+  put(id: string, value: T, bytes: number): void {
+    this.add(value, bytes, id);
+  }
+
+  /** Memory is always there. */
+  async unready(): Promise<string | undefined> {
+    return undefined;
+  }
+
+  async close(): Promise<void> {
+    this.entries.clear();
+    this.total = 0;
+  }
+
   /** Removes an entry. */
   delete(id: string): void {
     const entry = this.entries.get(id);
@@ -226,23 +246,6 @@ export class PageCache<T> {
   }
 }
 
-/** How a pager turns a page's value into text and counts it. */
-export interface PageEncoder {
-  /** The text of a value (the picker's choice) and its strategy, for the `_meta` key. */
-  encode(value: JsonValue): { text: string; strategy: string };
-  /** Exact tokens of a text. */
-  countTokens(text: string): number;
-}
-
-/** What a pager keeps between pages of one result. */
-export interface Continuation {
-  tool: string;
-  value: JsonValue;
-  list: MainList;
-  budget: number;
-  encoder: PageEncoder;
-}
-
 /** One page, ready to ship. */
 export interface Page {
   /** The page's text (the encoded rows, and on the first page the other fields). */
@@ -263,7 +266,8 @@ export interface Page {
 }
 
 /**
- * Cuts pages and keeps what is left in a {@link PageCache}.
+ * Cuts pages and keeps what is left in a {@link PageStore}: a {@link PageCache}, or a shared
+ * store such as Redis. A rest is bound to the caller it was cut for (see `asCaller`).
  *
  * @example
  * const pager = new Pager(new PageCache());
@@ -276,9 +280,12 @@ export class Pager {
    * ever fetch it).
    */
   constructor(
-    readonly cache: PageCache<Continuation>,
+    readonly cache: PageStore,
     private readonly options: { keep?: boolean } = {},
   ) {}
+
+  /** Writes to the store still under way (a shared store: awaited before a first page ships). */
+  private readonly writing = new Set<Promise<void>>();
 
   /**
    * The first page of a result, within `budget - reserved` tokens (`reserved`: the tokens of
@@ -288,23 +295,50 @@ export class Pager {
   first(continuation: Continuation, reserved: number): Page {
     const id = newEntryId();
     const page = this.cut(continuation, id, 0, continuation.budget - reserved);
-    if (page.nextCursor !== undefined && this.options.keep !== false)
-      this.cache.add(continuation, approximateBytes(continuation.list), id);
+    if (page.nextCursor !== undefined && this.options.keep !== false) {
+      const caller = currentCaller();
+      const kept = caller === undefined ? continuation : { ...continuation, caller };
+      const written = this.cache.put(id, kept, approximateBytes(continuation.list));
+      if (written !== undefined) {
+        const tracked = written.finally(() => this.writing.delete(tracked));
+        this.writing.add(tracked);
+      }
+    }
     return page;
   }
 
-  /** The page at `cursor`, or `undefined` when the cursor is unknown or expired. */
-  next(cursor: string): { page: Page; tool: string } | undefined {
+  /**
+   * Resolves once the rests of the pages cut so far are in the store (a failed write is the
+   * store's to report), or `undefined` when nothing is being written.
+   */
+  written(): Promise<void> | undefined {
+    if (this.writing.size === 0) return undefined;
+    return Promise.allSettled(this.writing).then(() => undefined);
+  }
+
+  /**
+   * The page at `cursor`, or `undefined` when the cursor is unknown, expired, or another
+   * caller's. Asynchronous when the store is; rejects with `PageStoreUnavailable` when the
+   * store cannot be reached.
+   */
+  next(
+    cursor: string,
+  ): { page: Page; tool: string } | undefined | Promise<{ page: Page; tool: string } | undefined> {
     const parsed = /^([A-Za-z0-9_-]+)\.(\d+)$/.exec(cursor);
     if (parsed === null) return undefined;
     const [, id, offset] = parsed as unknown as [string, string, string];
-    const continuation = this.cache.get(id);
     const start = Number(offset);
-    if (continuation === undefined || start >= continuation.list.rows.length) return undefined;
-    return {
-      page: this.cut(continuation, id, start, continuation.budget),
-      tool: continuation.tool,
+    const caller = currentCaller();
+    const serve = (continuation: Continuation | undefined) => {
+      if (continuation === undefined || start >= continuation.list.rows.length) return undefined;
+      if (continuation.caller !== undefined && continuation.caller !== caller) return undefined;
+      return {
+        page: this.cut(continuation, id, start, continuation.budget),
+        tool: continuation.tool,
+      };
     };
+    const stored = this.cache.get(id);
+    return stored instanceof Promise ? stored.then(serve) : serve(stored);
   }
 
   private cut(continuation: Continuation, id: string, start: number, budget: number): Page {

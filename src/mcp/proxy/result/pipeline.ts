@@ -21,7 +21,12 @@ import {
   type StructuredContentSetting,
 } from '../../clients.js';
 import { checkMetaKey } from '../../compact-result.js';
-import { DEFAULT_MAX_COMPACT_BYTES, DEFAULT_META_KEY } from '../../defaults.js';
+import {
+  DEFAULT_MAX_COMPACT_BYTES,
+  DEFAULT_META_KEY,
+  DEFAULT_PAGE_CACHE_BYTES,
+  DEFAULT_PAGE_TTL_MS,
+} from '../../defaults.js';
 import { checkModelTextOptions, type FormatHint, modelText } from '../../model-text.js';
 import {
   type ProxyConfig,
@@ -33,11 +38,14 @@ import { type ToolFacts, type ToolRuleOptions, ToolRules } from '../config/tool-
 import {
   type Continuation,
   PAGE_META_KEY,
+  type Page,
   PageCache,
   Pager,
   pageMeta,
   unknownCursorResult,
 } from '../paging/pages.js';
+import { RedisPageStore } from '../paging/redis-store.js';
+import { type PageEncoder, type PageStore, PageStoreUnavailable } from '../paging/store.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import type { Encoding } from '../telemetry/outcome.js';
 import type { ProxyStats } from '../telemetry/stats.js';
@@ -86,6 +94,11 @@ export interface PipelineOptions extends ToolRuleOptions {
   pageTtlMs?: number;
   /** The most bytes of paged results kept for `toonwire_more` (default 64 MiB). */
   pageCacheBytes?: number;
+  /**
+   * Where page rests wait: `redis://HOST:PORT` keeps them in Redis (needs `redis`), for replicas
+   * behind a load balancer; default this process's memory.
+   */
+  pageStore?: string;
   /** Receives per-tool savings, in bytes and tokens. */
   stats?: ProxyStats;
   /** Receives what the proxy does. */
@@ -114,7 +127,7 @@ export interface PipelineParts {
   stats: ProxyStats | undefined;
   metrics: ProxyMetrics | undefined;
   record: RecordTargets;
-  cache: PageCache<Continuation> | undefined;
+  cache: PageStore | undefined;
   /** Results with more text than this are forwarded unread. */
   maxCompactBytes: number;
   /** Observe mode: record, keep no pages (see {@link PipelineOptions.observe}). */
@@ -222,13 +235,57 @@ export class ResultPipeline {
     return ship(view, mode, this.metaKey);
   }
 
-  /** The answer to `toonwire_more`: the page at the call's cursor, or an `isError` result. */
-  more(params: Record<string, unknown>): Record<string, unknown> {
+  /**
+   * The answer to `toonwire_more`: the page at the call's cursor, or an `isError` result.
+   * Asynchronous when the page store is (Redis); never rejects.
+   */
+  more(
+    params: Record<string, unknown>,
+  ): Record<string, unknown> | Promise<Record<string, unknown>> {
     const pager = this.pager!;
     const args = params.arguments as { cursor?: unknown } | undefined;
     const cursor = typeof args === 'object' && args !== null ? args.cursor : undefined;
     const next = typeof cursor === 'string' ? pager.next(cursor) : undefined;
-    if (next === undefined) return unknownCursorResult(cursor, pager.cache.ttlMs);
+    if (next instanceof Promise)
+      return next.then(
+        (found) => this.served(found, cursor),
+        (error: unknown) => storeErrorResult(error),
+      );
+    return this.served(next, cursor);
+  }
+
+  /** The encoder of `tool`'s pages, as its settings have it (for a rest read from a store). */
+  pageEncoderFor(tool: string): PageEncoder {
+    const encoder = this.encoderFor(this.settingsFor(tool === '' ? undefined : tool), undefined);
+    return {
+      encode: (value) => {
+        const { text, encoding } = encoder.encode(value);
+        return { text, strategy: encoding };
+      },
+      countTokens: encoder.countTokens!,
+    };
+  }
+
+  /** Why the page store cannot be used now, or `undefined` (for `/readyz`). */
+  unready(): Promise<string | undefined> {
+    return this.parts.cache?.unready() ?? Promise.resolve(undefined);
+  }
+
+  /** Lets go of the page store (a Redis connection). */
+  async close(): Promise<void> {
+    await this.parts.cache?.close();
+  }
+
+  /** Writes of page rests still under way, or `undefined` (see `Pager.written`). */
+  pagesWritten(): Promise<void> | undefined {
+    return this.pager?.written();
+  }
+
+  private served(
+    next: { page: Page; tool: string } | undefined,
+    cursor: unknown,
+  ): Record<string, unknown> {
+    if (next === undefined) return unknownCursorResult(cursor, this.pager!.cache.ttlMs);
     const { page: served, tool } = next;
     this.parts.metrics?.recordPage(
       tool,
@@ -322,6 +379,15 @@ function countOnce(count: ((text: string) => number) | undefined): CountOnce | u
   return once;
 }
 
+/** The `isError` result for a page store that could not be reached. */
+function storeErrorResult(error: unknown): Record<string, unknown> {
+  const text =
+    error instanceof PageStoreUnavailable
+      ? error.message
+      : `toonwire proxy: the next page could not be read (${error instanceof Error ? error.message : String(error)}).`;
+  return { isError: true, content: [{ type: 'text', text }] };
+}
+
 function encoderKey(settings: Pick<ResolvedToolSettings, 'by' | 'candidates'>): string {
   return `${settings.by}|${settings.candidates?.join(',') ?? ''}`;
 }
@@ -396,10 +462,19 @@ export async function createResultPipeline(
       countTokens,
     });
   }
-  const cache = budgeted
-    ? new PageCache<Continuation>({ ttlMs: options.pageTtlMs, maxBytes: options.pageCacheBytes })
-    : undefined;
-  return new ResultPipeline({
+  let pipeline: ResultPipeline | undefined;
+  const cache = !budgeted
+    ? undefined
+    : options.pageStore !== undefined && options.pageStore !== 'memory'
+      ? await RedisPageStore.connect({
+          url: options.pageStore,
+          ttlMs: options.pageTtlMs ?? DEFAULT_PAGE_TTL_MS,
+          maxBytes: options.pageCacheBytes ?? DEFAULT_PAGE_CACHE_BYTES,
+          encoderFor: (tool) => pipeline!.pageEncoderFor(tool),
+          log,
+        })
+      : new PageCache<Continuation>({ ttlMs: options.pageTtlMs, maxBytes: options.pageCacheBytes });
+  pipeline = new ResultPipeline({
     config,
     flags,
     rules: new ToolRules({
@@ -417,4 +492,5 @@ export async function createResultPipeline(
     observe: options.observe === true,
     log,
   });
+  return pipeline;
 }

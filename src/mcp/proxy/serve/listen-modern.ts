@@ -6,9 +6,10 @@
 // JSON, or an event stream when notifications for it come first.
 //
 // Behind the route, requests share ProxySessions (one upstream connection each, never a
-// handshake session's: a stdio server speaks one era per connection), one per kind of client
-// (clients whose results keep `structuredContent` and clients whose results drop it), with ids
-// remapped (ModernExchanges). Results still go through the session's result pipeline, tools/list
+// handshake session's: a stdio server speaks one era per connection), one per caller (so that
+// nothing one caller's requests cause reaches another's responses) and kind of client (clients
+// whose results keep `structuredContent` and clients whose results drop it), with ids remapped
+// (ModernExchanges). Results still go through the session's result pipeline, tools/list
 // through its ToolCatalog. A client's first request is usually `server/discover`: an upstream
 // that does not speak 2026-07-28 answers it with an error, which reaches the client, which then
 // falls back to initialize exactly as it would directly.
@@ -36,6 +37,8 @@ export interface ModernRouteOptions {
    * word for later probes, answered without starting it again (for a command: its process).
    */
   rememberRefusals: boolean;
+  /** The most sessions at once (default: no bound); beyond it, an idle one ends or 503. */
+  maxSessions?: number;
 }
 
 /** One shared session behind the route, and its exchanges. */
@@ -59,6 +62,8 @@ interface Shared {
  */
 export class ModernRoute {
   private readonly shared = new Map<string, Promise<Shared>>();
+  /** The sessions started, by their entry in {@link shared}. */
+  private readonly ready = new WeakMap<Promise<Shared>, Shared>();
   /** The upstream's answer to server/discover, when it does not know the method. */
   private refusal: JSONRPCMessage | undefined;
   private closed = false;
@@ -102,6 +107,7 @@ export class ModernRoute {
   async serve(
     request: IncomingMessage,
     response: ServerResponse,
+    caller = '',
   ): Promise<{ initialize: unknown } | undefined> {
     if (request.method !== 'POST') {
       response.writeHead(405, { allow: 'POST' }).end();
@@ -145,7 +151,16 @@ export class ModernRoute {
       answerJson(response, { ...this.refusal, id: message.id } as JSONRPCMessage);
       return undefined;
     }
-    const shared = await this.sharedFor(message);
+    const shared = await this.sharedFor(message, caller);
+    if (shared === 'busy') {
+      fail(
+        response,
+        503,
+        -32000,
+        `Too many sessions: all ${this.options.maxSessions} are busy; retry later, or start the proxy with a larger --max-sessions`,
+      );
+      return undefined;
+    }
     if (shared === undefined) {
       fail(response, 503, -32000, 'toonwire proxy: shutting down');
       return undefined;
@@ -164,14 +179,15 @@ export class ModernRoute {
     );
   }
 
-  /** The session for `request`'s kind of client, started on first use. */
-  private sharedFor(request: ModernRequest): Promise<Shared | undefined> {
+  /** The session for `caller`'s `request`'s kind of client, started on first use. */
+  private sharedFor(request: ModernRequest, caller: string): Promise<Shared | undefined | 'busy'> {
     if (this.closed) return Promise.resolve(undefined);
     // Clients that show the model structuredContent get results without it: they never share a
     // session with the others, whose settled mode would be theirs.
-    const key = structuredContentModeFor('auto', clientInfoOf(request)).mode;
+    const key = `${caller}\n${structuredContentModeFor('auto', clientInfoOf(request)).mode}`;
     let entry = this.shared.get(key);
     if (entry === undefined) {
+      if (!this.makeRoom()) return Promise.resolve('busy');
       const starting = this.start(key);
       // A session that could not be made is tried again by the next request.
       starting.catch(() => {
@@ -181,6 +197,21 @@ export class ModernRoute {
       entry = starting;
     }
     return entry;
+  }
+
+  /** Room for one more session: ends an idle one at the bound; false when all are busy. */
+  private makeRoom(): boolean {
+    const max = this.options.maxSessions;
+    if (max === undefined || this.shared.size < max) return true;
+    for (const [key, entry] of this.shared) {
+      const ready = this.ready.get(entry);
+      if (ready === undefined || ready.exchanges.busy) continue;
+      this.shared.delete(key);
+      clearTimeout(ready.idleTimer);
+      void ready.session.close();
+      return true;
+    }
+    return false;
   }
 
   private async start(key: string): Promise<Shared> {
@@ -194,6 +225,7 @@ export class ModernRoute {
     });
     exchanges.onanswer = (request, answer) => this.learn(request, answer);
     exchanges.onidle = () => this.idle(shared);
+    if (entry !== undefined) this.ready.set(entry, shared);
     await session.start();
     return shared;
   }

@@ -7,10 +7,13 @@ import type { IncomingMessage, Server, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { DEFAULT_IDLE_TIMEOUT_MS, DEFAULT_MAX_SESSIONS } from '../../defaults.js';
+import { asCaller } from '../paging/store.js';
 import type { ProxySession } from '../session/session.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import type { ProxyStats } from '../telemetry/stats.js';
 import { loadSdkModule } from '../transport/sdk.js';
+import { type Authenticator, type Caller, unauthenticatedRefusal } from './auth.js';
+import { Front } from './front.js';
 import { ModernRoute } from './listen-modern.js';
 
 /** Where the HTTP proxy listens. */
@@ -42,6 +45,20 @@ export interface SessionLimits {
   stats?: ProxyStats;
   /** Counts them too, as `toonwire_proxy_sessions_ended_total`. */
   metrics?: ProxyMetrics;
+  /** Who may call, and from where (see {@link ListenAccess}). */
+  access?: ListenAccess;
+}
+
+/** Who may use the proxy, for a team's proxy off loopback (see docs/mcp.md). */
+export interface ListenAccess {
+  /** Checks every MCP request's bearer token (see `serve/auth.ts`). */
+  auth?: Authenticator;
+  /** Bind off loopback without `auth` (a reverse proxy in front authenticates). */
+  allowUnauthenticated?: boolean;
+  /** Off loopback: the Origins browsers' requests may come from. */
+  allowedOrigins?: string[];
+  /** Why the proxy is not ready, or `undefined` (for `/readyz`). */
+  notReady?: () => Promise<string | undefined>;
 }
 
 /** A running HTTP proxy. */
@@ -50,12 +67,15 @@ export interface ProxyHttpServer {
   url: string;
   /** Ends every session (and its upstream), then stops listening. */
   close(): Promise<void>;
+  /**
+   * Stops accepting connections and requests, and resolves once the requests in flight are
+   * answered or `timeoutMs` has passed (`true`: all answered). Call {@link close} after it.
+   */
+  drain(timeoutMs: number): Promise<boolean>;
 }
 
 /** Makes the session for one new client connection around its downstream transport. */
 export type SessionFactory = (downstream: Transport) => Promise<ProxySession>;
-
-const LOOPBACK_HOSTS = new Set(['localhost', '127.0.0.1', '[::1]', '::1']);
 
 /**
  * Serves MCP over Streamable HTTP at `address`, one {@link ProxySession} per MCP session.
@@ -90,14 +110,26 @@ export async function listenHttp(
     handshakeVersions: SUPPORTED_PROTOCOL_VERSIONS,
     idleTimeoutMs,
     rememberRefusals: upstreamIsCommand,
+    maxSessions,
   });
   const { createServer } = await import('node:http');
   const host = address.host ?? '127.0.0.1';
   const path = address.path ?? '/mcp';
-  const localOnly = LOOPBACK_HOSTS.has(host);
+  const access = limits.access ?? {};
+  const refusal = unauthenticatedRefusal(
+    host,
+    access.auth !== undefined,
+    access.allowUnauthenticated === true,
+  );
+  if (refusal !== undefined) throw new TypeError(`proxy: ${refusal}`);
+  const front = new Front({ host, path, ...access, metrics: limits.metrics });
   const sessions = new Map<
     string,
-    { transport: InstanceType<typeof StreamableHTTPServerTransport>; session: ProxySession }
+    {
+      transport: InstanceType<typeof StreamableHTTPServerTransport>;
+      session: ProxySession;
+      caller: string;
+    }
   >();
   const live = new Set<ProxySession>();
   /** The ids of the requests of the POST being handled (the SDK delivers them in its context). */
@@ -157,19 +189,22 @@ export async function listenHttp(
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
-    if (requestUrl.pathname !== path)
-      return reply(response, 404, `Not found; the MCP endpoint is ${path}`);
-    if (localOnly && !isLocalRequest(request)) {
-      return reply(
-        response,
-        403,
-        'Forbidden: this proxy listens on a loopback address and only serves local pages and clients',
-      );
-    }
+    const caller = await front.admit(request, response, requestUrl.pathname);
+    if (caller === undefined) return;
+    // The sessions this request starts, and the pages they cut, are this caller's.
+    return asCaller(caller.name, () => serve(request, response, caller));
+  };
+
+  const serve = async (
+    request: IncomingMessage,
+    response: ServerResponse,
+    caller: Caller,
+  ): Promise<void> => {
     const sessionId = request.headers['mcp-session-id'];
     if (typeof sessionId === 'string') {
       const existing = sessions.get(sessionId);
-      if (existing === undefined)
+      // Another caller's session is no session of this one.
+      if (existing === undefined || existing.caller !== caller.name)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
       touch(existing.session, response);
       modern.forgetUnknownVersion(request);
@@ -184,7 +219,7 @@ export async function listenHttp(
     }
     let body: unknown;
     if (modern.claims(request)) {
-      const handshake = await modern.serve(request, response);
+      const handshake = await modern.serve(request, response, caller.name);
       if (handshake === undefined) return;
       body = handshake.initialize;
       modern.forgetUnknownVersion(request);
@@ -208,7 +243,7 @@ export async function listenHttp(
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
-        sessions.set(id, { transport, session });
+        sessions.set(id, { transport, session, caller: caller.name });
       },
     });
     const session = await createSession(transport);
@@ -267,6 +302,10 @@ export async function listenHttp(
   const urlHost = host.includes(':') && !host.startsWith('[') ? `[${host}]` : host;
   return {
     url: `http://${urlHost}:${port}${path}`,
+    drain: async (timeoutMs) => {
+      server.close();
+      return front.drain(timeoutMs);
+    },
     close: async () => {
       clearInterval(sweeper);
       await Promise.allSettled([modern.close(), ...[...live].map((session) => session.close())]);
@@ -274,24 +313,6 @@ export async function listenHttp(
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
-}
-
-function isLocalRequest(request: IncomingMessage): boolean {
-  const hostHeader = request.headers.host;
-  if (hostHeader !== undefined && !LOOPBACK_HOSTS.has(hostnameOf(`http://${hostHeader}`)))
-    return false;
-  const origin = request.headers.origin;
-  return origin === undefined || origin === 'null'
-    ? origin === undefined
-    : LOOPBACK_HOSTS.has(hostnameOf(origin));
-}
-
-function hostnameOf(url: string): string {
-  try {
-    return new URL(url).hostname;
-  } catch {
-    return '';
-  }
 }
 
 function reply(response: ServerResponse, status: number, message: string, code = -32000): void {

@@ -129,6 +129,11 @@ export class ModernExchanges implements Transport {
 
   async start(): Promise<void> {}
 
+  /** Whether an exchange is open (its answer not yet sent). */
+  get busy(): boolean {
+    return this.open.size > 0;
+  }
+
   /**
    * Passes `request` to the session under an id of its own; its answer goes to `response`. A
    * client that closes the response first has cancelled the request (the 2026 HTTP wire's way).

@@ -297,9 +297,12 @@ export class ProxySession {
           : undefined;
       if (plan?.kind === 'answer') {
         // The proxy's own tool (toonwire_more): answered here, never forwarded.
-        this.toClient({ jsonrpc: '2.0', id: request.id, result: plan.result } as JSONRPCMessage, {
-          relatedRequestId: request.id,
-        });
+        const answer = (result: Record<string, unknown>) =>
+          this.toClient({ jsonrpc: '2.0', id: request.id, result } as JSONRPCMessage, {
+            relatedRequestId: request.id,
+          });
+        if (plan.result instanceof Promise) void plan.result.then(answer);
+        else answer(plan.result);
         return;
       }
       if (plan?.params !== undefined)
@@ -429,8 +432,17 @@ export class ProxySession {
       const request = this.untrack(id);
       // Nothing waits for it (cancelled, timed out, or an HTTP upstream's replay): dropped.
       if (request === undefined) return;
-      this.toClient(this.inspectResponse(message, request), { relatedRequestId: id });
-      if (this.draining && this.pending.size === 0) void this.shutdown({ reason: 'client-closed' });
+      const answer = this.inspectResponse(message, request);
+      // A first page ships once its rest is in a shared page store, for another replica to serve.
+      const written =
+        request.method === 'tools/call' ? this.options.pipeline.pagesWritten() : undefined;
+      const deliver = (): void => {
+        this.toClient(answer, { relatedRequestId: id });
+        if (this.draining && this.pending.size === 0)
+          void this.shutdown({ reason: 'client-closed' });
+      };
+      if (written === undefined) deliver();
+      else void written.then(deliver);
       return;
     }
     if (kind === 'request' && !this.draining) {

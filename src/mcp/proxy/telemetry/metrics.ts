@@ -65,6 +65,7 @@ export class ProxyMetrics {
   private readonly upstreamStarts: PromClient.Counter;
   private readonly upstreamFailures: PromClient.Counter;
   private readonly sessionsEnded: PromClient.Counter<'reason'>;
+  private readonly requests: PromClient.Counter<'caller' | 'outcome'>;
   private cacheSize: () => { entries: number; bytes: number } = () => ({ entries: 0, bytes: 0 });
 
   private constructor(prom: typeof PromClient, defaultMetrics: boolean) {
@@ -133,6 +134,11 @@ export class ProxyMetrics {
       'toonwire_proxy_sessions_ended_total',
       '--listen sessions the proxy ended itself (idle: after --idle-timeout) or refused (busy: at --max-sessions, HTTP 503)',
       ['reason'],
+    );
+    this.requests = counter(
+      'toonwire_proxy_http_requests_total',
+      '--listen requests to the MCP endpoint, by caller (the name from --auth-tokens or the token subject; anonymous without auth) and outcome (ok, unauthorized: 401, forbidden: 403)',
+      ['caller', 'outcome'],
     );
     const size = () => this.cacheSize();
     new prom.Gauge({
@@ -214,6 +220,11 @@ export class ProxyMetrics {
   /** A `--listen` session was ended for idleness (`'idle'`) or refused at the cap (`'busy'`). */
   sessionEnded(reason: 'idle' | 'busy'): void {
     this.sessionsEnded.inc({ reason });
+  }
+
+  /** A `--listen` request of `caller` (a bounded name, never a token) was let in or refused. */
+  recordRequest(caller: string, outcome: 'ok' | 'unauthorized' | 'forbidden'): void {
+    this.requests.inc({ caller, outcome });
   }
 
   /** An upstream connection was started. */

@@ -20,7 +20,8 @@ import {
 
 /** What a session does with a tools/call request. */
 export type CallPlan =
-  | { kind: 'answer'; result: Record<string, unknown> }
+  /** Answered by the proxy; a promise when the answer is read from a shared page store. */
+  | { kind: 'answer'; result: Record<string, unknown> | Promise<Record<string, unknown>> }
   | {
       kind: 'forward';
       /** New params for the upstream (the `fields` argument removed), or `undefined`: as sent. */

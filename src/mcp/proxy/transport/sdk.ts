@@ -19,3 +19,29 @@ export async function loadSdkModule<T>(load: () => Promise<T>, purpose: string):
     throw error;
   }
 }
+
+/**
+ * Loads `name`, an optional peer dependency, turning "module not found" into an error that says
+ * what needs it and what to run.
+ *
+ * @example
+ * const jose = await loadPeer(() => import('jose'), 'jose', 'Checking OAuth access tokens (--auth-issuer)');
+ */
+export async function loadPeer<T>(
+  load: () => Promise<T>,
+  name: string,
+  purpose: string,
+): Promise<T> {
+  try {
+    return await load();
+  } catch (error) {
+    if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
+      throw new Error(
+        `${purpose} needs ${name}, which is not installed; run \`npm install ${name}\``,
+        {
+          cause: error,
+        },
+      );
+    throw error;
+  }
+}

@@ -1,0 +1,230 @@
+// `--page-store redis://HOST:PORT`: page continuations in Redis, so that any replica behind a
+// load balancer serves any cursor. The `redis` package is an optional peer dependency, loaded
+// only here. Nothing waits on a Redis that is gone: the client keeps no offline queue, every
+// command has a deadline, and a rest that cannot be written stays in this process's memory.
+
+import type { JsonValue } from '../../../codec/types.js';
+import { loadPeer } from '../transport/sdk.js';
+import { PageCache } from './pages.js';
+import {
+  type Continuation,
+  type PageEncoder,
+  type PageStore,
+  PageStoreUnavailable,
+} from './store.js';
+
+/** Options of {@link RedisPageStore.connect}. */
+export interface RedisPageStoreOptions {
+  /** `redis://HOST:PORT` (or `rediss://`, with user, password and database as Redis URLs have). */
+  url: string;
+  /** How long an entry lives after its last use, in ms. */
+  ttlMs: number;
+  /** The most bytes of entries this process keeps written; its oldest are deleted beyond it. */
+  maxBytes: number;
+  /** The encoder of a tool's pages, for a rest another process cut. */
+  encoderFor: (tool: string) => PageEncoder;
+  /** How long one command may take before the store counts as unreachable (default 5000 ms). */
+  commandTimeoutMs?: number;
+  /** Where messages for humans go. */
+  log?: (message: string) => void;
+}
+
+/** The JSON kept under a key. */
+interface Stored {
+  tool: string;
+  value: JsonValue;
+  key: string | null;
+  budget: number;
+  caller?: string;
+}
+
+const PREFIX = 'toonwire:page:';
+
+type Client = {
+  connect(): Promise<unknown>;
+  set(key: string, value: string, options: { PX: number }): Promise<unknown>;
+  getEx(key: string, options: { type: 'PX'; value: number }): Promise<string | null>;
+  del(key: string): Promise<unknown>;
+  ping(): Promise<string>;
+  close?(): Promise<unknown>;
+  quit?(): Promise<unknown>;
+  destroy(): void;
+  on(event: 'error', listener: (error: Error) => void): unknown;
+  isReady: boolean;
+};
+
+/**
+ * A {@link PageStore} in Redis. Keys expire `ttlMs` after their last use (`SET PX`, `GETEX PX`);
+ * this process deletes the oldest keys it wrote once they pass `maxBytes`. A write that fails
+ * keeps the rest in memory (this replica still serves it); a read that fails rejects with
+ * {@link PageStoreUnavailable}, naming the store.
+ *
+ * @example
+ * const store = await RedisPageStore.connect({ url: 'redis://127.0.0.1:6379', ttlMs: 600_000, maxBytes: 64 * 2 ** 20, encoderFor });
+ * const pager = new Pager(store);
+ */
+export class RedisPageStore implements PageStore {
+  readonly description: string;
+  readonly ttlMs: number;
+  private readonly fallback: PageCache<Continuation>;
+  /** Keys this process wrote, oldest first, with their sizes. */
+  private readonly written = new Map<string, number>();
+  private total = 0;
+  private lastError = '';
+
+  private constructor(
+    private readonly client: Client,
+    private readonly options: RedisPageStoreOptions,
+  ) {
+    this.description = `Redis at ${redactedUrl(options.url)}`;
+    this.ttlMs = options.ttlMs;
+    this.fallback = new PageCache({ ttlMs: options.ttlMs, maxBytes: options.maxBytes });
+    client.on('error', (error) => {
+      // The client reconnects by itself; say once per distinct problem what it is.
+      if (error.message === this.lastError) return;
+      this.lastError = error.message;
+      this.log(`toonwire proxy: page store ${this.description}: ${error.message}`);
+    });
+  }
+
+  /**
+   * Loads `redis`, and connects to `options.url` (a Redis that is not there yet is not an
+   * error: the client keeps trying, and `/readyz` says so).
+   *
+   * @throws {Error} when `redis` is not installed or the URL is not a Redis URL.
+   */
+  static async connect(options: RedisPageStoreOptions): Promise<RedisPageStore> {
+    const url = new URL(options.url);
+    if (url.protocol !== 'redis:' && url.protocol !== 'rediss:')
+      throw new TypeError(
+        `--page-store: expected redis://HOST:PORT, got ${JSON.stringify(options.url)}`,
+      );
+    const redis = await loadPeer(
+      () => import('redis'),
+      'redis',
+      'A Redis page store (--page-store redis://…)',
+    );
+    const client = redis.createClient({
+      url: options.url,
+      disableOfflineQueue: true,
+      socket: {
+        connectTimeout: 2000,
+        reconnectStrategy: (retries: number) => Math.min(100 * 2 ** retries, 2000),
+      },
+    }) as unknown as Client;
+    const store = new RedisPageStore(client, options);
+    client.connect().catch(() => {
+      // reported by the 'error' listener; the client retries
+    });
+    return store;
+  }
+
+  async put(id: string, entry: Continuation, bytes: number): Promise<void> {
+    const stored: Stored = {
+      tool: entry.tool,
+      value: entry.value,
+      key: entry.list.key ?? null,
+      budget: entry.budget,
+      ...(entry.caller === undefined ? {} : { caller: entry.caller }),
+    };
+    try {
+      await this.command(() =>
+        this.client.set(PREFIX + id, JSON.stringify(stored), { PX: this.ttlMs }),
+      );
+    } catch (error) {
+      // This replica can still serve the rest; another cannot, and says why.
+      this.fallback.put(id, entry, bytes);
+      this.log(
+        `toonwire proxy: page store ${this.description}: a rest is kept in this process's memory only (${(error as Error).message})`,
+      );
+      return;
+    }
+    this.written.set(id, bytes);
+    this.total += bytes;
+    for (const [oldest, size] of this.written) {
+      if (this.total <= this.options.maxBytes || oldest === id) break;
+      this.written.delete(oldest);
+      this.total -= size;
+      this.command(() => this.client.del(PREFIX + oldest)).catch(() => undefined);
+    }
+  }
+
+  async get(id: string): Promise<Continuation | undefined> {
+    const local = this.fallback.get(id);
+    if (local !== undefined) return local;
+    let text: string | null;
+    try {
+      text = await this.command(() =>
+        this.client.getEx(PREFIX + id, { type: 'PX', value: this.ttlMs }),
+      );
+    } catch (error) {
+      throw new PageStoreUnavailable(
+        `toonwire proxy: the page store (${this.description}) cannot be reached (${(error as Error).message}), so the next page cannot be read. Call the original tool again: its first page is served without the store.`,
+        { cause: error },
+      );
+    }
+    if (text === null) return undefined;
+    const stored = JSON.parse(text) as Stored;
+    const key = stored.key ?? undefined;
+    const rows =
+      key === undefined ? stored.value : (stored.value as Record<string, JsonValue>)[key];
+    if (!Array.isArray(rows)) return undefined;
+    return {
+      tool: stored.tool,
+      value: stored.value,
+      list: { key, rows },
+      budget: stored.budget,
+      encoder: this.options.encoderFor(stored.tool),
+      ...(stored.caller === undefined ? {} : { caller: stored.caller }),
+    };
+  }
+
+  async unready(): Promise<string | undefined> {
+    try {
+      await this.command(() => this.client.ping());
+      return undefined;
+    } catch (error) {
+      return `page store ${this.description} unreachable: ${(error as Error).message}`;
+    }
+  }
+
+  get size(): { entries: number; bytes: number } {
+    const local = this.fallback.size;
+    return { entries: this.written.size + local.entries, bytes: this.total + local.bytes };
+  }
+
+  async close(): Promise<void> {
+    try {
+      if (this.client.isReady)
+        await this.command(() => this.client.close?.() ?? this.client.quit!(), 1000);
+      else this.client.destroy();
+    } catch {
+      this.client.destroy();
+    }
+  }
+
+  /** `run`'s command within the deadline; a client without a connection fails at once. */
+  private async command<T>(
+    run: () => Promise<T>,
+    timeoutMs = this.options.commandTimeoutMs ?? 5000,
+  ): Promise<T> {
+    const pending = run();
+    let timer: ReturnType<typeof setTimeout> | undefined;
+    const deadline = new Promise<never>((_, reject) => {
+      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    });
+    pending.catch(() => undefined);
+    return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  private log(message: string): void {
+    (this.options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(message);
+  }
+}
+
+/** `url` without its password. */
+function redactedUrl(url: string): string {
+  const parsed = new URL(url);
+  if (parsed.password !== '') parsed.password = '***';
+  return parsed.href.replace(/\/$/, '');
+}
