@@ -98,6 +98,8 @@ function isUnquotedKey(key: string): boolean {
  * finds: U+0008 and U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. A hit may
  * be a false one (`\\b` is an escaped backslash and a `b`); {@link JSON_ESCAPE} then sorts it out.
  */
+/** A character §7.1 escapes. */
+const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
 const NOT_TOON_ESCAPE = /\\(?:[bf]|ud[89a-f])/;
 /** Every escape of a JSON string that starts with `\\`, `\b`, `\f` or `\ud8`-`\udf`, left to right. */
 const JSON_ESCAPE = /\\(?:\\|[bf]|u(d[89a-f][0-9a-f]{2}))/g;
@@ -116,6 +118,11 @@ function toonEscape(sequence: string, surrogate: string | undefined): string {
  * is not scanned for them again.
  */
 function quote(value: string, refuse?: 'key' | 'string'): string {
+  if (!NEEDS_ESCAPE.test(value)) {
+    // Nothing to escape (a URL, a time of day): the marks alone, without the serializer's set-up.
+    if (refuse !== undefined) assertWellFormed(value, refuse);
+    return `"${value}"`;
+  }
   const json = JSON.stringify(value);
   if (!NOT_TOON_ESCAPE.test(json)) return json;
   if (refuse !== undefined) assertWellFormed(value, refuse);
