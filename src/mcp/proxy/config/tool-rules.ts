@@ -4,6 +4,7 @@
 
 import type { ResolvedToolSettings } from './config.js';
 import { contentToolReason } from './content-policy.js';
+import { unqualify } from './names.js';
 
 /** Which tools the proxy compacts (the CLI's `--tools`, `--exclude-tools`, `--include-tools`). */
 /** What a tool is, as far as these rules and the result pipeline care; learned from tools/list. */
@@ -86,8 +87,7 @@ export class ToolRules {
 
   /** The tool as its server names it (a gateway prefixes the server's name). */
   private own(tool: ToolFacts): ToolFacts {
-    if (this.separator === undefined) return tool;
-    const at = tool.name.indexOf(this.separator);
-    return at <= 0 ? tool : { ...tool, name: tool.name.slice(at + this.separator.length) };
+    const parts = this.separator === undefined ? undefined : unqualify(tool.name, this.separator);
+    return parts === undefined ? tool : { ...tool, name: parts.name };
   }
 }

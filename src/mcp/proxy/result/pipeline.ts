@@ -29,6 +29,7 @@ import {
   resolveToolSettings,
   type ToolSettings,
 } from '../config/config.js';
+import { DEFAULT_SEPARATOR } from '../config/names.js';
 import { type ToolFacts, type ToolRuleOptions, ToolRules } from '../config/tool-rules.js';
 import {
   type Continuation,
@@ -348,7 +349,7 @@ export async function createResultPipeline(
     flags,
     rules: new ToolRules({
       ...options,
-      separator: config.servers === undefined ? undefined : (config.separator ?? '__'),
+      separator: config.servers === undefined ? undefined : (config.separator ?? DEFAULT_SEPARATOR),
     }),
     encoders,
     structuredContent,
