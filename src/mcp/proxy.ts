@@ -82,9 +82,9 @@ export {
   type VerbatimReason,
 } from './proxy/telemetry/outcome.js';
 export { type CallSizes, ProxyStats, type ToolStats } from './proxy/telemetry/stats.js';
+export { appOnly, declaresUi } from './proxy/tools/apps.js';
 export {
   type CallPlan,
-  declaresUi,
   ToolCatalog,
   type ToolCatalogOptions,
 } from './proxy/tools/catalog.js';

@@ -32,11 +32,11 @@ interface Run {
   /** The method whose answer is held. */
   hold: string;
   /** Resolves with the held request's arrival. */
-  arrived: ReturnType<typeof deferred>;
+  arrived: ReturnType<typeof deferred<void>>;
   /** Resolve to send the held answer. */
-  release: ReturnType<typeof deferred>;
+  release: ReturnType<typeof deferred<void>>;
   /** Resolves once the held answer has been written. */
-  answered: ReturnType<typeof deferred>;
+  answered: ReturnType<typeof deferred<void>>;
   pid: ReturnType<typeof deferred<number>>;
 }
 

@@ -9,6 +9,7 @@ import { takeFieldsArgument, withFieldsParam } from '../config/fields-param.js';
 import type { ToolFacts } from '../config/tool-rules.js';
 import { MORE_TOOL, MORE_TOOL_NAME } from '../paging/pages.js';
 import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
+import { declaresUi } from './apps.js';
 import { ArgumentChecker } from './arguments.js';
 import {
   CALL_TOOL_NAME,
@@ -160,8 +161,9 @@ export class ToolCatalog {
   }
 
   /**
-   * Whether lazy mode lists the tool `name` in full: pinned, or with an MCP Apps UI. Such tools
-   * are called directly, so that the client's per-tool permissions and UIs apply to them.
+   * Whether lazy mode lists the tool `name` in full: pinned, or part of an MCP Apps UI (app-only
+   * tools included: the host keeps those from the model, and its widget calls them directly).
+   * Such tools are called directly, so that the client's per-tool permissions and UIs apply.
    */
   private listedInLazyMode(lazy: LazyState, name: string): boolean {
     return lazy.pinned.has(name) || this.known.get(name)?.hasUi === true;
@@ -250,24 +252,4 @@ export class ToolCatalog {
     this.known.set(tool.name, facts);
     return facts;
   }
-}
-
-/**
- * Whether a tool's `_meta` declares an MCP Apps UI resource (`ui.resourceUri`, the older flat key
- * `ui/resourceUri`, or the OpenAI Apps SDK's `openai/outputTemplate`): its host renders a widget
- * from the result's `structuredContent`.
- *
- * @example
- * declaresUi({ ui: { resourceUri: 'ui://weather/view.html' } }); // true
- * declaresUi({ 'ui/resourceUri': 'ui://weather/view.html' }); // true
- * declaresUi(undefined); // false
- */
-export function declaresUi(meta: unknown): boolean {
-  if (!isPlainObject(meta)) return false;
-  const ui = meta.ui;
-  return (
-    (isPlainObject(ui) && typeof ui.resourceUri === 'string') ||
-    typeof meta['ui/resourceUri'] === 'string' ||
-    typeof meta['openai/outputTemplate'] === 'string'
-  );
 }
