@@ -60,7 +60,7 @@ interface Finished {
 }
 
 /** Runs `command args` to its end; never rejects for a non-zero exit (the caller reads `code`). */
-function run(
+export function run(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -200,6 +200,39 @@ let setup: Promise<PythonSetup> | undefined;
 export function pythonWithMcp(): Promise<PythonSetup> {
   setup ??= setUp();
   return setup;
+}
+
+let fastmcpSetup: Promise<PythonSetup> | undefined;
+
+/**
+ * The venv's Python with the `fastmcp` package too (installed on first use from the local
+ * mirror, beside `mcp`), or a reason to skip.
+ */
+export function pythonWithFastmcp(): Promise<PythonSetup> {
+  fastmcpSetup ??= (async () => {
+    const base = await pythonWithMcp();
+    if (base.skip !== undefined) return base;
+    const python = base.python;
+    if ((await run(python, ['-c', 'import fastmcp'])).code === 0) return base;
+    const pip = await run(python, [
+      '-m',
+      'pip',
+      'install',
+      '--disable-pip-version-check',
+      '--retries',
+      '0',
+      '--timeout',
+      '3',
+      'fastmcp',
+    ]);
+    return pip.code === 0 ? base : { skip: `pip could not install fastmcp: ${tail(pip.stderr)}` };
+  })();
+  return fastmcpSetup;
+}
+
+/** The `fastmcp`-package fixture server (test/mcp/fixtures/python/fastmcp_server.py) over stdio. */
+export function fastmcpServerCommand(python: string): string[] {
+  return [python, join(FIXTURES, 'fastmcp_server.py')];
 }
 
 /** The command that starts the Python fixture server over stdio. */

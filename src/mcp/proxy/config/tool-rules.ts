@@ -85,6 +85,19 @@ export class ToolRules {
     return undefined;
   }
 
+  /**
+   * Whether the user named `tool` in `tools` or `includeTools`: they have said its results are
+   * data, so a JSON text is read as data even where the result shows it to be a string value (a
+   * Python `-> str` tool returning `json.dumps(rows)`).
+   *
+   * @example
+   * new ToolRules({ includeTools: ['query'] }).named({ name: 'query' }); // true
+   */
+  named(tool: ToolFacts | undefined): boolean {
+    const name = tool?.name;
+    return name !== undefined && (this.included.has(name) || this.only?.has(name) === true);
+  }
+
   /** The tool as its server names it (a gateway prefixes the server's name). */
   private own(tool: ToolFacts): ToolFacts {
     const parts = this.separator === undefined ? undefined : unqualify(tool.name, this.separator);

@@ -198,6 +198,7 @@ export class ResultPipeline {
       tool,
       this.parts.rules.leaveAlone(tool, settings),
       this.parts.maxCompactBytes,
+      this.parts.rules.named(tool),
     );
     view = choose(view, settings, call.fields, this.encoderFor(settings));
     view = project(view);

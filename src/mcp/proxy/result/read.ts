@@ -46,7 +46,9 @@ export function readJsonContainer(text: string): JsonRead {
 /**
  * Reads `result` into a {@link PayloadView}. `leaveAlone` is why the tool's results are not to be
  * looked at (its settings, `--exclude-tools`, the content policy), decided from the tool alone; a
- * result with more than `maxBytes` of text is not read either (`'too-large'`).
+ * result with more than `maxBytes` of text is not read either (`'too-large'`). `named`: the user
+ * named the tool in `--include-tools` or `--tools`, so a JSON text is data even where the result
+ * shows it to be a string value.
  *
  * @example
  * read({ content: [{ type: 'text', text: '[{"id":1},{"id":2}]' }] }, undefined, undefined).data?.value;
@@ -59,8 +61,9 @@ export function read(
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
   maxBytes = Number.POSITIVE_INFINITY,
+  named = false,
 ): PayloadView {
-  const found = dataOf(result, tool, leaveAlone, maxBytes);
+  const found = dataOf(result, tool, leaveAlone, maxBytes, named);
   return typeof found === 'string'
     ? verbatimView(result, tool, found)
     : dataView(result, tool, found);
@@ -72,6 +75,7 @@ function dataOf(
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
   maxBytes: number,
+  named: boolean,
 ): DataPart | VerbatimReason {
   if (!isPlainObject(result)) return 'no-content';
   if (result.isError === true) return 'error';
@@ -86,7 +90,7 @@ function dataOf(
   if (texts.length === 0) return 'no-text';
   if (textBytesOver(texts, maxBytes)) return 'too-large';
   return (
-    stringEvidence(result, tool, texts) ??
+    (named ? undefined : stringEvidence(result, tool, texts)) ??
     itemsOfStructuredList(result, content, texts) ??
     jsonTexts(result, content, texts)
   );

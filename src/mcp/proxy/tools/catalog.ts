@@ -9,6 +9,7 @@ import { takeFieldsArgument, withFieldsParam } from '../config/fields-param.js';
 import type { ToolFacts } from '../config/tool-rules.js';
 import { MORE_TOOL, MORE_TOOL_NAME } from '../paging/pages.js';
 import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
+import { envelopeVersion } from '../transport/modern-wire.js';
 import { declaresUi } from './apps.js';
 import { ArgumentChecker } from './arguments.js';
 import {
@@ -187,8 +188,18 @@ export class ToolCatalog {
     );
   }
 
-  /** What to do with a tools/call request's params. */
+  /**
+   * What to do with a tools/call request's params. A result the proxy answers with itself is
+   * valid in the protocol version the request names: a 2026-07-28 request (its `_meta` envelope
+   * names the version) gets `resultType: "complete"`, which that version's schema requires.
+   */
   plan(params: unknown): CallPlan {
+    const plan = this.planFor(params);
+    if (plan.kind !== 'answer' || envelopeVersion({ params }) === undefined) return plan;
+    return { kind: 'answer', result: { ...plan.result, resultType: 'complete' } };
+  }
+
+  private planFor(params: unknown): CallPlan {
     const started = performance.now();
     const tool = isPlainObject(params) && typeof params.name === 'string' ? params.name : undefined;
     if (tool === MORE_TOOL_NAME && this.pipeline.pager !== undefined)
