@@ -138,6 +138,19 @@ describe('MCP Apps app-only tools (server-system-monitor poll-system-stats)', ()
       name: 'poll-system-stats',
     },
     {
+      what: 'an app-only fixture tool, --lazy-tools --structured-content strip',
+      args: [
+        '--lazy-tools',
+        '--structured-content',
+        'strip',
+        '--',
+        process.execPath,
+        join(ROOT, 'test', 'mcp', 'fixtures', 'app-only-upstream.mjs'),
+      ],
+      client: 'toonwire-apps-test',
+      name: 'read-counter',
+    },
+    {
       what: 'a gateway with --lazy-tools, as Claude Code',
       args: ['--lazy-tools', '--config', '<gateway>'],
       client: 'claude-code',
@@ -162,16 +175,21 @@ describe('MCP Apps app-only tools (server-system-monitor poll-system-stats)', ()
         assert.deepEqual((tool._meta as { ui?: unknown }).ui, { visibility: ['app'] });
         const result = (await connection.client.callTool({ name, arguments: {} })) as ToolResult;
         assert.notEqual(result.isError, true, JSON.stringify(result));
-        const cores = (result.structuredContent as { cpu?: { cores?: unknown } } | undefined)?.cpu
-          ?.cores;
-        assert.ok(Array.isArray(cores) || typeof cores === 'number', JSON.stringify(result));
+        const structured = result.structuredContent as
+          | { cpu?: { cores?: unknown }; count?: unknown }
+          | undefined;
+        const shown = name === 'read-counter' ? structured?.count : structured?.cpu?.cores;
+        assert.ok(
+          Array.isArray(shown) || typeof shown === 'number',
+          `the widget's data is gone: ${JSON.stringify(result)}`,
+        );
         if (args.includes('--lazy-tools')) {
           // Kept from the model: the search never offers a widget's own tool.
           const found = (await connection.client.callTool({
             name: 'toonwire_find_tools',
-            arguments: { query: 'poll system stats cpu memory', limit: 20 },
+            arguments: { query: `${name} poll system stats cpu memory counter`, limit: 20 },
           })) as ToolResult;
-          assert.ok(!found.content[0]!.text.includes('poll-system-stats'), found.content[0]!.text);
+          assert.ok(!found.content[0]!.text.includes(`"${name}"`), found.content[0]!.text);
         }
       } finally {
         await connection.client.close();
