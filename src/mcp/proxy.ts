@@ -43,14 +43,9 @@ export {
   type ToolDescription,
 } from './proxy/config/content-policy.js';
 export { FIELDS_PARAM_DESCRIPTION } from './proxy/config/fields-param.js';
+export { DEFAULT_SEPARATOR, qualify, unqualify } from './proxy/config/names.js';
 export { type ToolFacts, type ToolRuleOptions, ToolRules } from './proxy/config/tool-rules.js';
-export {
-  DEFAULT_SEPARATOR,
-  type GatewayMember,
-  GatewayTransport,
-  qualify,
-  unqualify,
-} from './proxy/gateway/gateway.js';
+export { type GatewayMember, GatewayTransport } from './proxy/gateway/gateway.js';
 export {
   DEFAULT_PAGE_CACHE_BYTES,
   DEFAULT_PAGE_TTL_MS,
@@ -103,9 +98,9 @@ export {
   type VerbatimReason,
 } from './proxy/telemetry/outcome.js';
 export { type CallSizes, ProxyStats, type ToolStats } from './proxy/telemetry/stats.js';
+export { appOnly, declaresUi } from './proxy/tools/apps.js';
 export {
   type CallPlan,
-  declaresUi,
   ToolCatalog,
   type ToolCatalogOptions,
 } from './proxy/tools/catalog.js';

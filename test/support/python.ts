@@ -60,7 +60,7 @@ interface Finished {
 }
 
 /** Runs `command args` to its end; never rejects for a non-zero exit (the caller reads `code`). */
-function run(
+export function run(
   command: string,
   args: readonly string[],
   env: NodeJS.ProcessEnv = process.env,
@@ -140,6 +140,24 @@ async function lockOrReady(): Promise<'locked' | 'ready'> {
   }
 }
 
+/**
+ * `python -m pip install requirement`. pip here reaches only a local mirror: no retries and a
+ * short timeout skip the unreachable default index in seconds instead of minutes.
+ */
+function pipInstall(python: string, requirement: string): Promise<Finished> {
+  return run(python, [
+    '-m',
+    'pip',
+    'install',
+    '--disable-pip-version-check',
+    '--retries',
+    '0',
+    '--timeout',
+    '3',
+    requirement,
+  ]);
+}
+
 /** Creates the venv and installs `mcp`; returns a skip reason on failure. Holds the lock. */
 async function install(systemPython: string): Promise<PythonSetup> {
   // No marker: whatever is there was left half-made (or by another Python); start over.
@@ -149,19 +167,7 @@ async function install(systemPython: string): Promise<PythonSetup> {
   if (venv.code !== 0) {
     return { skip: `${systemPython} -m venv failed: ${tail(venv.stderr || venv.stdout)}` };
   }
-  // pip here reaches only a local mirror: no retries and a short timeout skip the unreachable
-  // default index in seconds instead of minutes.
-  const pip = await run(venvPython(), [
-    '-m',
-    'pip',
-    'install',
-    '--disable-pip-version-check',
-    '--retries',
-    '0',
-    '--timeout',
-    '3',
-    MCP_REQUIREMENT,
-  ]);
+  const pip = await pipInstall(venvPython(), MCP_REQUIREMENT);
   if (pip.code !== 0) {
     return { skip: `pip could not install mcp: ${tail(pip.stderr || pip.stdout)}` };
   }
@@ -200,6 +206,29 @@ let setup: Promise<PythonSetup> | undefined;
 export function pythonWithMcp(): Promise<PythonSetup> {
   setup ??= setUp();
   return setup;
+}
+
+let fastmcpSetup: Promise<PythonSetup> | undefined;
+
+/**
+ * The venv's Python with the `fastmcp` package too (installed on first use from the local
+ * mirror, beside `mcp`), or a reason to skip.
+ */
+export function pythonWithFastmcp(): Promise<PythonSetup> {
+  fastmcpSetup ??= (async () => {
+    const base = await pythonWithMcp();
+    if (base.skip !== undefined) return base;
+    const python = base.python;
+    if ((await run(python, ['-c', 'import fastmcp'])).code === 0) return base;
+    const pip = await pipInstall(python, 'fastmcp');
+    return pip.code === 0 ? base : { skip: `pip could not install fastmcp: ${tail(pip.stderr)}` };
+  })();
+  return fastmcpSetup;
+}
+
+/** The `fastmcp`-package fixture server (test/mcp/fixtures/python/fastmcp_server.py) over stdio. */
+export function fastmcpServerCommand(python: string): string[] {
+  return [python, join(FIXTURES, 'fastmcp_server.py')];
 }
 
 /** The command that starts the Python fixture server over stdio. */

@@ -6,6 +6,7 @@
 import { readFile } from 'node:fs/promises';
 import { isPlainObject } from '../../../codec/objects.js';
 import { CANDIDATE_NAMES, type CandidateName, type TokenizerName } from '../../../compact/index.js';
+import { DEFAULT_SEPARATOR, unqualify } from './names.js';
 
 /** What can be set for every tool (top level) or for one tool (under `tools.<name>`). */
 export interface ToolSettings {
@@ -109,7 +110,7 @@ export function parseProxyConfig(text: string, source = 'config'): ProxyConfig {
   if (value.servers !== undefined) {
     config.servers = readServers(value.servers, source);
     try {
-      checkServerNames(Object.keys(config.servers), config.separator ?? '__');
+      checkServerNames(Object.keys(config.servers), config.separator ?? DEFAULT_SEPARATOR);
     } catch (error) {
       throw new TypeError(`${source}: ${(error as Error).message}`);
     }
@@ -307,18 +308,18 @@ export function resolveToolSettings(
   const entry = (tools: Record<string, ToolSettings> | undefined, name: string | undefined) =>
     name !== undefined && tools !== undefined && Object.hasOwn(tools, name) ? tools[name]! : {};
   const own = entry(config.tools, toolName);
-  const at = toolName === undefined ? -1 : toolName.indexOf(config.separator ?? '__');
-  const serverName = at > 0 ? toolName!.slice(0, at) : undefined;
+  const parts =
+    toolName === undefined || config.servers === undefined
+      ? undefined
+      : unqualify(toolName, config.separator ?? DEFAULT_SEPARATOR);
+  const serverName = parts?.server;
   const server: ServerConfig =
     serverName !== undefined &&
     config.servers !== undefined &&
     Object.hasOwn(config.servers, serverName)
       ? config.servers[serverName]!
       : {};
-  const serverTool =
-    serverName === undefined
-      ? {}
-      : entry(server.tools, toolName!.slice(at + (config.separator ?? '__').length));
+  const serverTool = parts === undefined ? {} : entry(server.tools, parts.name);
   const get = <K extends keyof ToolSettings>(key: K): ToolSettings[K] =>
     flags[key] ?? own[key] ?? serverTool[key] ?? server[key] ?? config[key];
   const maxTokens = get('maxTokens');

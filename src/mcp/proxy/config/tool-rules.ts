@@ -4,6 +4,7 @@
 
 import type { ResolvedToolSettings } from './config.js';
 import { contentToolReason } from './content-policy.js';
+import { unqualify } from './names.js';
 
 /** What a tool is, as far as these rules and the result pipeline care; learned from tools/list. */
 export interface ToolFacts {
@@ -84,10 +85,22 @@ export class ToolRules {
     return undefined;
   }
 
+  /**
+   * Whether the user named `tool` in `tools` or `includeTools`: they have said its results are
+   * data, so a JSON text is read as data even where the result shows it to be a string value (a
+   * Python `-> str` tool returning `json.dumps(rows)`).
+   *
+   * @example
+   * new ToolRules({ includeTools: ['query'] }).named({ name: 'query' }); // true
+   */
+  named(tool: ToolFacts | undefined): boolean {
+    const name = tool?.name;
+    return name !== undefined && (this.included.has(name) || this.only?.has(name) === true);
+  }
+
   /** The tool as its server names it (a gateway prefixes the server's name). */
   private own(tool: ToolFacts): ToolFacts {
-    if (this.separator === undefined) return tool;
-    const at = tool.name.indexOf(this.separator);
-    return at <= 0 ? tool : { ...tool, name: tool.name.slice(at + this.separator.length) };
+    const parts = this.separator === undefined ? undefined : unqualify(tool.name, this.separator);
+    return parts === undefined ? tool : { ...tool, name: parts.name };
   }
 }

@@ -1,14 +1,25 @@
 // Several MCP servers behind one proxy: a `Transport` that looks like one upstream to the
-// session, and fans out to many. Tools, prompts and resources are named `server__name`; requests
-// are routed by that name (resources by their URI), list requests are asked of every server and
-// merged, and what a server asks of the client (sampling, elicitation, roots) goes to the client
-// under an id of the gateway's own. A server that fails takes only its own tools with it.
+// session, and fans out to many. Tools, prompts and `ui://` resources are named `server__name`;
+// requests are routed by that name (other resources by their URI: `resources.ts`), list requests
+// are sent to every server at once and merged (`fan-out.ts`, `lists.ts`), and what a server asks
+// of the client (sampling, elicitation, roots) goes to the client under an id of the gateway's
+// own. A server that fails takes only its own tools with it; the gateway ends when all have.
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../../codec/objects.js';
 import { checkServerNames } from '../config/config.js';
+import { DEFAULT_SEPARATOR, qualify, unqualify } from '../config/names.js';
 import { errorResponse, messageKind, ProxyErrorCode } from '../transport/json-rpc.js';
+import { AskedBook, FanOut, type Outcome } from './fan-out.js';
+import {
+  changedNotifications,
+  LISTS,
+  type ListMethod,
+  listParams,
+  mergedInitialize,
+} from './lists.js';
+import { ResourceOwners } from './resources.js';
 
 /** One server of a gateway: its name (the prefix of its tools) and a transport to it. */
 export interface GatewayMember {
@@ -18,28 +29,6 @@ export interface GatewayMember {
   description: string;
 }
 
-/** The separator between a server's name and its tools' names, unless configured. */
-export const DEFAULT_SEPARATOR = '__';
-
-/** What the gateway answers for itself in `initialize`. */
-const GATEWAY_INFO = { name: 'toonwire-gateway', version: '1.0.0' };
-
-/** The list methods asked of every server, with the member each result lists under. */
-const LISTS: Readonly<Record<string, { key: string; kind: 'name' | 'uri' | 'template' }>> = {
-  'tools/list': { key: 'tools', kind: 'name' },
-  'prompts/list': { key: 'prompts', kind: 'name' },
-  'resources/list': { key: 'resources', kind: 'uri' },
-  'resources/templates/list': { key: 'resourceTemplates', kind: 'template' },
-};
-
-/** The capability a server needs for each list, so that servers without it are not asked. */
-const LIST_CAPABILITY: Readonly<Record<string, string>> = {
-  'tools/list': 'tools',
-  'prompts/list': 'prompts',
-  'resources/list': 'resources',
-  'resources/templates/list': 'resources',
-};
-
 interface Member extends GatewayMember {
   /** Why it is down (it failed to start, exited or hung); `undefined` while it runs. */
   down: string | undefined;
@@ -48,55 +37,11 @@ interface Member extends GatewayMember {
   pending: Set<RequestId>;
 }
 
-/** A request the gateway asked of one server on the client's behalf, to merge the answers. */
-interface FanOut {
-  clientId: RequestId;
-  method: string;
-  answers: Map<string, Outcome>;
-  waiting: Set<string>;
-  /** For lists: the items gathered so far from each server, across its pages. */
-  items: Map<string, unknown[]>;
-  params: Record<string, unknown> | undefined;
-}
+/** JSON-RPC's "resource not found" (MCP), which a read of an unknown URI is answered with. */
+const RESOURCE_NOT_FOUND = -32002;
 
-/**
- * Names a server's item for the client: `server__name`.
- *
- * @example
- * qualify('memory', 'read_graph', '__'); // 'memory__read_graph'
- */
-export function qualify(server: string, name: string, separator: string): string {
-  return `${server}${separator}${name}`;
-}
-
-/**
- * The server and its own name of a qualified name, or `undefined` when there is no separator.
- * Server names never hold the separator, so the first one splits.
- *
- * @example
- * unqualify('memory__read_graph', '__'); // { server: 'memory', name: 'read_graph' }
- */
-export function unqualify(
-  qualified: string,
-  separator: string,
-): { server: string; name: string } | undefined {
-  const at = qualified.indexOf(separator);
-  if (at <= 0) return undefined;
-  return { server: qualified.slice(0, at), name: qualified.slice(at + separator.length) };
-}
-
-/**
- * A fan-out's parameters for every server: a list asks for all of each server's pages itself
- * (answered() follows their cursors), so the client's cursor, which is the gateway's, is dropped.
- */
-function listParams(
-  method: string,
-  params: Record<string, unknown> | undefined,
-): Record<string, unknown> | undefined {
-  if (params === undefined || !(method in LISTS) || !('cursor' in params)) return params;
-  const { cursor: _clientCursor, ...rest } = params;
-  return rest;
-}
+/** The resource methods routed by their `uri` param. */
+const BY_URI = new Set(['resources/read', 'resources/subscribe', 'resources/unsubscribe']);
 
 /**
  * One upstream for a session, made of several servers. Start it and hand it to a `ProxySession`
@@ -117,13 +62,12 @@ export class GatewayTransport implements Transport {
   private readonly byName: Map<string, Member>;
   private readonly separator: string;
   private readonly log: (message: string) => void;
-  private readonly fanOuts = new Map<string, { fanOut: FanOut; server: string }>();
+  private readonly asked = new AskedBook();
   /** Server-to-client requests, by the id the client sees. */
   private readonly serverRequests = new Map<string, { server: string; id: RequestId }>();
-  /** Which server holds each resource URI, learned from the lists it answered. */
-  private readonly resourceOwners = new Map<string, string>();
-  private readonly templateOwners: { server: string; prefix: string }[] = [];
-  private nextId = 0;
+  private readonly resources: ResourceOwners;
+  /** Client reads of a URI no server is known to have: the server being asked now. */
+  private readonly searching = new Map<RequestId, string>();
   private closed = false;
 
   constructor(
@@ -142,6 +86,7 @@ export class GatewayTransport implements Transport {
       pending: new Set(),
     }));
     this.byName = new Map(this.members.map((member) => [member.name, member]));
+    this.resources = new ResourceOwners(this.separator);
     this.log = options.log ?? ((message) => process.stderr.write(`${message}\n`));
   }
 
@@ -205,6 +150,7 @@ export class GatewayTransport implements Transport {
       return this.fanOut(message);
     if (method === 'ping') return this.reply(id, {});
     const target = this.route(message);
+    if ('search' in target) return this.searchResource(message, target.search);
     if ('error' in target) {
       if (method === 'tools/call')
         return this.reply(id, { isError: true, content: [{ type: 'text', text: target.error }] });
@@ -215,91 +161,162 @@ export class GatewayTransport implements Transport {
   }
 
   /** The server a routed request goes to, with the request as that server names things. */
-  private route(
-    message: Request,
-  ): { member: Member; message: JSONRPCMessage } | { error: string; code: number } {
+  private route(message: Request): Route {
     const params = isPlainObject(message.params) ? message.params : {};
-    const named = (name: unknown, rewrite: (own: string) => Record<string, unknown>) => {
+    const named = (name: unknown, rewrite: (own: string) => Record<string, unknown>): Route => {
       const parts = typeof name === 'string' ? unqualify(name, this.separator) : undefined;
       const member = parts === undefined ? undefined : this.byName.get(parts.server);
       if (parts === undefined || member === undefined)
         return {
-          error: `toonwire gateway: ${JSON.stringify(name)} names no server's ${message.method.split('/')[0]!.replace(/s$/, '')}; names are server${this.separator}name, the servers are ${this.members.map((m) => m.name).join(', ')}`,
+          error: `toonwire gateway: ${JSON.stringify(name)} names no server's ${message.method.split('/')[0]!.replace(/s$/, '')}; names are ${qualify('server', 'name', this.separator)}, the servers are ${this.members.map((m) => m.name).join(', ')}`,
           code: -32602,
         };
-      if (member.down !== undefined)
-        return { error: this.downText(member), code: ProxyErrorCode.UpstreamClosed };
-      return { member, message: { ...message, params: rewrite(parts.name) } as JSONRPCMessage };
+      return this.to(member, { ...message, params: rewrite(parts.name) });
     };
-    switch (message.method) {
-      case 'tools/call':
-      case 'prompts/get':
-        return named(params.name, (name) => ({ ...params, name }));
-      case 'completion/complete': {
-        const ref = isPlainObject(params.ref) ? params.ref : {};
-        if (ref.type === 'ref/prompt')
-          return named(ref.name, (name) => ({ ...params, ref: { ...ref, name } }));
-        return this.byUri(message, ref.uri);
-      }
-      case 'resources/read':
-      case 'resources/subscribe':
-      case 'resources/unsubscribe':
-        return this.byUri(message, params.uri);
-      default: {
-        const live = this.live();
-        if (this.members.length === 1 && live.length === 1)
-          return { member: live[0]!, message: message as unknown as JSONRPCMessage };
-        return {
-          error: `toonwire gateway: ${message.method} cannot be routed to one of several servers`,
-          code: -32601,
-        };
-      }
+    if (message.method === 'tools/call' || message.method === 'prompts/get')
+      return named(params.name, (name) => ({ ...params, name }));
+    if (message.method === 'completion/complete') {
+      const ref = isPlainObject(params.ref) ? params.ref : {};
+      if (ref.type === 'ref/prompt')
+        return named(ref.name, (name) => ({ ...params, ref: { ...ref, name } }));
+      return this.byUri(message, ref.uri, (uri) => ({ ...params, ref: { ...ref, uri } }));
     }
+    if (BY_URI.has(message.method))
+      return this.byUri(message, params.uri, (uri) => ({ ...params, uri }));
+    const live = this.live();
+    if (this.members.length === 1 && live.length === 1) return this.to(live[0]!, message);
+    return {
+      error: `toonwire gateway: ${message.method} cannot be routed to one of several servers`,
+      code: -32601,
+    };
   }
 
+  /**
+   * A request naming a resource: to the server a qualified `ui://` URI names, else to the server
+   * known to have the URI; `search` when none is known yet.
+   */
   private byUri(
     message: Request,
     uri: unknown,
-  ): { member: Member; message: JSONRPCMessage } | { error: string; code: number } {
+    rewrite: (own: string) => Record<string, unknown>,
+  ): Route {
     const text = typeof uri === 'string' ? uri : '';
-    const owner =
-      this.resourceOwners.get(text) ??
-      this.templateOwners.find((template) => text.startsWith(template.prefix))?.server;
-    const member =
-      owner === undefined
-        ? this.live().find((candidate) => candidate.capabilities.resources !== undefined)
-        : this.byName.get(owner);
-    if (member === undefined)
+    const named = this.resources.toServer(text);
+    const member = named === undefined ? undefined : this.byName.get(named.server);
+    if (named !== undefined && member !== undefined)
+      return this.to(member, { ...message, params: rewrite(named.uri) });
+    const owner = this.resources.ownerOf(text);
+    if (owner !== undefined) return this.to(this.byName.get(owner)!, message);
+    if (message.method === 'resources/read') return { search: text };
+    const first = this.live().find((candidate) => candidate.capabilities.resources !== undefined);
+    if (first === undefined)
       return {
         error: `toonwire gateway: no server serves the resource ${JSON.stringify(uri)}`,
-        code: -32002,
+        code: RESOURCE_NOT_FOUND,
       };
+    return this.to(first, message);
+  }
+
+  private to(member: Member, message: Request): Route {
     if (member.down !== undefined)
       return { error: this.downText(member), code: ProxyErrorCode.UpstreamClosed };
     return { member, message: message as unknown as JSONRPCMessage };
   }
 
-  /** Asks every live server that can answer `message`, and answers the client once all have. */
+  /**
+   * A `resources/read` of a URI no server is known to have: the resource lists of the servers not
+   * yet listed are read (so each URI they list finds its owner), then the read goes to the owner;
+   * a URI no list names (a dynamic resource) is read from each server with resources in turn,
+   * until one has it. One server's "not found" is never the answer while another may have it.
+   */
+  private async searchResource(message: Request, uri: string): Promise<void> {
+    const holders = () =>
+      this.live().filter((member) => member.capabilities.resources !== undefined);
+    await Promise.all(
+      holders()
+        .filter((member) => !this.resources.listed.has(member.name))
+        .map((member) => this.readLists(member)),
+    );
+    const owner = this.resources.ownerOf(uri);
+    const ordered = holders().sort((a, b) => Number(b.name === owner) - Number(a.name === owner));
+    let last: Outcome = {
+      error: {
+        code: RESOURCE_NOT_FOUND,
+        message: `toonwire gateway: no server has the resource ${JSON.stringify(uri)}`,
+      },
+    };
+    for (const member of ordered) {
+      this.searching.set(message.id, member.name);
+      const answer = await this.query(member, message.method, message.params);
+      this.searching.delete(message.id);
+      if (answer.result !== undefined) {
+        this.resources.learnUri(member.name, uri);
+        return this.deliver({
+          jsonrpc: '2.0',
+          id: message.id,
+          result: this.resources.result(member.name, answer.result),
+        } as JSONRPCMessage);
+      }
+      last = answer;
+    }
+    this.deliver({ jsonrpc: '2.0', id: message.id, error: last.error } as JSONRPCMessage);
+  }
+
+  /** Reads every page of a server's resource and template lists, learning what it has. */
+  private async readLists(member: Member): Promise<void> {
+    for (const method of ['resources/list', 'resources/templates/list']) {
+      let cursor: unknown;
+      do {
+        const answer = await this.query(
+          member,
+          method,
+          typeof cursor === 'string' ? { cursor } : undefined,
+        );
+        if (answer.result === undefined) break;
+        const items = answer.result[LISTS[method]!.key];
+        if (Array.isArray(items))
+          for (const item of items)
+            if (isPlainObject(item)) this.resources.listItem(member.name, item);
+        cursor = answer.result.nextCursor;
+      } while (typeof cursor === 'string' && cursor !== '');
+    }
+    this.resources.listed.add(member.name);
+  }
+
+  /** Asks one server something for the gateway itself; an error answer when it goes down. */
+  private query(member: Member, method: string, params: unknown): Promise<Outcome> {
+    return new Promise((resolve) => {
+      const id = this.asked.query(member.name, resolve);
+      void this.forward(member, {
+        jsonrpc: '2.0',
+        id,
+        method,
+        ...(params === undefined ? {} : { params }),
+      } as JSONRPCMessage);
+    });
+  }
+
+  /**
+   * Asks every live server that can answer `message` at once, and answers the client when each
+   * has answered or gone down.
+   */
   private async fanOut(message: Request): Promise<void> {
     const { method, id } = message;
-    const capability = LIST_CAPABILITY[method];
+    const capability =
+      LISTS[method]?.capability ?? (method === 'initialize' ? undefined : 'logging');
     const asked = this.live().filter(
-      (member) =>
-        method === 'initialize' ||
-        (capability === undefined
-          ? member.capabilities.logging !== undefined
-          : member.capabilities[capability] !== undefined),
+      (member) => capability === undefined || member.capabilities[capability] !== undefined,
     );
-    const fanOut: FanOut = {
-      clientId: id,
+    const fanOut = new FanOut(
+      id,
       method,
-      answers: new Map(),
-      waiting: new Set(asked.map((member) => member.name)),
-      items: new Map(),
-      params: listParams(method, isPlainObject(message.params) ? message.params : undefined),
-    };
-    if (asked.length === 0) return this.finish(fanOut);
-    for (const member of asked) await this.ask(member, fanOut, fanOut.params);
+      listParams(method, isPlainObject(message.params) ? message.params : undefined),
+      asked.map((member) => member.name),
+      (done) => this.finish(done),
+    );
+    if (asked.length === 0) return;
+    this.asked.opened(fanOut);
+    await Promise.all(asked.map((member) => this.ask(member, fanOut, fanOut.params)));
   }
 
   /** Sends one server the fan-out's request (or a later page of a list) under a gateway id. */
@@ -308,11 +325,11 @@ export class GatewayTransport implements Transport {
     fanOut: FanOut,
     params: Record<string, unknown> | undefined,
   ): Promise<void> {
-    const id = `toonwire-gateway:${this.nextId++}`;
-    this.fanOuts.set(id, { fanOut, server: member.name });
+    // Down since the fan-out was made: settled already, or now.
+    if (member.down !== undefined) return fanOut.settle(member.name);
     await this.forward(member, {
       jsonrpc: '2.0',
-      id,
+      id: this.asked.forFanOut(member.name, fanOut),
       method: fanOut.method,
       ...(params === undefined || Object.keys(params).length === 0 ? {} : { params }),
     } as JSONRPCMessage);
@@ -323,20 +340,25 @@ export class GatewayTransport implements Transport {
     const kind = messageKind(message);
     if (kind === 'response') {
       const id = (message as { id: RequestId }).id;
-      const asked = typeof id === 'string' ? this.fanOuts.get(id) : undefined;
-      if (asked !== undefined) {
-        this.fanOuts.delete(id as string);
-        void this.answered(member, asked.fanOut, message as Answer);
+      if (this.asked.isGatewayId(id)) {
+        const asked = this.asked.take(id);
+        if (asked === undefined) return; // the fan-out went on without it
+        if ('resolve' in asked) asked.resolve(message as Answer);
+        else void this.answered(member, asked.fanOut, message as Answer);
         return;
       }
       member.pending.delete(id);
-      this.learnFrom(member, message as Answer);
-      this.deliver(message);
+      const result = (message as Answer).result;
+      this.deliver(
+        result === undefined
+          ? message
+          : ({ ...message, result: this.resources.result(member.name, result) } as JSONRPCMessage),
+      );
       return;
     }
     if (kind === 'request') {
       const own = (message as { id: RequestId }).id;
-      const id = `toonwire-gateway:${this.nextId++}`;
+      const id = this.asked.newId();
       this.serverRequests.set(id, { server: member.name, id: own });
       this.deliver({ ...message, id } as JSONRPCMessage);
       return;
@@ -360,10 +382,14 @@ export class GatewayTransport implements Transport {
         typeof params.logger === 'string' ? `${member.name}/${params.logger}` : member.name;
       return { ...message, params: { ...params, logger } } as JSONRPCMessage;
     }
+    if (message.method === 'notifications/resources/updated' && typeof params.uri === 'string') {
+      const uri = this.resources.toClient(member.name, params.uri);
+      if (uri !== params.uri) return { ...message, params: { ...params, uri } } as JSONRPCMessage;
+    }
     return message as JSONRPCMessage;
   }
 
-  /** One server's answer to a fan-out; the next page of its list, or the merged answer. */
+  /** One server's answer to a fan-out; the next page of its list, or its part settled. */
   private async answered(member: Member, fanOut: FanOut, answer: Answer): Promise<void> {
     const list = LISTS[fanOut.method];
     if (answer.result !== undefined && list !== undefined) {
@@ -375,13 +401,12 @@ export class GatewayTransport implements Transport {
       if (typeof cursor === 'string' && cursor !== '')
         return this.ask(member, fanOut, { ...fanOut.params, cursor });
     }
-    if (fanOut.method === 'initialize' && answer.result === undefined) {
-      fanOut.answers.set(member.name, answer);
-      this.settle(fanOut, member.name);
-      this.serverDown(member, `refused initialize (${JSON.stringify(answer.error)})`);
-      return;
-    }
-    if (fanOut.method === 'initialize' && answer.result !== undefined) {
+    if (fanOut.method === 'initialize') {
+      if (answer.result === undefined) {
+        fanOut.settle(member.name, answer);
+        this.serverDown(member, `refused initialize (${JSON.stringify(answer.error)})`);
+        return;
+      }
       member.capabilities = isPlainObject(answer.result.capabilities)
         ? answer.result.capabilities
         : {};
@@ -389,17 +414,12 @@ export class GatewayTransport implements Transport {
       const transport = member.transport as { setProtocolVersion?: (version: string) => void };
       if (typeof version === 'string') transport.setProtocolVersion?.(version);
     }
-    fanOut.answers.set(member.name, answer);
-    this.settle(fanOut, member.name);
+    fanOut.settle(member.name, answer);
   }
 
-  /** `server` is done with `fanOut` (answered, or went down): answers the client when all are. */
-  private settle(fanOut: FanOut, server: string): void {
-    if (!fanOut.waiting.delete(server) || fanOut.waiting.size > 0) return;
-    this.finish(fanOut);
-  }
-
+  /** Every server asked has answered or gone down: the client gets the merged answer. */
   private finish(fanOut: FanOut): void {
+    this.asked.closed(fanOut);
     const answered = [...fanOut.answers].filter(([, answer]) => answer.result !== undefined);
     if (answered.length === 0 && fanOut.answers.size > 0 && fanOut.method === 'initialize') {
       const [, first] = [...fanOut.answers][0]!;
@@ -411,93 +431,29 @@ export class GatewayTransport implements Transport {
       list !== undefined
         ? this.mergedList(fanOut, list)
         : fanOut.method === 'initialize'
-          ? this.mergedInitialize(answered)
+          ? mergedInitialize(answered.map(([server, answer]) => [server, answer.result!]))
           : {};
     this.reply(fanOut.clientId, result);
   }
 
-  private mergedList(fanOut: FanOut, list: { key: string; kind: string }): Record<string, unknown> {
+  private mergedList(fanOut: FanOut, list: ListMethod): Record<string, unknown> {
     const merged: unknown[] = [];
-    for (const member of this.members) {
-      for (const item of fanOut.items.get(member.name) ?? []) {
-        if (!isPlainObject(item)) continue;
-        merged.push(this.qualified(member, item, list.kind));
-      }
-    }
+    for (const member of this.members)
+      for (const item of fanOut.items.get(member.name) ?? [])
+        if (isPlainObject(item)) merged.push(this.qualified(member, item, list));
     return { [list.key]: merged };
   }
 
-  /** An item of a server's list as the client sees it: its name qualified, its URI learned. */
-  private qualified(member: Member, item: Record<string, unknown>, kind: string): unknown {
-    if (kind === 'uri' && typeof item.uri === 'string') {
-      if (!this.resourceOwners.has(item.uri)) this.resourceOwners.set(item.uri, member.name);
-    }
-    if (kind === 'template' && typeof item.uriTemplate === 'string') {
-      const prefix = item.uriTemplate.split('{')[0]!;
-      if (!this.templateOwners.some((t) => t.prefix === prefix && t.server === member.name))
-        this.templateOwners.push({ server: member.name, prefix });
-    }
+  /** An item of a server's list as the client sees it: its name, or its `ui://` URI, qualified. */
+  private qualified(member: Member, item: Record<string, unknown>, list: ListMethod): unknown {
+    if (list.kind !== 'name') return this.resources.listItem(member.name, item);
     if (typeof item.name !== 'string') return item;
-    return { ...item, name: qualify(member.name, item.name, this.separator) };
-  }
-
-  private mergedInitialize(answered: [string, Outcome][]): Record<string, unknown> {
-    const results = answered.map(([, answer]) => answer.result!);
-    const versions = results
-      .map((result) => result.protocolVersion)
-      .filter((version): version is string => typeof version === 'string')
-      .sort();
-    const capabilities: Record<string, unknown> = {};
-    const has = (name: string) =>
-      results.some(
-        (result) =>
-          isPlainObject(result.capabilities) &&
-          (result.capabilities as Record<string, unknown>)[name] !== undefined,
-      );
-    if (has('tools')) capabilities.tools = { listChanged: true };
-    if (has('prompts')) capabilities.prompts = { listChanged: true };
-    if (has('resources'))
-      capabilities.resources = {
-        listChanged: true,
-        subscribe: results.some(
-          (result) =>
-            isPlainObject(result.capabilities) &&
-            isPlainObject(result.capabilities.resources) &&
-            result.capabilities.resources.subscribe === true,
-        ),
-      };
-    if (has('logging')) capabilities.logging = {};
-    if (has('completions')) capabilities.completions = {};
-    const instructions = answered
-      .filter(([, answer]) => typeof answer.result!.instructions === 'string')
-      .map(([server, answer]) => `## ${server}\n${answer.result!.instructions as string}`);
-    return {
-      // The oldest version any server settled on: every server speaks it.
-      protocolVersion: versions[0],
-      capabilities,
-      serverInfo: {
-        ...GATEWAY_INFO,
-        title: `toonwire gateway: ${answered.map(([server]) => server).join(', ')}`,
-      },
-      ...(instructions.length === 0 ? {} : { instructions: instructions.join('\n\n') }),
+    const named: Record<string, unknown> = {
+      ...item,
+      name: qualify(member.name, item.name, this.separator),
     };
-  }
-
-  /** Resource links in a tool result name URIs the client may read: their server is known now. */
-  private learnFrom(member: Member, answer: Answer): void {
-    const content = answer.result?.content;
-    if (!Array.isArray(content)) return;
-    for (const block of content) {
-      if (!isPlainObject(block)) continue;
-      const uri =
-        block.type === 'resource_link'
-          ? block.uri
-          : isPlainObject(block.resource)
-            ? block.resource.uri
-            : undefined;
-      if (typeof uri === 'string' && !this.resourceOwners.has(uri))
-        this.resourceOwners.set(uri, member.name);
-    }
+    if (item._meta !== undefined) named._meta = this.resources.toolMeta(member.name, item._meta);
+    return named;
   }
 
   /** The client's answer to a server's request goes back to that server, under its own id. */
@@ -537,9 +493,9 @@ export class GatewayTransport implements Transport {
   }
 
   /**
-   * `member` has failed: its pending requests are answered with errors, fan-outs go on without
-   * it, and the client is told the lists changed. Only the last server going down closes the
-   * gateway.
+   * `member` has failed: its pending requests are answered with errors, every fan-out waiting for
+   * it goes on without it (answered, in flight or not yet sent), and the client is told the lists
+   * changed. Only the last server going down closes the gateway.
    */
   private serverDown(member: Member, what: string): void {
     if (member.down !== undefined || this.closed) return;
@@ -552,35 +508,36 @@ export class GatewayTransport implements Transport {
     for (const id of member.pending)
       this.deliver(errorResponse(id, ProxyErrorCode.UpstreamClosed, this.downText(member)));
     member.pending.clear();
-    for (const [id, { fanOut, server }] of this.fanOuts) {
-      if (server !== member.name) continue;
-      this.fanOuts.delete(id);
-      this.settle(fanOut, server);
-    }
+    this.asked.serverDown(member.name, this.downText(member));
     if (this.live().length === 0) {
       this.closed = true;
       this.onclose?.();
       return;
     }
-    for (const [capability, method] of [
-      ['tools', 'notifications/tools/list_changed'],
-      ['prompts', 'notifications/prompts/list_changed'],
-      ['resources', 'notifications/resources/list_changed'],
-    ] as const)
-      if (member.capabilities[capability] !== undefined)
-        this.deliver({ jsonrpc: '2.0', method } as JSONRPCMessage);
+    for (const method of changedNotifications(member.capabilities))
+      this.deliver({ jsonrpc: '2.0', method } as JSONRPCMessage);
   }
 
   /**
-   * A request the session gave up waiting for: its server is taken for hung and stopped, and the
-   * request answered with an error; the other servers go on. `false` when the id is not one the
-   * gateway forwarded (the session then handles the timeout as for any upstream).
+   * A request the session gave up waiting for: the servers it waits on are taken for hung and
+   * stopped, and the request answered (with an error, or with what the other servers said); the
+   * other servers go on. `false` when the id is not one the gateway has out (the session then
+   * handles the timeout as for any upstream) or no server is left.
    */
   timedOut(id: RequestId): boolean {
-    const holder = this.live().find((member) => member.pending.has(id));
-    if (holder === undefined) return false;
-    void (holder.transport.close() as Promise<void>).catch(() => {});
-    this.serverDown(holder, `did not answer in time`);
+    const fanOut = this.asked.fanOutFor(id);
+    const searched = this.searching.get(id);
+    const hung = this.live().filter(
+      (member) =>
+        member.pending.has(id) ||
+        fanOut?.waitsFor(member.name) === true ||
+        member.name === searched,
+    );
+    if (hung.length === 0) return false;
+    for (const member of hung) {
+      void (member.transport.close() as Promise<void>).catch(() => {});
+      this.serverDown(member, `did not answer in time`);
+    }
     return this.live().length > 0;
   }
 
@@ -597,7 +554,10 @@ export class GatewayTransport implements Transport {
   }
 }
 
+type Route =
+  | { member: Member; message: JSONRPCMessage }
+  | { error: string; code: number }
+  | { search: string };
 type Request = { jsonrpc: '2.0'; id: RequestId; method: string; params?: unknown };
 type Notification = { jsonrpc: '2.0'; method: string; params?: unknown };
-type Outcome = { result?: Record<string, unknown>; error?: unknown };
 type Answer = Outcome & { id: RequestId };

@@ -34,6 +34,7 @@ import {
   resolveToolSettings,
   type ToolSettings,
 } from '../config/config.js';
+import { DEFAULT_SEPARATOR } from '../config/names.js';
 import { type ToolFacts, type ToolRuleOptions, ToolRules } from '../config/tool-rules.js';
 import {
   type Continuation,
@@ -227,6 +228,7 @@ export class ResultPipeline {
       tool,
       this.parts.rules.leaveAlone(tool, settings),
       this.parts.maxCompactBytes,
+      this.parts.rules.named(tool),
     );
     view = choose(view, settings, call.fields, this.encoderFor(settings, countTokens));
     view = project(view);
@@ -479,7 +481,7 @@ export async function createResultPipeline(
     flags,
     rules: new ToolRules({
       ...options,
-      separator: config.servers === undefined ? undefined : (config.separator ?? '__'),
+      separator: config.servers === undefined ? undefined : (config.separator ?? DEFAULT_SEPARATOR),
     }),
     encoders,
     structuredContent,

@@ -46,7 +46,9 @@ export function readJsonContainer(text: string): JsonRead {
 /**
  * Reads `result` into a {@link PayloadView}. `leaveAlone` is why the tool's results are not to be
  * looked at (its settings, `--exclude-tools`, the content policy), decided from the tool alone; a
- * result with more than `maxBytes` of text is not read either (`'too-large'`).
+ * result with more than `maxBytes` of text is not read either (`'too-large'`). `named`: the user
+ * named the tool in `--include-tools` or `--tools`, so a JSON text is data even where the result
+ * shows it to be a string value.
  *
  * @example
  * read({ content: [{ type: 'text', text: '[{"id":1},{"id":2}]' }] }, undefined, undefined).data?.value;
@@ -59,8 +61,9 @@ export function read(
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
   maxBytes = Number.POSITIVE_INFINITY,
+  named = false,
 ): PayloadView {
-  const found = dataOf(result, tool, leaveAlone, maxBytes);
+  const found = dataOf(result, tool, leaveAlone, maxBytes, named);
   if (typeof found === 'string') return verbatimView(result, tool, found);
   if (!('data' in found)) return verbatimView(result, tool, found.verbatim, found.bytes);
   return dataView(result, tool, found.data, found.bytes);
@@ -75,6 +78,7 @@ function dataOf(
   tool: ToolFacts | undefined,
   leaveAlone: VerbatimReason | undefined,
   maxBytes: number,
+  named: boolean,
 ): Found | VerbatimReason {
   if (!isPlainObject(result)) return 'no-content';
   if (result.isError === true) return 'error';
@@ -87,7 +91,7 @@ function dataOf(
   if (texts.length === 0) return { verbatim: 'no-text', bytes };
   const json = new JsonReads(texts);
   const found =
-    stringEvidence(result, tool, texts) ??
+    (named ? undefined : stringEvidence(result, tool, texts)) ??
     itemsOfStructuredList(result, content, texts, json) ??
     jsonTexts(content, texts, json);
   return typeof found === 'string' ? { verbatim: found, bytes } : { data: found, bytes };

@@ -9,6 +9,8 @@ import { takeFieldsArgument, withFieldsParam } from '../config/fields-param.js';
 import type { ToolFacts } from '../config/tool-rules.js';
 import { MORE_TOOL, MORE_TOOL_NAME } from '../paging/pages.js';
 import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
+import { envelopeVersion } from '../transport/modern-wire.js';
+import { declaresUi } from './apps.js';
 import { ArgumentChecker } from './arguments.js';
 import {
   CALL_TOOL_NAME,
@@ -161,8 +163,9 @@ export class ToolCatalog {
   }
 
   /**
-   * Whether lazy mode lists the tool `name` in full: pinned, or with an MCP Apps UI. Such tools
-   * are called directly, so that the client's per-tool permissions and UIs apply to them.
+   * Whether lazy mode lists the tool `name` in full: pinned, or part of an MCP Apps UI (app-only
+   * tools included: the host keeps those from the model, and its widget calls them directly).
+   * Such tools are called directly, so that the client's per-tool permissions and UIs apply.
    */
   private listedInLazyMode(lazy: LazyState, name: string): boolean {
     return lazy.pinned.has(name) || this.known.get(name)?.hasUi === true;
@@ -186,8 +189,18 @@ export class ToolCatalog {
     );
   }
 
-  /** What to do with a tools/call request's params. */
+  /**
+   * What to do with a tools/call request's params. A result the proxy answers with itself is
+   * valid in the protocol version the request names: a 2026-07-28 request (its `_meta` envelope
+   * names the version) gets `resultType: "complete"`, which that version's schema requires.
+   */
   plan(params: unknown): CallPlan {
+    const plan = this.planFor(params);
+    if (plan.kind !== 'answer' || envelopeVersion({ params }) === undefined) return plan;
+    return { kind: 'answer', result: { ...plan.result, resultType: 'complete' } };
+  }
+
+  private planFor(params: unknown): CallPlan {
     const started = performance.now();
     const tool = isPlainObject(params) && typeof params.name === 'string' ? params.name : undefined;
     if (tool === MORE_TOOL_NAME && this.pipeline.pager !== undefined)
@@ -250,24 +263,4 @@ export class ToolCatalog {
     this.known.set(tool.name, facts);
     return facts;
   }
-}
-
-/**
- * Whether a tool's `_meta` declares an MCP Apps UI resource (`ui.resourceUri`, the older flat key
- * `ui/resourceUri`, or the OpenAI Apps SDK's `openai/outputTemplate`): its host renders a widget
- * from the result's `structuredContent`.
- *
- * @example
- * declaresUi({ ui: { resourceUri: 'ui://weather/view.html' } }); // true
- * declaresUi({ 'ui/resourceUri': 'ui://weather/view.html' }); // true
- * declaresUi(undefined); // false
- */
-export function declaresUi(meta: unknown): boolean {
-  if (!isPlainObject(meta)) return false;
-  const ui = meta.ui;
-  return (
-    (isPlainObject(ui) && typeof ui.resourceUri === 'string') ||
-    typeof meta['ui/resourceUri'] === 'string' ||
-    typeof meta['openai/outputTemplate'] === 'string'
-  );
 }

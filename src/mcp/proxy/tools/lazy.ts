@@ -10,6 +10,7 @@
 // as a tool result instead (docs/mcp.md, "Tool definitions on demand").
 
 import { isPlainObject } from '../../../codec/objects.js';
+import { appOnly } from './apps.js';
 import type { ArgumentsCheck } from './arguments.js';
 import { ToolSearch } from './search.js';
 
@@ -205,8 +206,13 @@ export class LazyTools {
     );
   }
 
+  /** The search over the tools a model may call: a widget's app-only tools are left out. */
   private index(): ToolSearch {
-    this.search ??= new ToolSearch([...this.definitions.values()] as Array<{ name: string }>);
+    this.search ??= new ToolSearch(
+      [...this.definitions.values()].filter((tool) => !appOnly(tool._meta)) as Array<{
+        name: string;
+      }>,
+    );
     return this.search;
   }
 
