@@ -10,6 +10,11 @@
 //
 // `-- --only NAME` runs the shapes whose name contains NAME; BENCH_ROUNDS (default 5) the rounds.
 // The machine's load average is printed first: figures from a busy machine are noisy.
+//
+// Time is CPU time of this process (process.cpuUsage), not wall time: on a shared machine a
+// process waits for a core for most of the wall time (at a load of 25 on 2 cores, a decode's wall
+// time swung 10x between calls), and CPU time is what the issues' limits are about (server CPU
+// per request). `-- --wall` measures wall time with mitata instead (bench/harness.ts).
 import fs from 'node:fs';
 import { createRequire } from 'node:module';
 import os from 'node:os';
@@ -19,11 +24,12 @@ import { decode as referenceDecode } from '@toon-format/toon';
 import { decode } from '../src/codec/decode.js';
 import { encode } from '../src/codec/encode.js';
 import { loadDocuments } from './corpus.js';
-import { compare, formatTime, printTable } from './harness.js';
+import { type Comparison, type Contender, compare, formatTime, printTable } from './harness.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const onlyAt = process.argv.indexOf('--only');
 const only = onlyAt === -1 ? undefined : process.argv[onlyAt + 1];
+const wall = process.argv.includes('--wall');
 const require = createRequire(import.meta.url);
 const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '..');
 
@@ -176,6 +182,64 @@ function shapes(): Shape[] {
   return list.filter((shape) => only === undefined || shape.name.includes(only));
 }
 
+function median(values: number[]): number {
+  const sorted = [...values].sort((a, b) => a - b);
+  const middle = sorted.length >> 1;
+  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
+}
+
+function cpuMilliseconds(): number {
+  const { user, system } = process.cpuUsage();
+  return (user + system) / 1000;
+}
+
+/** CPU time per call of `fn` in nanoseconds: calls in batches until `cpuTimeMs` are spent. */
+function cpuTimePerCall(fn: () => unknown, cpuTimeMs: number): number {
+  let calls = 0;
+  let batch = 1;
+  const start = cpuMilliseconds();
+  let spent = 0;
+  while (spent < cpuTimeMs) {
+    for (let i = 0; i < batch; i++) fn();
+    calls += batch;
+    spent = cpuMilliseconds() - start;
+    if (spent < cpuTimeMs / 10) batch *= 2;
+  }
+  return (spent * 1e6) / calls;
+}
+
+/**
+ * {@link compare} by CPU time: each round measures every contender once, in a rotating order,
+ * after one warm-up pass; ratios are taken per round, then the median over rounds.
+ */
+function compareCpu(
+  contenders: readonly Contender[],
+  baseline: string,
+  { rounds, cpuTimeMs }: { rounds: number; cpuTimeMs: number },
+): Comparison {
+  const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  const ratios = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
+  for (const contender of contenders) cpuTimePerCall(contender.fn, cpuTimeMs / 2);
+  for (let round = 0; round < rounds; round++) {
+    const thisRound = new Map<string, number>();
+    for (let i = 0; i < contenders.length; i++) {
+      const contender = contenders[(i + round) % contenders.length]!;
+      thisRound.set(contender.name, cpuTimePerCall(contender.fn, cpuTimeMs));
+    }
+    const base = thisRound.get(baseline)!;
+    for (const [name, ns] of thisRound) {
+      times.get(name)!.push(ns);
+      ratios.get(name)!.push(ns / base);
+    }
+  }
+  return {
+    nanoseconds: Object.fromEntries([...times].map(([name, values]) => [name, median(values)])),
+    ratioToBaseline: Object.fromEntries(
+      [...ratios].map(([name, values]) => [name, median(values)]),
+    ),
+  };
+}
+
 console.log(
   `load average: ${os
     .loadavg()
@@ -183,7 +247,7 @@ console.log(
     .join(' ')} (${os.cpus().length} cores)`,
 );
 console.log(
-  `rounds: ${rounds}; times are medians per call; ratios are medians of per-round ratios`,
+  `rounds: ${rounds}; ${wall ? 'wall' : 'CPU'} time, medians per call; ratios are medians of per-round ratios`,
 );
 const rows: string[][] = [];
 for (const shape of shapes()) {
@@ -195,10 +259,10 @@ for (const shape of shapes()) {
   ];
   if (shape.reference) contenders.push({ name: 'reference', fn: () => referenceDecode(toon) });
   const small = json.length < 20_000;
-  const result = await compare(contenders, 'JSON.parse', {
-    rounds,
-    cpuTimeMs: small ? 100 : 200,
-  });
+  const budget = { rounds, cpuTimeMs: small ? 100 : 200 };
+  const result = wall
+    ? await compare(contenders, 'JSON.parse', budget)
+    : compareCpu(contenders, 'JSON.parse', budget);
   const ours = result.ratioToBaseline.toonwire!;
   const reference = result.ratioToBaseline.reference;
   rows.push([
