@@ -24,7 +24,7 @@ import { decode as referenceDecode } from '@toon-format/toon';
 import { decode } from '../src/codec/decode.js';
 import { encode } from '../src/codec/encode.js';
 import { loadDocuments } from './corpus.js';
-import { type Comparison, type Contender, compare, formatTime, printTable } from './harness.js';
+import { compare, formatTime, printTable } from './harness.js';
 
 const rounds = Number(process.env.BENCH_ROUNDS ?? 5);
 const onlyAt = process.argv.indexOf('--only');
@@ -182,12 +182,6 @@ function shapes(): Shape[] {
   return list.filter((shape) => only === undefined || shape.name.includes(only));
 }
 
-function median(values: number[]): number {
-  const sorted = [...values].sort((a, b) => a - b);
-  const middle = sorted.length >> 1;
-  return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
-}
-
 function cpuMilliseconds(): number {
   const { user, system } = process.cpuUsage();
   return (user + system) / 1000;
@@ -206,38 +200,6 @@ function cpuTimePerCall(fn: () => unknown, cpuTimeMs: number): number {
     if (spent < cpuTimeMs / 10) batch *= 2;
   }
   return (spent * 1e6) / calls;
-}
-
-/**
- * {@link compare} by CPU time: each round measures every contender once, in a rotating order,
- * after one warm-up pass; ratios are taken per round, then the median over rounds.
- */
-function compareCpu(
-  contenders: readonly Contender[],
-  baseline: string,
-  { rounds, cpuTimeMs }: { rounds: number; cpuTimeMs: number },
-): Comparison {
-  const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
-  const ratios = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
-  for (const contender of contenders) cpuTimePerCall(contender.fn, cpuTimeMs / 2);
-  for (let round = 0; round < rounds; round++) {
-    const thisRound = new Map<string, number>();
-    for (let i = 0; i < contenders.length; i++) {
-      const contender = contenders[(i + round) % contenders.length]!;
-      thisRound.set(contender.name, cpuTimePerCall(contender.fn, cpuTimeMs));
-    }
-    const base = thisRound.get(baseline)!;
-    for (const [name, ns] of thisRound) {
-      times.get(name)!.push(ns);
-      ratios.get(name)!.push(ns / base);
-    }
-  }
-  return {
-    nanoseconds: Object.fromEntries([...times].map(([name, values]) => [name, median(values)])),
-    ratioToBaseline: Object.fromEntries(
-      [...ratios].map(([name, values]) => [name, median(values)]),
-    ),
-  };
 }
 
 console.log(
@@ -260,9 +222,13 @@ for (const shape of shapes()) {
   if (shape.reference) contenders.push({ name: 'reference', fn: () => referenceDecode(toon) });
   const small = json.length < 20_000;
   const budget = { rounds, cpuTimeMs: small ? 100 : 200 };
-  const result = wall
-    ? await compare(contenders, 'JSON.parse', budget)
-    : compareCpu(contenders, 'JSON.parse', budget);
+  // Warm every contender up first: CPU-time rounds, unlike mitata's, have no warm-up of their own.
+  if (!wall) for (const contender of contenders) cpuTimePerCall(contender.fn, budget.cpuTimeMs / 2);
+  const result = await compare(
+    contenders,
+    'JSON.parse',
+    wall ? budget : { ...budget, timePerCall: cpuTimePerCall },
+  );
   const ours = result.ratioToBaseline.toonwire!;
   const reference = result.ratioToBaseline.reference;
   rows.push([
