@@ -21,9 +21,16 @@ function median(values: number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** mitata's median wall time per call of `fn`, in nanoseconds, over about `cpuTimeMs`. */
+async function wallTimePerCall(fn: () => unknown, cpuTimeMs: number): Promise<number> {
+  const stats = await measure(fn, { min_cpu_time: cpuTimeMs * 1e6, max_samples: 1e6 });
+  return stats.p50;
+}
+
 /**
  * Measures `contenders` side by side over `rounds` interleaved rounds; ratios are relative to
- * the contender named `baseline`.
+ * the contender named `baseline`. `timePerCall` measures one contender once (default: mitata's
+ * median wall time).
  *
  * @example
  * const result = await compare([{ name: 'JSON', fn: () => JSON.stringify(x) }, { name: 'toon', fn: () => encode(x) }], 'JSON');
@@ -32,7 +39,15 @@ function median(values: number[]): number {
 export async function compare(
   contenders: readonly Contender[],
   baseline: string,
-  { rounds = 5, cpuTimeMs = 150 }: { rounds?: number; cpuTimeMs?: number } = {},
+  {
+    rounds = 5,
+    cpuTimeMs = 150,
+    timePerCall = wallTimePerCall,
+  }: {
+    rounds?: number;
+    cpuTimeMs?: number;
+    timePerCall?: (fn: () => unknown, cpuTimeMs: number) => number | Promise<number>;
+  } = {},
 ): Promise<Comparison> {
   const times = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
   const ratios = new Map<string, number[]>(contenders.map((c) => [c.name, []]));
@@ -41,11 +56,7 @@ export async function compare(
     // Rotate the order each round so no contender always runs right after a GC-heavy one.
     for (let i = 0; i < contenders.length; i++) {
       const contender = contenders[(i + round) % contenders.length]!;
-      const stats = await measure(contender.fn, {
-        min_cpu_time: cpuTimeMs * 1e6,
-        max_samples: 1e6,
-      });
-      thisRound.set(contender.name, stats.p50);
+      thisRound.set(contender.name, await timePerCall(contender.fn, cpuTimeMs));
     }
     const base = thisRound.get(baseline)!;
     for (const [name, ns] of thisRound) {

@@ -107,8 +107,8 @@ function decodeText(
 ): JsonValue {
   const decoder = new TreeDecoder(text, strict, indentSize, maxDepth);
   decoder.beyondDouble = beyondDouble;
-  if (checkText) decoder.rejectLoneSurrogate();
   try {
+    if (checkText) decoder.rejectLoneSurrogate();
     return decoder.decodeDocument();
   } catch (error) {
     // maxDepth keeps recursion far below the call stack limit, but a caller may raise maxDepth
@@ -121,6 +121,8 @@ function decodeText(
       );
     }
     throw error;
+  } finally {
+    decoder.release();
   }
 }
 

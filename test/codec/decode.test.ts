@@ -4,7 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { decode, decodeFromLines } from '../../src/codec/decode.js';
+import { decode, decodeFromLines, decodeWith } from '../../src/codec/decode.js';
 import { ToonDecodeError } from '../../src/codec/errors.js';
 import { parseUnquotedRange } from '../../src/codec/lexical.js';
 
@@ -860,6 +860,32 @@ describe('§14 error shape', () => {
 });
 
 describe('decode options and arguments', () => {
+  it('hands unquoted numbers beyond a double to the beyondDouble hook, quoted ones never', () => {
+    const seen: string[] = [];
+    const hook = (token: string) => {
+      seen.push(token);
+      return token.startsWith('-') ? -Infinity : Infinity;
+    };
+    assert.deepEqual(
+      decodeWith('a: 1e400\nb[3]: "1e400",-2e999,1e300', undefined, { beyondDouble: hook }),
+      {
+        a: Infinity,
+        b: ['1e400', -Infinity, 1e300],
+      },
+    );
+    assert.deepEqual(seen, ['1e400', '-2e999']);
+    assert.deepEqual(decode('a: 1e400'), { a: '1e400' });
+  });
+  it('decodes a document from inside another decode without mixing their line tables', () => {
+    // The hook runs in the middle of the outer decode; the inner one must not reuse the outer's
+    // shared line columns, or the outer's later lines would read the inner's.
+    const inner = 'a: 1\nb:\n  c: 2';
+    const value = decodeWith('x: 1e400\ny[2]: 1e999,3\nz: ok', undefined, {
+      beyondDouble: () => JSON.stringify(decode(inner)),
+    });
+    const innerJson = '{"a":1,"b":{"c":2}}';
+    assert.deepEqual(value, { x: innerJson, y: [innerJson, 3], z: 'ok' });
+  });
   it('is strict unless strict is exactly false', () => {
     rejects('v[2]: a', { line: 1, column: 3 }, { strict: undefined });
     rejects('v[2]: a', { line: 1, column: 3 }, {});

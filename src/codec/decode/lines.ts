@@ -71,23 +71,60 @@ export interface LineTable {
   depths: Int32Array;
   /** 1 + offset of a blank line just before this one (0 when none), for the array-span rule. */
   blankBefore: Int32Array;
+  /** Whether the columns are the shared ones, to hand back with {@link releaseLines}. */
+  shared: boolean;
+}
+
+/**
+ * Columns for documents of up to this many lines, shared by the decodes that do not overlap: four
+ * typed arrays made per call were a tenth of decoding a 2 KB object. Larger documents make their
+ * own (the cost is nothing beside theirs), so the shared columns stay small.
+ */
+const SHARED_LINES = 1024;
+const sharedColumns = {
+  contentStart: new Int32Array(SHARED_LINES),
+  contentEnd: new Int32Array(SHARED_LINES),
+  depths: new Int32Array(SHARED_LINES),
+  blankBefore: new Int32Array(SHARED_LINES),
+};
+/** Whether a table holds the shared columns (a decode called from inside another: its own). */
+let sharedInUse = false;
+
+/** Hands back the shared columns of `table`, if it has them; call once its decode is done. */
+export function releaseLines(table: LineTable): void {
+  if (table.shared) sharedInUse = false;
 }
 
 /**
  * Scans `text` into its {@link LineTable}.
  *
+ * Columns may be shared with later decodes: hand them back with {@link releaseLines}.
+ *
  * @example
- * scanLines('a:\n  # note\n  b: 1', true, 2).count; // 2
+ * const table = scanLines('a:\n  # note\n  b: 1', true, 2);
+ * table.count; // 2
+ * releaseLines(table);
  */
 export function scanLines(text: string, strict: boolean, indentSize: number): LineTable {
   const length = text.length;
   // One pass: the columns start at a guess of the line count and double when it falls short
   // (counting the lines first was a second pass over the text, a twelfth of a decode).
   let capacity = (length >> 5) + 16;
-  let contentStart: Int32Array = new Int32Array(capacity);
-  let contentEnd: Int32Array = new Int32Array(capacity);
-  let depths: Int32Array = new Int32Array(capacity);
-  let blankBefore: Int32Array = new Int32Array(capacity);
+  const shared = !sharedInUse && capacity <= SHARED_LINES;
+  let contentStart: Int32Array;
+  let contentEnd: Int32Array;
+  let depths: Int32Array;
+  let blankBefore: Int32Array;
+  if (shared) {
+    sharedInUse = true;
+    capacity = SHARED_LINES;
+    ({ contentStart, contentEnd, depths, blankBefore } = sharedColumns);
+  } else {
+    contentStart = new Int32Array(capacity);
+    contentEnd = new Int32Array(capacity);
+    depths = new Int32Array(capacity);
+    blankBefore = new Int32Array(capacity);
+  }
   const measured = { contentStart: 0 };
   let k = 0;
   let pendingBlank = 0;
@@ -118,7 +155,7 @@ export function scanLines(text: string, strict: boolean, indentSize: number): Li
     if (last) break;
     start = newline + 1;
   }
-  return { count: k, contentStart, contentEnd, depths, blankBefore };
+  return { count: k, contentStart, contentEnd, depths, blankBefore, shared };
 }
 
 /** `column` copied into a new array of `capacity` slots. */

@@ -10,7 +10,14 @@ import { setOwn } from '../objects.js';
 import type { JsonArray, JsonObject, JsonValue } from '../types.js';
 import type { FieldList, Header, LineClass } from './header.js';
 import * as header from './header.js';
-import { columnOf, contentEndOf, DEPTH_TAB, type LineTable, scanLines } from './lines.js';
+import {
+  columnOf,
+  contentEndOf,
+  DEPTH_TAB,
+  type LineTable,
+  releaseLines,
+  scanLines,
+} from './lines.js';
 import { reasons, surrogateCode } from './messages.js';
 import { Reader } from './reader.js';
 
@@ -91,6 +98,7 @@ export class TreeDecoder extends Reader {
   private readonly contentEnd: Int32Array;
   private readonly depths: Int32Array;
   private readonly blankBefore: Int32Array;
+  private readonly lines: LineTable;
   /** Index of the next line not yet consumed. */
   private cursor = 0;
   /** Arrays whose span (§12) is open: a blank line before any line consumed now is an error. */
@@ -103,11 +111,17 @@ export class TreeDecoder extends Reader {
   constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
     super(text, strict, indentSize, maxDepth);
     const lines: LineTable = scanLines(text, strict, indentSize);
+    this.lines = lines;
     this.count = lines.count;
     this.contentStart = lines.contentStart;
     this.contentEnd = lines.contentEnd;
     this.depths = lines.depths;
     this.blankBefore = lines.blankBefore;
+  }
+
+  /** Hands back the line table's columns once this decoder is done (see `releaseLines`). */
+  release(): void {
+    releaseLines(this.lines);
   }
 
   // -------------------------------------------------------------------------------------------
