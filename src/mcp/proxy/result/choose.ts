@@ -2,6 +2,7 @@
 // (flags, then `--config`) and the call (the `fields` the model asked for).
 
 import type { ResolvedToolSettings } from '../config/config.js';
+import { READ_REASONS } from '../telemetry/outcome.js';
 import type { PayloadView, Plan } from './view.js';
 
 /** How a tool's results are encoded and measured: everything of a {@link Plan} but the call's. */
@@ -31,11 +32,4 @@ export function choose(
 }
 
 /** Verbatim results whose text the proxy read: they stay within a budget like data does. */
-const LOOKED_AT: ReadonlySet<string> = new Set([
-  'no-text',
-  'not-json',
-  'string',
-  'mixed',
-  'unsafe-numbers',
-  'too-large',
-]);
+const LOOKED_AT: ReadonlySet<string> = new Set(READ_REASONS);

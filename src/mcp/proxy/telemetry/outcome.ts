@@ -51,6 +51,16 @@ export type VerbatimReason =
   | 'not-smaller'
   | 'failed';
 
+/** The reasons decided by reading the result's texts (the rest are decided without, or after). */
+export const READ_REASONS = [
+  'no-text',
+  'not-json',
+  'string',
+  'mixed',
+  'unsafe-numbers',
+  'too-large',
+] as const satisfies readonly VerbatimReason[];
+
 /** Every {@link VerbatimReason}, for label sets and docs. */
 export const VERBATIM_REASONS: readonly VerbatimReason[] = [
   'config',
@@ -58,12 +68,7 @@ export const VERBATIM_REASONS: readonly VerbatimReason[] = [
   'content',
   'error',
   'no-content',
-  'no-text',
-  'not-json',
-  'string',
-  'mixed',
-  'unsafe-numbers',
-  'too-large',
+  ...READ_REASONS,
   'not-smaller',
   'failed',
 ];
