@@ -58,7 +58,7 @@ JSON
 mapfile -t PEERS < <(node -e '
   const root = process.argv[1];
   const manifest = require(`${root}/package.json`);
-  const names = [...Object.keys(manifest.peerDependencies ?? {}), "@types/express", "@types/node", "typescript"];
+  const names = [...Object.keys(manifest.peerDependencies ?? {}), "@types/express", "@types/koa", "@types/node", "typescript", "reflect-metadata", "rxjs"];
   for (const name of new Set(names)) {
     let version;
     try { version = require(`${root}/node_modules/${name}/package.json`).version; } catch {}
@@ -68,7 +68,7 @@ mapfile -t PEERS < <(node -e '
 npm install --no-audit --no-fund --prefer-offline --loglevel=error "$TARBALL" "${PEERS[@]}"
 echo "installed toonwire $(node -p "require('./node_modules/toonwire/package.json').version") with ${PEERS[*]}"
 
-SUBPATHS='["toonwire", "toonwire/mcp", "toonwire/http", "toonwire/fastify", "toonwire/express", "toonwire/hono"]'
+SUBPATHS='["toonwire", "toonwire/mcp", "toonwire/http", "toonwire/fastify", "toonwire/express", "toonwire/hono", "toonwire/koa", "toonwire/nest"]'
 
 step "import every subpath"
 node --input-type=module -e "
@@ -139,11 +139,13 @@ import * as mcp from 'toonwire/mcp';
 import fastifyToon from 'toonwire/fastify';
 import { toon as expressToon } from 'toonwire/express';
 import { toon as honoToon } from 'toonwire/hono';
+import { toon as koaToon } from 'toonwire/koa';
+import { ToonExceptionFilter, useToon } from 'toonwire/nest';
 
 const value: JsonValue = decode(encode({ a: [1, 2, 3] }));
 const text: string = pick(value).text;
 const error: typeof ToonDecodeError = ToonDecodeError;
-export const used = [text, error, http, mcp, fastifyToon, expressToon, honoToon];
+export const used = [text, error, http, mcp, fastifyToon, expressToon, honoToon, koaToon, ToonExceptionFilter, useToon];
 TS
 cat > check-require.cts <<'TS'
 // A CommonJS file requiring the ESM package: what require(esm) users write.

@@ -52,7 +52,12 @@ export {
   type ValidationIssue,
   validationProblem,
 } from './problem.js';
-export { DEFAULT_BODY_LIMIT, type ReadBodyOptions, readBody } from './read-body.js';
+export {
+  type BodySource,
+  DEFAULT_BODY_LIMIT,
+  type ReadBodyOptions,
+  readBody,
+} from './read-body.js';
 export {
   contentTypeFor,
   jsonTwinModel,

@@ -40,17 +40,25 @@ function join(chunks: Uint8Array[], total: number): Uint8Array {
   return bytes;
 }
 
+/** What {@link readBody} reads from: a Node request, a web stream, an array of chunks. */
+export type BodySource = AsyncIterable<Uint8Array | string> | Iterable<Uint8Array | string>;
+
+function iterate(
+  source: BodySource,
+): AsyncIterator<Uint8Array | string> | Iterator<Uint8Array | string> {
+  return Symbol.asyncIterator in source
+    ? source[Symbol.asyncIterator]()
+    : (source as Iterable<Uint8Array | string>)[Symbol.iterator]();
+}
+
 // Chunks up to the limit. Past it, reading stops without ending the source: breaking out of a
 // Node request's iterator would destroy its socket before the 413 could be sent; Node discards
 // the unread rest once the response is finished.
-async function collect(
-  source: AsyncIterable<Uint8Array | string>,
-  limit: number,
-): Promise<Uint8Array> {
+async function collect(source: BodySource, limit: number): Promise<Uint8Array> {
   const chunks: Uint8Array[] = [];
   let total = 0;
   const encoder = new TextEncoder();
-  const iterator = source[Symbol.asyncIterator]();
+  const iterator = iterate(source);
   for (;;) {
     const next = await iterator.next();
     if (next.done) break;
@@ -62,11 +70,7 @@ async function collect(
   return join(chunks, total);
 }
 
-async function inflate(
-  source: AsyncIterable<Uint8Array | string>,
-  encoding: Inflater,
-  limit: number,
-): Promise<Uint8Array> {
+async function inflate(source: BodySource, encoding: Inflater, limit: number): Promise<Uint8Array> {
   const zlib = await import('node:zlib');
   const inflater =
     encoding === 'br'
@@ -76,7 +80,7 @@ async function inflate(
         : zlib.createGunzip();
   // Fed by hand rather than piped, so a failure never destroys the source (see collect).
   const feed = async (): Promise<void> => {
-    const iterator = source[Symbol.asyncIterator]();
+    const iterator = iterate(source);
     for (;;) {
       const next = await iterator.next();
       if (next.done || inflater.destroyed) break;
@@ -126,7 +130,7 @@ async function inflate(
  * await readBody([new TextEncoder().encode('a: 1')]); // Uint8Array of 'a: 1'
  */
 export async function readBody(
-  source: AsyncIterable<Uint8Array | string>,
+  source: BodySource,
   options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;

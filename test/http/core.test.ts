@@ -1,23 +1,29 @@
 // The framework-agnostic core (toonwire/http): negotiation, rendering, problems, bodies, OpenAPI.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
+import { brotliCompressSync, deflateSync, gzipSync } from 'node:zlib';
 import { decode } from '../../src/codec/decode.js';
 import { encode } from '../../src/codec/encode.js';
 import { announcedBody } from '../../src/http/body.js';
 import {
+  acceptsFormat,
   addToonToOpenApi,
   appendVary,
   assertToonCharset,
   clientPreference,
   decodeToonBody,
+  guardPrototypeKeys,
   HttpProblem,
+  jsonTwinModel,
   matchesMediaType,
   mediaTypeOf,
   negotiateFormat,
   notFoundProblem,
   problemFromError,
   problemHeaders,
+  readBody,
   renderBody,
+  renderOrProblem,
   renderProblem,
   requestHasBody,
   requestPath,
@@ -526,5 +532,78 @@ describe('decodeToonBody with bytes', () => {
     assert.deepEqual(decodeToonBody(new Uint8Array(0)), {});
     assert.deepEqual(decodeToonBody(encode({})), {});
     assert.deepEqual(decodeToonBody('', { containerRoot: true }), {});
+  });
+});
+
+describe('issue 32 core pieces', () => {
+  it('acceptsFormat: a format the header does not name is not accepted', () => {
+    assert.equal(acceptsFormat('text/toon', 'json'), false);
+    assert.equal(acceptsFormat('*/*', 'json'), true);
+    assert.equal(acceptsFormat(undefined, 'json'), true);
+    assert.equal(acceptsFormat('application/json;q=0, */*', 'json'), false);
+  });
+  it('jsonTwinModel: Map and Set as JSON.stringify writes them, BigInt a TypeError, plain data untouched', () => {
+    const plain = { a: [1, 'x'] };
+    assert.equal(jsonTwinModel(plain), plain);
+    assert.deepEqual(jsonTwinModel({ m: new Map([['k', 1]]), s: new Set([1]) }), { m: {}, s: {} });
+    assert.throws(() => jsonTwinModel({ n: 1n }), TypeError);
+    assert.throws(() => JSON.stringify({ n: 1n }), TypeError);
+  });
+  it('renderBody: too deep for TOON is JSON, or a 406 for a client that accepts TOON alone', () => {
+    let deep: unknown = 1;
+    for (let i = 0; i < 1001; i++) deep = { a: deep };
+    assert.equal(renderBody(deep, 'toon', ',').format, 'json');
+    assert.equal(renderBody(deep, 'auto', ',').format, 'json');
+    assert.throws(
+      () => renderBody(deep, 'toon', ',', { jsonAcceptable: false }),
+      (error: unknown) => error instanceof HttpProblem && error.status === 406,
+    );
+  });
+  it('renderOrProblem: render errors as problems, an error status kept under */*;q=0', () => {
+    const settings = new ToonSettings();
+    const big = renderOrProblem({ n: 1n }, { accept: 'text/toon', settings });
+    assert.equal(big.status, 500);
+    assert.equal(big.contentType, 'text/toon; charset=utf-8; profile=problem');
+    const gone = renderOrProblem({ error: 'gone' }, { accept: '*/*;q=0', settings, status: 404 });
+    assert.equal(gone.status, undefined);
+    assert.equal(gone.body, '{"error":"gone"}');
+    assert.equal(renderOrProblem({}, { accept: '*/*;q=0', settings }).status, 406);
+  });
+  it('guardPrototypeKeys: refuses, removes or keeps, and skips the walk when the source mentions neither key', () => {
+    assert.throws(() => guardPrototypeKeys(decode('__proto__:\n  admin: true')), HttpProblem);
+    assert.throws(() => guardPrototypeKeys(decode('constructor:\n  prototype: 1')), HttpProblem);
+    assert.deepEqual(guardPrototypeKeys(decode('__proto__: 1\nb: 2'), { onProto: 'remove' }), {
+      b: 2,
+    });
+    const value = decode('__proto__: 1');
+    // The source is what was decoded: one that does not mention the key is not walked.
+    assert.equal(guardPrototypeKeys(value, {}, 'a: 1'), value);
+    assert.throws(() => guardPrototypeKeys(value, {}, new TextEncoder().encode('__proto__: 1')));
+  });
+  it('readBody: a limit after inflation, gzip, deflate and br, 415 for other encodings', async () => {
+    const text = 'note: hello\n'.repeat(50);
+    const bytes = new TextEncoder().encode(text);
+    for (const [encoding, packed] of [
+      ['gzip', gzipSync(bytes)],
+      ['deflate', deflateSync(bytes)],
+      ['br', brotliCompressSync(bytes)],
+    ] as const) {
+      const read = await readBody([new Uint8Array(packed)], { encoding });
+      assert.equal(new TextDecoder().decode(read), text, encoding);
+      await assert.rejects(
+        readBody([new Uint8Array(packed)], { encoding, limit: 100 }),
+        (error: unknown) => error instanceof HttpProblem && error.status === 413,
+      );
+    }
+    await assert.rejects(
+      readBody([bytes], { encoding: 'zstd' }),
+      (error: unknown) => error instanceof HttpProblem && error.status === 415,
+    );
+    await assert.rejects(
+      readBody([bytes], { encoding: 'gzip' }),
+      (error: unknown) => error instanceof HttpProblem && error.status === 400,
+    );
+    await assert.rejects(readBody([bytes], { length: bytes.length, limit: 10 }), HttpProblem);
+    assert.equal((await readBody(['a', 'b'])).length, 2);
   });
 });

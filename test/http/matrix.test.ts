@@ -919,12 +919,12 @@ const FIELD_CASES: FieldCase[] = [
         assert.deepEqual(toon.data, json.data);
       }
       if (adapter === 'fastify') assert.equal(json.status, 400);
-      const constructor = await echo(
+      const prototype = await echo(
         server,
         'text/toon',
         'constructor:\n  prototype:\n    admin: true',
       );
-      if (adapter === 'fastify' || adapter === 'koa') assertProblem(constructor, 'json', 400);
+      if (adapter === 'fastify' || adapter === 'koa') assertProblem(prototype, 'json', 400);
       const clean = await echo(server, 'text/toon', 'name: prototype\nnote: __proto__');
       assert.equal(clean.status, 200, clean.text);
     },
