@@ -15,6 +15,7 @@ import {
 } from '../../mcp/defaults.js';
 import type { ProxyConfig } from '../../mcp/proxy/config.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/metrics.js';
+import { upstreamEnvironment } from '../../mcp/proxy/upstream-env.js';
 import type { GatewayUpstream } from '../../mcp/proxy.js';
 import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, numberParser, tokenizerOption } from '../options.js';
@@ -394,7 +395,10 @@ function gatewayUpstream(config: ProxyConfig): GatewayUpstream {
             command: server.command!,
             args: server.args,
             cwd: server.cwd,
-            env: server.env === undefined ? undefined : { ...process.env, ...server.env },
+            env:
+              server.env === undefined
+                ? undefined
+                : { ...upstreamEnvironment(process.env), ...server.env },
           };
   }
   return { servers, separator: config.separator };
