@@ -3,8 +3,9 @@
 //   npm run build && npm run test:docs       (CI: after its own build)
 //   node --import tsx scripts/docs-test.ts [--only README.md] [--clients] [--keep]
 //
-// It packs the package (`npm pack` of the built dist/), installs the tarball into a new ESM
-// project in a temporary directory with the packages the blocks import (each at the version this
+// It packs the package (`npm pack` of the built dist/), installs the tarball into a new project
+// made as README's Install makes one (`npm init -y`, `npm pkg set type=module`) in a temporary
+// directory with the packages the blocks import (each at the version this
 // checkout has, so the npm cache usually serves them), writes the example files the docs name
 // (scripts/docs-test/fixtures.ts), then runs each block there:
 //
@@ -42,6 +43,11 @@ import {
   importedPackages,
   withContinued,
 } from './docs-test/blocks.js';
+import {
+  helpOptionProblems,
+  reportOpeningProblems,
+  shippedLinkProblems,
+} from './docs-test/claims.js';
 import {
   type ClientServer,
   clientServers,
@@ -106,10 +112,28 @@ try {
       );
   }
   summarize(outcomes);
+  if (only === undefined && !clientsOnly) checkClaims();
 } finally {
   remote?.stop();
   if (keep) console.log(`kept the scratch project: ${app}`);
   else rmSync(app, { recursive: true, force: true });
+}
+
+/**
+ * What the docs claim beside their blocks (scripts/docs-test/claims.ts): the report's opening,
+ * every `--help` option in an option table, no shipped link out of the package.
+ */
+function checkClaims(): void {
+  const problems = [
+    ...reportOpeningProblems(ROOT, docs),
+    ...helpOptionProblems(ROOT),
+    ...shippedLinkProblems(ROOT),
+  ];
+  for (const problem of problems) console.log(`FAIL ${problem}`);
+  console.log(
+    `claims: the report's opening, --help options in the option tables, shipped links: ${problems.length} failed`,
+  );
+  if (problems.length > 0) process.exitCode = 1;
 }
 
 function readJson(file: string): unknown {
@@ -141,10 +165,14 @@ function install(dir: string, all: readonly CodeBlock[]): string {
   );
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   const tarball = join(dir, pack.stdout.trim().split('\n').at(-1)!);
-  writeFileSync(
-    join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'docs-test-app', version: '0.0.0', private: true, type: 'module' }, null, 2)}\n`,
-  );
+  // The project as README's Install makes it: `npm init -y`, then `npm pkg set type=module`.
+  for (const step of [
+    ['init', '-y'],
+    ['pkg', 'set', 'type=module'],
+  ]) {
+    const made = spawnSync('npm', step, { cwd: dir, encoding: 'utf8', env: userEnvironment() });
+    if (made.status !== 0) throw new Error(`npm ${step.join(' ')} failed: ${made.stderr}`);
+  }
   const names = new Set(
     all
       .filter((block) => block.kind === 'typescript')

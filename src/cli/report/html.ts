@@ -9,7 +9,7 @@
 // has one scale for all its bars: the summary chart in percent saved, every payload chart in
 // percent of the payload's JSON size, with one scale shared by all payload charts so that their
 // bars compare across payloads too (scripts/check-html-width.ts checks the widths in Chromium).
-import { formatDelta, formatInt } from '../format.js';
+import { countOf, formatDelta, formatInt } from '../format.js';
 import type { Size } from './measure.js';
 import type { FixtureReport, GroupSummary, ProjectionReport, ReportData } from './model.js';
 import type { Table } from './table.js';
@@ -219,7 +219,7 @@ function savingsChart(data: ReportData): string {
   const rows = summaries
     .map((summary) => {
       const total = summary === data.combined;
-      const name = total ? `combined (${summary.fixtures} payloads)` : summary.name;
+      const name = total ? `combined (${countOf(summary.fixtures, 'payload')})` : summary.name;
       return `<span class="name${total ? ' total' : ''}">${escapeHtml(name)}</span>${cell(summary.delta.bytes)}${cell(summary.delta.tokens)}`;
     })
     .join('');

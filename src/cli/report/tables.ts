@@ -5,7 +5,7 @@ import {
   TOKEN_GUARD_MARGIN,
   TOKEN_GUARD_SLACK,
 } from '../../compact/index.js';
-import { formatDelta, formatInt } from '../format.js';
+import { countOf, formatDelta, formatInt } from '../format.js';
 import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
 import {
   type Column,
@@ -24,7 +24,7 @@ export function reportHeadline(data: ReportData): string {
       ? 'the bundled corpus'
       : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
   const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
-  return `toonwire report on ${what}: ${data.fixtures.length} payloads in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
+  return `toonwire report on ${what}: ${countOf(data.fixtures.length, 'payload')} in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
 }
 
 const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFixed(1)}%`;
@@ -40,7 +40,7 @@ const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFi
  */
 export function reportSummary(data: ReportData): string[] {
   const out = [
-    'TOON (Token-Oriented Object Notation) writes the same data as JSON with less punctuation: a list of similar objects becomes one header line that names the fields, then one line of values per item. The picker ships whichever of JSON and TOON is smaller, so it is never larger than JSON.',
+    'TOON (Token-Oriented Object Notation) writes the same data as JSON with less punctuation: a list of similar objects becomes one header line that names the fields, then one line of values per item. The picker ships TOON where it is clearly smaller than JSON and JSON everywhere else, so it is never larger than JSON.',
   ];
   const n = data.fixtures.length;
   if (n > 0) {
@@ -199,7 +199,7 @@ export function groupTable(data: ReportData): Table {
     ],
     rows: [
       ...data.groups.map((group) => row(group, group.name)),
-      row(data.combined, `combined (${data.combined.fixtures} payloads)`),
+      row(data.combined, `combined (${countOf(data.combined.fixtures, 'payload')})`),
     ],
     rulesBefore: [data.groups.length],
     notes: [
