@@ -20,11 +20,18 @@ import {
 /** The headline sentence above the tables. */
 export function reportHeadline(data: ReportData): string {
   const what =
-    data.source === 'bundled-corpus'
-      ? 'the bundled corpus'
-      : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
+    data.source === 'bundled-corpus' ? 'the bundled corpus' : countOf(data.fixtures.length, 'file');
   const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
-  return `toonwire report on ${what}: ${countOf(data.fixtures.length, 'payload')} in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
+  return `toonwire report on ${what}: ${countOf(data.fixtures.length, 'payload')} in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}${tokensEstimated(data)}`;
+}
+
+/** What the headline adds when some files' tokens were estimated rather than counted. */
+function tokensEstimated(data: ReportData): string {
+  const files = data.settings.tokensEstimatedFor ?? [];
+  if (files.length === 0) return '';
+  return files.length === data.fixtures.length
+    ? ', estimated (o200k_base) for every file: each is over 64 MB and streamed (--by tokens counts them)'
+    : `, estimated (o200k_base) for ${countOf(files.length, 'file')} over 64 MB, streamed (--by tokens counts them)`;
 }
 
 const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFixed(1)}%`;
