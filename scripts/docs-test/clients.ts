@@ -10,7 +10,7 @@
 
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { withinHangGuard } from '../../test/support/patience.js';
+import { hangGuardMs, withinHangGuard } from '../../test/support/patience.js';
 import type { CodeBlock } from './blocks.js';
 
 /** One server of a client configuration, as the client would start it. */
@@ -112,9 +112,19 @@ export async function talkTo(
   let stderr = '';
   transport.stderr?.on('data', (chunk: Buffer) => (stderr += chunk.toString('utf8')));
   const client = new Client({ name: 'docs-test', version: '1.0.0' });
+  // The SDK's own request timeout (60 s) is no hang guard: a cold npx install takes longer.
+  const request = { timeout: hangGuardMs(options.baseMs) };
   try {
-    await withinHangGuard(client.connect(transport), options.baseMs, 'initialize response');
-    const { tools } = await withinHangGuard(client.listTools(), options.baseMs, 'tools/list');
+    await withinHangGuard(
+      client.connect(transport, request),
+      options.baseMs,
+      'initialize response',
+    );
+    const { tools } = await withinHangGuard(
+      client.listTools(undefined, request),
+      options.baseMs,
+      'tools/list',
+    );
     const names = tools.map((tool) => tool.name);
     if (!names.includes('create_entities') || !names.includes('read_graph'))
       throw new Error(`not server-memory's tools: ${names.join(', ')}`);
@@ -124,12 +134,12 @@ export async function talkTo(
       observations: [`observation ${i}`],
     }));
     await withinHangGuard(
-      client.callTool({ name: 'create_entities', arguments: { entities } }),
+      client.callTool({ name: 'create_entities', arguments: { entities } }, undefined, request),
       options.baseMs,
       'tools/call create_entities',
     );
     const graph = await withinHangGuard(
-      client.callTool({ name: 'read_graph', arguments: {} }),
+      client.callTool({ name: 'read_graph', arguments: {} }, undefined, request),
       options.baseMs,
       'tools/call read_graph',
     );
