@@ -1,8 +1,9 @@
 // Checks in a real headless browser that the report's HTML page reads on a phone and on a
 // desktop: writes the report for the sample corpus, loads it in Chromium at each width (390 and
 // 1280 px by default) with a script that measures the page after layout, and fails when the page
-// scrolls sideways, when an element outside a table's own scroll box sticks out, or when the
-// summary chart is missing. CI runs it (.ci/run installs Debian's `chromium` when it is absent);
+// scrolls sideways, when an element outside a table's own scroll box sticks out, when a saving
+// cell of a table (Δ against JSON: every payload's, every tool's) is not on screen without
+// scrolling, when a bar's colour is in no legend above it, or when the summary chart is missing. CI runs it (.ci/run installs Debian's `chromium` when it is absent);
 // elsewhere, without Chromium, it says so and exits 0.
 //
 // Run: npm run build && node --import tsx scripts/check-html-width.ts [--screenshots DIR] [width...]
@@ -49,6 +50,16 @@ document.querySelectorAll('body *').forEach((e)=>{
   if(r.width>0&&r.right>w+0.5)out.push(e.tagName.toLowerCase()+(e.className?'.'+e.className:'')+' right '+Math.round(r.right));
 });
 document.querySelectorAll('.bar').forEach((e)=>{const box=e.parentElement.getBoundingClientRect();if(e.getBoundingClientRect().right>box.right+0.5)out.push('a bar longer than its box')});
+const saving=document.querySelectorAll('td.saving');
+if(saving.length===0)out.push('no saving column');
+saving.forEach((e)=>{const r=e.getBoundingClientRect();if(r.left<-0.5||r.right>w+0.5)out.push('a saving off screen: '+e.textContent+' at '+Math.round(r.left)+'..'+Math.round(r.right))});
+const legends=[...document.querySelectorAll('.legend')];
+const colour=(e)=>getComputedStyle(e).backgroundColor;
+document.querySelectorAll('.bar').forEach((bar)=>{
+  const legend=legends.filter((l)=>l.compareDocumentPosition(bar)&Node.DOCUMENT_POSITION_FOLLOWING).pop();
+  const keys=legend?[...legend.querySelectorAll('i')].map(colour):[];
+  if(!keys.includes(colour(bar)))out.push('a bar colour in no legend above it: '+colour(bar));
+});
 const chart=document.querySelector('.savings');
 if(!chart||chart.querySelectorAll('.bar').length<2)out.push('no summary chart');
 const p=document.createElement('pre');p.id='verdict';

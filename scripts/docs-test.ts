@@ -1,10 +1,11 @@
 // Docs as tests: runs every runnable code block of README.md and docs/*.md as a user would.
 //
 //   npm run build && npm run test:docs       (CI: after its own build)
-//   node --import tsx scripts/docs-test.ts [--only README.md] [--keep]
+//   node --import tsx scripts/docs-test.ts [--only README.md] [--clients] [--keep]
 //
-// It packs the package (`npm pack` of the built dist/), installs the tarball into a new ESM
-// project in a temporary directory with the packages the blocks import (each at the version this
+// It packs the package (`npm pack` of the built dist/), installs the tarball into a new project
+// made as README's Install makes one (`npm init -y`, `npm pkg set type=module`) in a temporary
+// directory with the packages the blocks import (each at the version this
 // checkout has, so the npm cache usually serves them), writes the example files the docs name
 // (scripts/docs-test/fixtures.ts), then runs each block there:
 //
@@ -42,6 +43,19 @@ import {
   importedPackages,
   withContinued,
 } from './docs-test/blocks.js';
+import {
+  helpOptionProblems,
+  reportOpeningProblems,
+  shippedLinkProblems,
+} from './docs-test/claims.js';
+import {
+  type ClientServer,
+  clientServers,
+  REMOTE_PLACEHOLDER,
+  startRemote,
+  TARBALL_PLACEHOLDER,
+  talkTo,
+} from './docs-test/clients.js';
 import { expectPreload, rewriteExpectations } from './docs-test/expect.js';
 import { writeFixtures } from './docs-test/fixtures.js';
 
@@ -49,6 +63,8 @@ const ROOT = resolve(fileURLToPath(new URL('..', import.meta.url)));
 const args = process.argv.slice(2);
 const only = args.includes('--only') ? args[args.indexOf('--only') + 1] : undefined;
 const keep = args.includes('--keep');
+/** `--clients`: only the MCP client snippets (quicker, while working on them). */
+const clientsOnly = args.includes('--clients');
 /**
  * A hang guard per block, not a speed limit: 3 minutes (an `npm ci` in a clone takes about one on
  * an idle machine) times the machine's measured slowdown (test/support/patience.ts).
@@ -65,11 +81,25 @@ interface Outcome {
 const docs = ['README.md', ...readdirSync(join(ROOT, 'docs')).map((name) => `docs/${name}`)]
   .filter((file) => file.endsWith('.md'))
   .filter((file) => only === undefined || file === only);
-const blocks = docs.flatMap((file) => extractBlocks(file, readFileSync(join(ROOT, file), 'utf8')));
+const blocks = docs
+  .flatMap((file) => extractBlocks(file, readFileSync(join(ROOT, file), 'utf8')))
+  .filter((block) => !clientsOnly || isClientSnippet(block));
+
+function isClientSnippet(block: CodeBlock): boolean {
+  try {
+    return clientServers(block) !== undefined;
+  } catch {
+    return true; // unreadable: let the run report it
+  }
+}
 
 const app = mkdtempSync(join(tmpdir(), 'toonwire-docs-test-'));
+/** The packed tarball, which the client snippets' `--package=` names. */
+let tarball = '';
+/** The local MCP server over HTTP that remote snippets reach, started on first use. */
+let remote: { url: string; stop: () => void } | undefined;
 try {
-  install(app, blocks);
+  tarball = install(app, blocks);
   writeFileSync(join(app, 'docs-test-expect.mjs'), expectPreload());
   writeFixtures(app, join(ROOT, 'corpus'));
   const outcomes: Outcome[] = [];
@@ -82,9 +112,28 @@ try {
       );
   }
   summarize(outcomes);
+  if (only === undefined && !clientsOnly) checkClaims();
 } finally {
+  remote?.stop();
   if (keep) console.log(`kept the scratch project: ${app}`);
   else rmSync(app, { recursive: true, force: true });
+}
+
+/**
+ * What the docs claim beside their blocks (scripts/docs-test/claims.ts): the report's opening,
+ * every `--help` option in an option table, no shipped link out of the package.
+ */
+function checkClaims(): void {
+  const problems = [
+    ...reportOpeningProblems(ROOT, docs),
+    ...helpOptionProblems(ROOT),
+    ...shippedLinkProblems(ROOT),
+  ];
+  for (const problem of problems) console.log(`FAIL ${problem}`);
+  console.log(
+    `claims: the report's opening, --help options in the option tables, shipped links: ${problems.length} failed`,
+  );
+  if (problems.length > 0) process.exitCode = 1;
 }
 
 function readJson(file: string): unknown {
@@ -102,8 +151,8 @@ function indent(text = ''): string {
   return shown.map((line) => `    ${line}`).join('\n');
 }
 
-/** Packs dist/ and installs the tarball with the packages the blocks import. */
-function install(dir: string, all: readonly CodeBlock[]): void {
+/** Packs dist/ and installs the tarball with the packages the blocks import; returns its path. */
+function install(dir: string, all: readonly CodeBlock[]): string {
   if (!readdirSync(ROOT).includes('dist'))
     throw new Error('dist/ is missing: run `npm run build` first');
   const pack = spawnSync(
@@ -116,10 +165,14 @@ function install(dir: string, all: readonly CodeBlock[]): void {
   );
   if (pack.status !== 0) throw new Error(`npm pack failed: ${pack.stderr}`);
   const tarball = join(dir, pack.stdout.trim().split('\n').at(-1)!);
-  writeFileSync(
-    join(dir, 'package.json'),
-    `${JSON.stringify({ name: 'docs-test-app', version: '0.0.0', private: true, type: 'module' }, null, 2)}\n`,
-  );
+  // The project as README's Install makes it: `npm init -y`, then `npm pkg set type=module`.
+  for (const step of [
+    ['init', '-y'],
+    ['pkg', 'set', 'type=module'],
+  ]) {
+    const made = spawnSync('npm', step, { cwd: dir, encoding: 'utf8', env: userEnvironment() });
+    if (made.status !== 0) throw new Error(`npm ${step.join(' ')} failed: ${made.stderr}`);
+  }
   const names = new Set(
     all
       .filter((block) => block.kind === 'typescript')
@@ -153,6 +206,7 @@ function install(dir: string, all: readonly CodeBlock[]): void {
     { cwd: dir, encoding: 'utf8' },
   );
   if (npm.status !== 0) throw new Error(`npm install failed:\n${npm.stderr}`);
+  return tarball;
 }
 
 async function runBlock(all: readonly CodeBlock[], index: number, dir: string): Promise<Outcome> {
@@ -160,14 +214,15 @@ async function runBlock(all: readonly CodeBlock[], index: number, dir: string): 
   if (block.marker?.type === 'skip')
     return { block, status: 'skipped', detail: block.marker.reason };
   if (block.kind === 'text') return { block, status: 'text' };
-  if (block.kind === 'json') {
-    try {
-      JSON.parse(block.code);
-      return { block, status: 'passed' };
-    } catch (error) {
-      return { block, status: 'failed', detail: `not JSON: ${(error as Error).message}` };
-    }
+  let servers: ClientServer[] | undefined;
+  try {
+    servers = clientServers(block);
+  } catch (error) {
+    return { block, status: 'failed', detail: `unreadable: ${(error as Error).message}` };
   }
+  if (servers !== undefined) return runClient(block, servers, dir);
+  if (block.kind === 'toml') return { block, status: 'text' };
+  if (block.kind === 'json') return { block, status: 'passed' }; // clientServers parsed it
   if (block.kind === 'shell') {
     const cwd = block.marker?.type === 'clone' ? cloneOf(ROOT, join(dir, 'clone')) : dir;
     const env = {
@@ -199,6 +254,47 @@ async function runBlock(all: readonly CodeBlock[], index: number, dir: string): 
   return run.code === 0
     ? { block, status: 'passed', checks: source.checks }
     : { block, status: 'failed', detail: `exit ${run.code}\n${run.output}` };
+}
+
+/**
+ * A client snippet, run as the client runs it: each server's exact command and args, with the
+ * packed tarball for the placeholder path and a local HTTP MCP server for the placeholder URL,
+ * in the user's environment (plus a MEMORY_FILE_PATH in the scratch project), through
+ * initialize, tools/list and tools/call. A server for which no stand-in exists here (a database)
+ * is named in the outcome and not run.
+ */
+async function runClient(
+  block: CodeBlock,
+  servers: readonly ClientServer[],
+  dir: string,
+): Promise<Outcome> {
+  const notes: string[] = [];
+  const env = { ...userEnvironment(), MEMORY_FILE_PATH: join(dir, 'memory.jsonl') };
+  // Clients start servers in a folder of their own, not in a project that has toonwire's peers
+  // installed (there npx would take the SDK as present and not install it beside toonwire).
+  const clientCwd = mkdtempSync(join(tmpdir(), 'toonwire-docs-test-client-'));
+  for (const server of servers) {
+    const line = [server.command, ...server.args].join(' ');
+    if (!line.includes(TARBALL_PLACEHOLDER))
+      return { block, status: 'failed', detail: `${server.name}: no ${TARBALL_PLACEHOLDER}` };
+    if (!line.includes('server-memory') && !line.includes(REMOTE_PLACEHOLDER)) {
+      notes.push(`${server.name} not run (needs ${server.args.at(-1)})`);
+      continue;
+    }
+    try {
+      if (line.includes(REMOTE_PLACEHOLDER)) remote ??= await startRemote(ROOT, env, 60_000);
+      const args = server.args.map((arg) =>
+        arg.replace(TARBALL_PLACEHOLDER, tarball).replace(REMOTE_PLACEHOLDER, remote?.url ?? ''),
+      );
+      await talkTo({ ...server, args }, { cwd: clientCwd, env, baseMs: 3 * 60_000 });
+      notes.push(`${server.name}: tools/call answered`);
+    } catch (error) {
+      rmSync(clientCwd, { recursive: true, force: true });
+      return { block, status: 'failed', detail: `${server.name}: ${(error as Error).message}` };
+    }
+  }
+  rmSync(clientCwd, { recursive: true, force: true });
+  return { block, status: 'passed', detail: notes.join('; ') };
 }
 
 /**
@@ -268,6 +364,8 @@ function summarize(outcomes: readonly Outcome[]): void {
   );
   for (const outcome of outcomes.filter((o) => o.status === 'skipped'))
     console.log(`  skipped ${where(outcome.block)}: ${outcome.detail}`);
+  for (const outcome of outcomes.filter((o) => o.status === 'passed' && o.detail))
+    console.log(`  client ${where(outcome.block)}: ${outcome.detail}`);
   console.log(`${count('passed')} passed, ${count('failed')} failed`);
   if (count('failed') > 0) process.exitCode = 1;
 }

@@ -12,10 +12,12 @@
 //                                      of this checkout's files), not in the installed-package project
 //
 // Everything else that is `ts`/`typescript`/`js`/`javascript` or `sh`/`bash`/`shell` runs;
-// `json` blocks must parse; untagged blocks (program output) and `jsonc` are text.
+// `json` blocks must parse; untagged blocks (program output) and `jsonc` are text. MCP client
+// configurations (`json` with `mcpServers`/`servers`, `toml` with `[mcp_servers.NAME]`, a `sh`
+// line `claude mcp add ...`) are started and talked to (scripts/docs-test/clients.ts).
 
 /** How the docs test treats a block. */
-export type BlockKind = 'typescript' | 'shell' | 'json' | 'text';
+export type BlockKind = 'typescript' | 'shell' | 'json' | 'toml' | 'text';
 
 /** One fenced code block. */
 export interface CodeBlock {
@@ -44,6 +46,7 @@ const KINDS: Record<string, BlockKind> = {
   bash: 'shell',
   shell: 'shell',
   json: 'json',
+  toml: 'toml',
 };
 
 const FENCE = /^(\s*)(`{3,}|~{3,})\s*([\w-]*)/;

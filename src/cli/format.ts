@@ -2,6 +2,18 @@
 // under every locale and ICU build (the docs paste it verbatim).
 
 /**
+ * `count` and `noun`, the noun in the plural unless `count` is 1, the count with thousands
+ * separators.
+ *
+ * @example
+ * countOf(1, 'payload'); // '1 payload'
+ * countOf(1200, 'payload'); // '1,200 payloads'
+ */
+export function countOf(count: number, noun: string): string {
+  return `${formatInt(count)} ${count === 1 ? noun : `${noun}s`}`;
+}
+
+/**
  * An integer with thousands separators.
  *
  * @example

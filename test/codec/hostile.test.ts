@@ -1,6 +1,7 @@
 // decode() on untrusted input (spec §15): prototype keys stay ordinary data, declared lengths
 // allocate nothing, nesting is bounded by maxDepth, and no input string makes decode throw
 // anything but ToonDecodeError. Each test targets one guard and fails if that guard is removed.
+
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
@@ -9,6 +10,7 @@ import { encode } from '../../src/codec/encode.js';
 import { ToonDecodeError } from '../../src/codec/errors.js';
 import type { DecodeOptions, JsonObject, JsonValue } from '../../src/codec/types.js';
 import { isWellFormedJson, jsonValue } from '../support/json.js';
+import { hangGuardMs } from '../support/patience.js';
 import { applySplice, splice, syntaxSoup } from './syntax-soup.js';
 
 const lines = (...text: string[]) => text.join('\n');
@@ -257,7 +259,7 @@ describe('§15 no input makes decode throw anything but ToonDecodeError', () => 
 describe('§15 pathological shapes finish in linear time (hang guards, not benchmarks)', () => {
   // Each input is large enough that a quadratic scan would run for minutes; linear code takes
   // milliseconds. The timeout only catches a hang.
-  const guard = { timeout: 20_000 };
+  const guard = { timeout: hangGuardMs(20_000) };
   const N = 200_000;
 
   it('a line of unbalanced quotes and brackets', guard, () => {

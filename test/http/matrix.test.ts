@@ -1,5 +1,6 @@
 // The behaviour matrix: one table of cases, run over real HTTP against the Fastify, Express and
 // Hono example apps (127.0.0.1, ephemeral ports, closed after each adapter's suite).
+
 import assert from 'node:assert/strict';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
@@ -9,6 +10,7 @@ import type { OrdersAppOptions } from '../../examples/http/orders.js';
 import { encode } from '../../src/codec/encode.js';
 import { pick } from '../../src/compact/pick.js';
 import { mediaTypeOf, notFoundProblem } from '../../src/http/index.js';
+import { hangGuardMs } from '../support/patience.js';
 import {
   BUFFER_JSON,
   DATA,
@@ -533,7 +535,9 @@ interface FieldCase {
 const TOON_ACCEPT = { accept: 'text/toon' };
 const JSON_ACCEPT = { accept: 'application/json' };
 
-function timeout<T>(promise: Promise<T>, ms: number, what: string): Promise<T> {
+/** `promise`, or a rejection once a hang guard of `ms` (scaled: hangGuardMs) has passed. */
+function timeout<T>(promise: Promise<T>, baseMs: number, what: string): Promise<T> {
+  const ms = hangGuardMs(baseMs);
   let timer: NodeJS.Timeout | undefined;
   return Promise.race([
     promise,

@@ -15,6 +15,7 @@ import { ToolListChangedNotificationSchema } from '@modelcontextprotocol/sdk/typ
 import { z } from 'zod';
 import { loadTokenizer, parseCompact } from '../../src/index.js';
 import { checkServerNames, parseProxyConfig } from '../../src/mcp/proxy.js';
+import { hangGuardMs } from '../support/patience.js';
 import { proxyCli, ROOT, type ToolResult } from './helpers.js';
 
 const serverBin = (name: string) =>
@@ -215,7 +216,7 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
   after(() => rmSync(dir, { recursive: true, force: true }));
 
   it('answers every tool of the three servers by its namespaced name as the server does directly', {
-    timeout: 240_000,
+    timeout: hangGuardMs(240_000),
   }, async () => {
     resetState();
     const direct: Record<string, Client> = {};
@@ -260,7 +261,7 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
   });
 
   it("follows each server's list cursor to its last page, and lists every tool once", {
-    timeout: 120_000,
+    timeout: hangGuardMs(120_000),
   }, async () => {
     const paged = join(dir, 'paged.json');
     writeFileSync(
@@ -291,7 +292,7 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
   });
 
   it('a server that dies takes only its own tools: the others go on, and the client is told the list changed', {
-    timeout: 120_000,
+    timeout: hangGuardMs(120_000),
   }, async () => {
     resetState();
     const gateway = await connect([proxyCli(), 'proxy', '--config', config]);
@@ -343,7 +344,7 @@ describe('toonwire proxy as a gateway over server-memory, server-filesystem and 
   });
 
   it('--lazy-tools over the gateway: a list at most 15% of the full one, exact definitions found, calls checked before they go', {
-    timeout: 120_000,
+    timeout: hangGuardMs(120_000),
   }, async () => {
     resetState();
     const count = await loadTokenizer('o200k_base');

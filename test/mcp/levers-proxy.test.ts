@@ -199,11 +199,14 @@ describe('proxy levers over MCP', () => {
     assert.match(result.content[1]!.text, /over the budget of 20000.*shipped whole, nothing cut/);
   });
 
-  it('an unknown or expired cursor is a clear isError result', async () => {
+  it('an unknown or expired cursor is a clear isError result', async (t) => {
     const result = await call(client, 'toonwire_more', { cursor: 'nope.100' });
     assert.equal(result.isError, true);
     assert.match(result.content[0]!.text, /expired or is unknown.*Call the original tool again/);
 
+    // The page cache's clock is mocked (Date only: timers and I/O run as usual), so a page
+    // expires when the test moves the clock past its TTL, however slow the machine is.
+    t.mock.timers.enable({ apis: ['Date'], now: Date.now() });
     const short = await listenProxy({
       upstream,
       listen: { host: '127.0.0.1', port: 0 },
@@ -217,7 +220,7 @@ describe('proxy levers over MCP', () => {
       const cursor = (paged._meta?.['toonwire/page'] as { nextCursor: string } | undefined)!
         .nextCursor;
       assert.equal((await call(shortClient, 'toonwire_more', { cursor })).isError, undefined);
-      await new Promise((resolve) => setTimeout(resolve, 250));
+      t.mock.timers.tick(250);
       const expired = await call(shortClient, 'toonwire_more', { cursor });
       assert.equal(expired.isError, true);
       assert.match(expired.content[0]!.text, /has expired or is unknown.*kept for 100 ms/);

@@ -20,6 +20,7 @@ import {
   McpError,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseCompact } from '../../src/index.js';
+import { hangGuardMs, withinHangGuard } from '../support/patience.js';
 import {
   proxyCli,
   ROOT,
@@ -95,11 +96,22 @@ function alive(pid: number): boolean {
   }
 }
 
+/** Polls `condition` until it holds or a hang guard of `ms` (scaled: hangGuardMs) has passed. */
 async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + ms;
+  const deadline = Date.now() + hangGuardMs(ms);
   while (Date.now() < deadline) {
     if (condition()) return true;
-    await delay(50);
+    await delay(50); // wait-ok: the poll interval of a scaled guard
+  }
+  return condition();
+}
+
+/** {@link waitUntil} for a condition that must be awaited. */
+async function waitUntilAsync(condition: () => Promise<boolean>, ms: number): Promise<boolean> {
+  const deadline = Date.now() + hangGuardMs(ms);
+  while (Date.now() < deadline) {
+    if (await condition()) return true;
+    await delay(50); // wait-ok: the poll interval of a scaled guard
   }
   return condition();
 }
@@ -129,7 +141,7 @@ describe('toonwire proxy in front of server-filesystem: file contents stay verba
   after(() => rmSync(folder, { recursive: true, force: true }));
 
   it('reads a JSON file byte for byte, edits it with a line it read, and still compacts directory_tree', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
     const connection = await connect(
       proxy([], [process.execPath, serverBin('server-filesystem'), folder]),
@@ -178,7 +190,7 @@ describe('toonwire proxy in front of server-filesystem: file contents stay verba
 
 describe('toonwire proxy in front of server-memory', () => {
   it('compacts read_graph, and skips a banner line the upstream prints on stdout', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
     const folder = mkdtempSync(join(tmpdir(), 'toonwire-memory-'));
     const memory = `exec ${JSON.stringify(process.execPath)} ${JSON.stringify(serverBin('server-memory'))}`;
@@ -230,7 +242,7 @@ describe('toonwire proxy in front of an MCP Apps server (server-basic-vanillajs)
     ['keep', 'toonwire-field-test'],
   ] as const) {
     it(`keeps the UI tool's structuredContent and outputSchema (--structured-content ${mode}, client ${clientName})`, {
-      timeout: 60_000,
+      timeout: hangGuardMs(60_000),
     }, async () => {
       const connection = await connect(proxy(['--structured-content', mode], appServer), {
         clientName,
@@ -270,9 +282,9 @@ describe('toonwire proxy process hygiene', () => {
   }
 
   it('ends the whole upstream tree on a timeout: nothing of a wrapped upstream survives', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
-    const connection = await connect(proxy(['--timeout', '3000'], wrapped), {
+    const connection = await connect(proxy(['--timeout', String(hangGuardMs(3000))], wrapped), {
       env: { KEEP_ALIVE: '1' },
     });
     try {
@@ -287,7 +299,7 @@ describe('toonwire proxy process hygiene', () => {
   });
 
   it('a client killed mid-call: the proxy cancels the call upstream and stops, not waiting for the answer', {
-    timeout: 60_000,
+    timeout: hangGuardMs(60_000),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toonwire-killed-'));
     const rawInput = join(dir, 'upstream-input.log');
@@ -331,7 +343,9 @@ describe('toonwire proxy process hygiene', () => {
     }
   });
 
-  it('ends the whole upstream tree when the client leaves', { timeout: 20_000 }, async () => {
+  it('ends the whole upstream tree when the client leaves', {
+    timeout: hangGuardMs(20_000),
+  }, async () => {
     const connection = await connect(proxy([], wrapped), { env: { KEEP_ALIVE: '1' } });
     const pid = await grandchildPid(connection);
     await connection.close();
@@ -344,15 +358,17 @@ describe('toonwire proxy process hygiene', () => {
 
 describe('toonwire proxy timeouts and server-to-client requests', () => {
   it('does not time out while the client takes its time over an elicitation (server-everything)', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
+    const limit = hangGuardMs(3000); // the proxy's --timeout, scaled like every guard
     const connection = await connect(
-      proxy(['--timeout', '3000'], [process.execPath, serverBin('server-everything')]),
+      proxy(['--timeout', String(limit)], [process.execPath, serverBin('server-everything')]),
       {
         elicitation: true,
         setup: (client) =>
           client.setRequestHandler(ElicitRequestSchema, async () => {
-            await delay(4500); // a person reading the dialog, longer than --timeout
+            // wait-ok: what the test is about, a person reading the dialog longer than --timeout
+            await delay(limit * 1.5);
             return { action: 'decline' };
           }),
       },
@@ -363,7 +379,7 @@ describe('toonwire proxy timeouts and server-to-client requests', () => {
       const result = (await connection.client.callTool(
         { name: 'trigger-elicitation-request' },
         undefined,
-        { timeout: 10_000 },
+        { timeout: hangGuardMs(10_000) },
       )) as Result;
       assert.match(JSON.stringify(result.content), /decline/i);
       // The clock runs again once the client has answered: a hang afterwards still times out.
@@ -393,7 +409,7 @@ describe('toonwire proxy --upstream-url: messages sent right after initializatio
   });
 
   it('delivers a notification the server sends right after initialized, every time', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
     for (let round = 0; round < 4; round++) {
       let received = () => {};
@@ -405,8 +421,7 @@ describe('toonwire proxy --upstream-url: messages sent right after initializatio
           }),
       });
       try {
-        const got = await Promise.race([arrived.then(() => true), delay(3000).then(() => false)]);
-        assert.equal(got, true, `round ${round}: the early notification was lost`);
+        await withinHangGuard(arrived, 10_000, `round ${round}: the early notification`);
         await connection.client.ping(); // and the session goes on working
       } finally {
         await connection.close();
@@ -423,15 +438,18 @@ function listeningProxy(flags: string[], env: Record<string, string> = {}) {
     { stdio: ['ignore', 'ignore', 'pipe'], env: { ...process.env, KEEP_ALIVE: '1', ...env } },
   );
   let stderr = '';
+  let served: (url: URL) => void = () => {};
+  const serving = new Promise<URL>((resolve) => (served = resolve));
   proxyProcess.stderr!.setEncoding('utf8');
-  proxyProcess.stderr!.on('data', (chunk: string) => (stderr += chunk));
+  proxyProcess.stderr!.on('data', (chunk: string) => {
+    stderr += chunk;
+    const url = /serving MCP at (\S+)/.exec(stderr)?.[1];
+    if (url !== undefined) served(new URL(url));
+  });
   return {
     stderr: () => stderr,
     /** The URL the proxy serves MCP at, once it says so. */
-    endpoint: async (): Promise<URL> => {
-      assert.equal(await waitUntil(() => /serving MCP at (\S+)/.test(stderr), 10_000), true);
-      return new URL(/serving MCP at (\S+)/.exec(stderr)![1]!);
-    },
+    endpoint: (): Promise<URL> => withinHangGuard(serving, 30_000, '"serving MCP at" line'),
     stop: async () => {
       proxyProcess.kill('SIGTERM');
       await new Promise((resolve) => proxyProcess.once('exit', resolve));
@@ -441,7 +459,7 @@ function listeningProxy(flags: string[], env: Record<string, string> = {}) {
 
 describe('toonwire proxy --listen session lifecycle', () => {
   it('ends a session its client abandoned without DELETE after --idle-timeout, stopping its upstream', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
     const proxy = listeningProxy(['--idle-timeout', '1']);
     try {
@@ -460,7 +478,7 @@ describe('toonwire proxy --listen session lifecycle', () => {
   });
 
   it('ends 10 sessions abandoned at once after --idle-timeout 5: no upstream process is left, and --stats counts them', {
-    timeout: 90_000,
+    timeout: hangGuardMs(90_000),
   }, async () => {
     const proxy = listeningProxy(['--idle-timeout', '5', '--stats']);
     try {
@@ -496,7 +514,7 @@ describe('toonwire proxy --listen session lifecycle', () => {
   });
 
   it('a --listen client that disconnects mid-call has the call cancelled upstream', {
-    timeout: 60_000,
+    timeout: hangGuardMs(60_000),
   }, async () => {
     const dir = mkdtempSync(join(tmpdir(), 'toonwire-disconnect-'));
     const rawInput = join(dir, 'upstream-input.log');
@@ -533,7 +551,7 @@ describe('toonwire proxy --listen session lifecycle', () => {
   });
 
   it('keeps at most --max-sessions: a new session ends an abandoned one, or is refused while all are busy', {
-    timeout: 20_000,
+    timeout: hangGuardMs(20_000),
   }, async () => {
     const proxy = listeningProxy(['--max-sessions', '1']);
     const clients: Client[] = [];
@@ -547,14 +565,25 @@ describe('toonwire proxy --listen session lifecycle', () => {
       };
       const first = await connectClient('abandoning');
       await clients[0]!.close(); // no DELETE: its session stays, idle
-      await delay(300); // for the proxy to see its stream close
-      const second = await connectClient('second');
+      // Refused while the proxy has not yet seen the first stream close (busy, not idle).
+      let second: number | undefined;
+      assert.equal(
+        await waitUntilAsync(async () => {
+          second = await connectClient('second').catch((error: Error) => {
+            if (/Too many sessions/.test(error.message)) return undefined;
+            throw error;
+          });
+          return second !== undefined;
+        }, 20_000),
+        true,
+        'the second session was refused',
+      );
       assert.equal(
         await waitUntil(() => !alive(first), 6000),
         true,
         'the first upstream still runs',
       );
-      assert.ok(alive(second));
+      assert.ok(alive(second!));
       assert.match(proxy.stderr(), /ended the session idle the longest, to stay within 1 sessions/);
       // The second client is connected (its stream is open): a third is refused, not let in.
       await assert.rejects(connectClient('third'), /Too many sessions: all 1 are busy/);

@@ -17,8 +17,10 @@ import {
   type ProxySessionEnd,
   ProxyStats,
 } from '../../src/mcp/proxy.js';
+import { hangGuardMs } from '../support/patience.js';
 
 /** Sleeps `ms`, or less when the request is aborted (the session ended), so no timer outlives a test. */
+// wait-ok: the test server's work, which takes this long on purpose
 const sleep = (ms: number, signal: AbortSignal) => delay(ms, undefined, { signal }).catch(() => {});
 
 /** An upstream whose `work` tool takes `ms`, reporting progress every `every` ms when asked. */
@@ -121,11 +123,12 @@ describe('ProxySession', () => {
   });
 
   it('lets a request that reports progress run past the timeout', async () => {
-    const { client, session } = await proxied(1000);
+    const limit = hangGuardMs(1000); // the proxy's timeout: progress every 30 ms keeps it off
+    const { client, session } = await proxied(limit);
     const result = await client.callTool(
-      { name: 'work', arguments: { ms: 1500, every: 30 } },
+      { name: 'work', arguments: { ms: limit * 1.5, every: 30 } },
       undefined,
-      { onprogress: () => {}, timeout: 10_000 },
+      { onprogress: () => {}, timeout: hangGuardMs(10_000) },
     );
     assert.equal(result.isError, undefined);
     await client.close();
@@ -135,7 +138,9 @@ describe('ProxySession', () => {
   it('ends with upstream-failed and a timeout error when a request goes quiet past the timeout', async () => {
     const { client, session, logs } = await proxied(300);
     const error = await client
-      .callTool({ name: 'work', arguments: { ms: 5000 } }, undefined, { timeout: 10_000 })
+      .callTool({ name: 'work', arguments: { ms: 5000 } }, undefined, {
+        timeout: hangGuardMs(10_000),
+      })
       .catch((caught: unknown) => caught);
     assert.ok(error instanceof McpError);
     assert.equal(error.code, -32001);
@@ -152,7 +157,7 @@ describe('ProxySession', () => {
   });
 
   it('answers what a stdio client asked before it ended its input, then ends (MCP stdio shutdown)', async () => {
-    const { session, answers } = await stdioClientEnds(10_000, [
+    const { session, answers } = await stdioClientEnds(hangGuardMs(10_000), [
       {
         jsonrpc: '2.0',
         id: 1,

@@ -136,7 +136,7 @@ async function lockOrReady(): Promise<'locked' | 'ready'> {
       await rm(LOCK_DIR, { recursive: true, force: true });
       continue;
     }
-    await sleep(LOCK_POLL_MS);
+    await sleep(LOCK_POLL_MS); // wait-ok: the poll interval of a lock
   }
 }
 

@@ -24,6 +24,7 @@ interface DecodeCommandOptions {
   unflatten?: boolean;
   compact?: boolean;
   stream?: boolean;
+  fromPick?: boolean;
 }
 
 /**
@@ -58,8 +59,12 @@ export function registerDecodeCommand(program: Command): void {
       1000,
     )
     .option(
+      '--from-pick',
+      "read what 'toonwire pick' wrote, JSON or TOON: JSON passes through, TOON is decoded",
+    )
+    .option(
       '--unflatten',
-      "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten')",
+      "rebuild nested objects from dotted keys (for text the picker produced as 'toon-flatten'; with --from-pick, only when the text is TOON)",
     )
     .option('--compact', 'write JSON on one line instead of indented')
     .option(
@@ -68,7 +73,7 @@ export function registerDecodeCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --unflatten\n  toonwire decode deep.toon --max-depth 5000',
+      '\nInput that is JSON (an object or an array) is refused: decode reads TOON. For what pick wrote,\nwhich is JSON or TOON, use --from-pick.\n\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --from-pick\n  toonwire pick runs.json -c toon-flatten | toonwire decode --from-pick --unflatten\n  toonwire decode deep.toon --max-depth 5000',
     )
     .action(async (file: string | undefined, options: DecodeCommandOptions) => {
       const decodeOptions = {
@@ -83,6 +88,11 @@ export function registerDecodeCommand(program: Command): void {
         !options.unflatten &&
         (options.stream || size > STREAM_BYTES)
       ) {
+        if (looksLikeJson(await readHead(file))) {
+          if (!options.fromPick) throw jsonInputError(file);
+          await writeChunks(jsonFromFile(file, options.compact ? 0 : 2));
+          return;
+        }
         const progress = byteProgress(
           file,
           size,
@@ -115,6 +125,12 @@ export function registerDecodeCommand(program: Command): void {
         return;
       }
       const { source, bytes } = await readBytes(file);
+      const json = parsedJson(bytes);
+      if (json !== undefined) {
+        if (!options.fromPick) throw jsonInputError(source);
+        await writeChunks(jsonPieces(json, options.compact ? 0 : 2));
+        return;
+      }
       let value: JsonValue;
       try {
         value = decode(bytes, decodeOptions);
@@ -144,6 +160,49 @@ export function registerDecodeCommand(program: Command): void {
       }
       await writeChunks(jsonPieces(value, options.compact ? 0 : 2));
     });
+}
+
+/** The refusal of JSON input, naming what reads it. */
+function jsonInputError(source: string): CliError {
+  return new CliError(
+    `${source} is JSON, not TOON: decode reads TOON. For what 'toonwire pick' wrote (JSON or TOON), use 'toonwire decode --from-pick'; in code, parseCompact(text, strategy)`,
+    EXIT_DATA,
+  );
+}
+
+/**
+ * The value of `bytes` when they are a JSON object or array (which TOON would misread as a key
+ * line: `{"id":1}` decodes to `{ '{"id"': 1 }`); undefined otherwise. A JSON number, string or
+ * boolean is left to the TOON decoder, which reads it as the same value.
+ */
+function parsedJson(bytes: Uint8Array): JsonValue | undefined {
+  if (!looksLikeJson(bytes.subarray(0, 8192))) return undefined;
+  try {
+    return JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as JsonValue;
+  } catch {
+    return undefined;
+  }
+}
+
+/**
+ * Whether a document starting with `head` is JSON rather than TOON: it opens with `{` (TOON
+ * quotes a key that starts with one), or with `[` that is not a TOON root array header
+ * (`[3]:`, `[2]{a,b}:`, `[3|]:`).
+ */
+function looksLikeJson(head: Uint8Array): boolean {
+  const text = new TextDecoder()
+    .decode(head.subarray(0, 256))
+    .replace(/^\uFEFF/, '')
+    .trimStart();
+  if (text.startsWith('{')) return true;
+  return text.startsWith('[') && !/^\[#?\d+[|\t]?\](\{[^}]*\})?:/.test(text);
+}
+
+/** A JSON file, re-indented, in pieces (for a large `--from-pick` input that is JSON). */
+async function* jsonFromFile(file: string, indent: number): AsyncGenerator<string> {
+  const { bytes } = await readBytes(file);
+  const value = JSON.parse(new TextDecoder('utf-8', { fatal: true }).decode(bytes)) as JsonValue;
+  yield* jsonPieces(value, indent);
 }
 
 /** True when `bytes` hold nothing but whitespace: an empty document. */

@@ -75,7 +75,7 @@ export function registerPickCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nThe chosen text goes to stdout. To read it back, use `toonwire decode` (add --unflatten when\n--explain reports toon-flatten), or parseCompact(text, strategy) from the library.\n\nExamples:\n  toonwire pick runs.json --explain\n  toonwire pick places.json --fields title,url,totalScore --by tokens',
+      '\nThe chosen text goes to stdout. To read it back, whichever format it is, use\n`toonwire decode --from-pick` (add --unflatten when --explain reports toon-flatten), or\nparseCompact(text, strategy) from the library.\n\nExamples:\n  toonwire pick runs.json --explain\n  toonwire pick places.json --fields title,url,totalScore --by tokens',
     )
     .action(async (file: string | undefined, options: PickCommandOptions) => {
       const by = options.by ?? 'auto';

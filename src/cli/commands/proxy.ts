@@ -17,6 +17,7 @@ import type { ProxyConfig } from '../../mcp/proxy/config/config.js';
 import type { Authenticator } from '../../mcp/proxy/serve/auth.js';
 import type { ListenAccess } from '../../mcp/proxy/serve/listen.js';
 import type { MetricsServer, ProxyMetrics } from '../../mcp/proxy/telemetry/metrics.js';
+import { upstreamEnvironment } from '../../mcp/proxy/transport/upstream-env.js';
 import type { GatewayUpstream } from '../../mcp/proxy.js';
 import { CliExit } from '../errors.js';
 import { candidatesOption, measureOption, numberParser, tokenizerOption } from '../options.js';
@@ -516,7 +517,10 @@ function gatewayUpstream(config: ProxyConfig): GatewayUpstream {
             command: server.command!,
             args: server.args,
             cwd: server.cwd,
-            env: server.env === undefined ? undefined : { ...process.env, ...server.env },
+            env:
+              server.env === undefined
+                ? undefined
+                : { ...upstreamEnvironment(process.env), ...server.env },
           };
   }
   return { servers, separator: config.separator };

@@ -209,6 +209,7 @@ async function buildReport(
       (input.format === 'jsonl' || (await startsWithArray(input.file)))
     ) {
       const bytes = byteProgress(input.path, size, mode !== 'off');
+      if (by !== 'tokens') estimated.push(input.path);
       // Exact counting runs at about 1.5 MB/s (gpt-tokenizer's BPE), so a streamed file's
       // tokens are estimated unless the picker itself counts them (--by tokens).
       const stream = {
@@ -260,6 +261,8 @@ async function buildReport(
 
   const fixtures: FixtureReport[] = [];
   const projections: ProjectionReport[] = [];
+  /** The streamed files whose tokens are estimated (see measureFile). */
+  const estimated: string[] = [];
   /** Measures one file, whole and projected to `fields`; `fixture` also lists it as a payload. */
   const measureInput = async (
     input: { name: string; file: string; path: string; format: InputFormat },
@@ -293,7 +296,12 @@ async function buildReport(
 
   return {
     source: inputs.source,
-    settings: { by, tokenizer: options.tokenizer, candidates: ['json', ...settings.candidates] },
+    settings: {
+      by,
+      tokenizer: options.tokenizer,
+      candidates: ['json', ...settings.candidates],
+      ...(estimated.length > 0 ? { tokensEstimatedFor: [...new Set(estimated)] } : {}),
+    },
     fixtures,
     groups: summarizeGroups(fixtures),
     combined: summarize('combined', fixtures),

@@ -1,12 +1,15 @@
 // `--html FILE`: the report as one self-contained page. Styles are inline and the bar charts are
 // plain CSS boxes, so the file opens offline, in any browser, and can be mailed or attached.
 //
-// Layout: it reads on a phone (390 px) as on a desktop without scrolling the page sideways.
-// Tables scroll inside their own box; charts stack their columns on narrow screens. Each chart
+// Layout: it reads on a phone (390 px) as on a desktop without scrolling the page sideways, and
+// leads with the saving: every table shows its name column, then the saving columns (Δ against
+// JSON), then the rest, and its name column stays pinned when the table scrolls in its own box;
+// charts stack their columns on narrow screens. Each chart's colours mean one thing, and every
+// colour of a bar is in the legend above it. Each chart
 // has one scale for all its bars: the summary chart in percent saved, every payload chart in
 // percent of the payload's JSON size, with one scale shared by all payload charts so that their
 // bars compare across payloads too (scripts/check-html-width.ts checks the widths in Chromium).
-import { formatDelta, formatInt } from '../format.js';
+import { countOf, formatDelta, formatInt } from '../format.js';
 import type { Size } from './measure.js';
 import type { FixtureReport, GroupSummary, ProjectionReport, ReportData } from './model.js';
 import type { Table } from './table.js';
@@ -19,7 +22,9 @@ import {
   roundTripLine,
 } from './tables.js';
 
-const PALETTE = ['#6b7280', '#2563eb', '#16a34a', '#d97706', '#9333ea', '#dc2626'];
+/** Candidate colours (payload and projection charts); none is the summary chart's teal or red. */
+const PALETTE = ['#6b7280', '#2563eb', '#65a30d', '#d97706', '#9333ea', '#db2777'];
+const PICKER_COLOR = '#111827';
 
 /** Escapes text for HTML element content and attribute values. */
 export function escapeHtml(text: string): string {
@@ -42,11 +47,12 @@ export function renderHtml(data: ReportData): string {
       PALETTE[i % PALETTE.length]!,
     ]),
   );
-  colors.set('picker', '#111827');
+  colors.set('picker', PICKER_COLOR);
   const legend = [...colors.entries()]
     .filter(([name]) => name !== 'picker')
     .map(([name, color]) => legendKey(name, color))
     .join('');
+  const projectionLegend = `<p class="legend">${[...colors.entries()].map(([name, color]) => legendKey(name, color)).join('')}<span class="note">bars in % of the full payload's JSON size</span></p>`;
   const sections: string[] = [];
   if (data.fixtures.length > 0) {
     sections.push(`<h2>What the picker saves against JSON</h2>${savingsChart(data)}`);
@@ -59,7 +65,7 @@ export function renderHtml(data: ReportData): string {
   }
   for (const projection of data.projections) {
     sections.push(
-      `<h2>${escapeHtml(projectionTable(projection).title ?? projection.name)}</h2>${projectionChart(projection, colors)}${tableHtml({ ...projectionTable(projection), title: '' })}`,
+      `<h2>${escapeHtml(projectionTable(projection).title ?? projection.name)}</h2>${projectionLegend}${projectionChart(projection, colors)}${tableHtml({ ...projectionTable(projection), title: '' })}`,
     );
   }
   if (data.fixtures.length > 0)
@@ -84,10 +90,12 @@ body{font:14px/1.45 system-ui,-apple-system,"Segoe UI",sans-serif;margin:2rem au
 h1{font-size:1.3rem}h2{font-size:1.1rem;margin-top:2rem}
 .scroll{overflow-x:auto;max-width:100%;margin:.5rem 0}
 table{border-collapse:collapse;font-variant-numeric:tabular-nums;font-size:13px}
-th,td{padding:.2rem .45rem;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:bottom;white-space:nowrap}
+th,td{padding:.2rem .45rem;border-bottom:1px solid #e5e7eb;text-align:left;vertical-align:bottom;white-space:nowrap;background:#fff}
+th.name,td.name{position:sticky;left:0;z-index:1;white-space:normal;min-width:7rem;max-width:16rem;box-shadow:1px 0 0 #e5e7eb}
+td.saving{font-weight:600}
 th{font-weight:600}
 .summary{max-width:60rem}
-td.r,th.r{text-align:right}tr.section td{font-weight:600;background:#f9fafb}
+td.r,th.r{text-align:right}tr.section td{font-weight:600;background:#f9fafb;white-space:normal}
 .chart{display:grid;grid-template-columns:1fr 1fr;gap:.5rem 1.5rem;border-top:1px solid #e5e7eb;padding:.6rem 0}
 .chart h3{grid-column:1/-1;margin:0;font-size:.95rem;overflow-wrap:anywhere}.chart h3 small{color:#6b7280;font-weight:400}
 .bars{display:grid;grid-template-columns:minmax(0,max-content) minmax(0,1fr);gap:.15rem .5rem;align-items:center;font-size:12px;min-width:0}
@@ -129,12 +137,44 @@ function formatPercent(ratio: number): string {
   return `${(Math.round(ratio * 1000) / 10).toFixed(1)}%`;
 }
 
+/** Whether a column holds a saving against JSON (the figure the reader came for). */
+function isSaving(column: Table['columns'][number]): boolean {
+  return (
+    column.group === 'Δ vs json' || column.header === 'Δ total' || column.header === 'vs full json'
+  );
+}
+
+/**
+ * The order a table's columns are shown in: the name column, the saving columns, what was
+ * picked, then the rest as the text report has them.
+ */
+function columnOrder(table: Table): number[] {
+  const indexes = table.columns.map((_, i) => i).slice(1);
+  const picked = (i: number) => ['picked', 'picks', 'smaller'].includes(table.columns[i]!.header);
+  const saving = indexes.filter((i) => isSaving(table.columns[i]!));
+  const chosen = indexes.filter((i) => !isSaving(table.columns[i]!) && picked(i));
+  const rest = indexes.filter((i) => !saving.includes(i) && !chosen.includes(i));
+  return [0, ...saving, ...chosen, ...rest];
+}
+
 function tableHtml(table: Table): string {
-  const header = `<tr>${table.columns.map((c) => `<th class="${c.align === 'right' ? 'r' : ''}">${escapeHtml(c.group ? `${c.group} ${c.header}` : c.header)}</th>`).join('')}</tr>`;
+  const order = columnOrder(table);
+  const classes = (i: number) =>
+    [i === 0 ? 'name' : '', table.columns[i]?.align === 'right' ? 'r' : '']
+      .concat(isSaving(table.columns[i]!) ? ['saving'] : [])
+      .filter(Boolean)
+      .join(' ');
+  const header = `<tr>${order
+    .map((i) => table.columns[i]!)
+    .map(
+      (c, at) =>
+        `<th class="${classes(order[at]!)}">${escapeHtml(c.group ? `${c.group} ${c.header}` : c.header)}</th>`,
+    )
+    .join('')}</tr>`;
   const body = table.rows
     .map((row) =>
       Array.isArray(row)
-        ? `<tr>${row.map((cell, i) => `<td class="${table.columns[i]?.align === 'right' ? 'r' : ''}">${escapeHtml(cell.trim())}</td>`).join('')}</tr>`
+        ? `<tr>${order.map((i) => `<td class="${classes(i)}">${escapeHtml((row[i] ?? '').trim())}</td>`).join('')}</tr>`
         : `<tr class="section"><td colspan="${table.columns.length}">${escapeHtml(row.section)}</td></tr>`,
     )
     .join('\n');
@@ -146,7 +186,8 @@ function tableHtml(table: Table): string {
   return `<div class="scroll" role="region" tabindex="0"><table>${header}\n${body}</table></div>${notes}`;
 }
 
-const SAVED_COLORS = { bytes: '#2563eb', tokens: '#16a34a', worse: '#dc2626' };
+/** The summary chart's colours: one meaning, which way the size went against JSON. */
+const SAVED_COLORS = { saved: '#0f766e', worse: '#b91c1c' };
 
 /**
  * The headline figures as one chart: per tool and combined, the share of bytes and of tokens
@@ -164,9 +205,9 @@ function savingsChart(data: ReportData): string {
       Math.abs(summary.delta.tokens),
     ]),
   );
-  const cell = (ratio: number, measure: 'bytes' | 'tokens') => {
+  const cell = (ratio: number) => {
     const width = ((Math.abs(ratio) / scale) * 100).toFixed(2);
-    const color = ratio > 0 ? SAVED_COLORS.worse : SAVED_COLORS[measure];
+    const color = ratio > 0 ? SAVED_COLORS.worse : SAVED_COLORS.saved;
     const text =
       ratio > 0
         ? `${formatPercent(ratio)} more`
@@ -178,11 +219,11 @@ function savingsChart(data: ReportData): string {
   const rows = summaries
     .map((summary) => {
       const total = summary === data.combined;
-      const name = total ? `combined (${summary.fixtures} payloads)` : summary.name;
-      return `<span class="name${total ? ' total' : ''}">${escapeHtml(name)}</span>${cell(summary.delta.bytes, 'bytes')}${cell(summary.delta.tokens, 'tokens')}`;
+      const name = total ? `combined (${countOf(summary.fixtures, 'payload')})` : summary.name;
+      return `<span class="name${total ? ' total' : ''}">${escapeHtml(name)}</span>${cell(summary.delta.bytes)}${cell(summary.delta.tokens)}`;
     })
     .join('');
-  return `<p class="legend">${legendKey('bytes', SAVED_COLORS.bytes)}${legendKey('tokens', SAVED_COLORS.tokens)}<span class="note">Δ total against JSON, one scale for the whole chart (the longest bar is ${formatPercent(scale)})</span></p><div class="savings"><span class="head name">tool</span><span class="head">bytes saved</span><span class="head">tokens saved</span>${rows}</div>`;
+  return `<p class="legend">${legendKey('saved against JSON', SAVED_COLORS.saved)}${legendKey('larger than JSON', SAVED_COLORS.worse)}<span class="note">Δ total against JSON, one scale for the whole chart (the longest bar is ${formatPercent(scale)})</span></p><div class="savings"><span class="head name">tool</span><span class="head">bytes saved</span><span class="head">tokens saved</span>${rows}</div>`;
 }
 
 interface Bar {

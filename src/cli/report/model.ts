@@ -59,7 +59,13 @@ export interface ProjectionReport {
 export interface ReportData {
   /** What was measured: the bundled corpus or the user's files. */
   source: 'bundled-corpus' | 'files';
-  settings: { by: 'auto' | 'bytes' | 'tokens'; tokenizer: string; candidates: string[] };
+  settings: {
+    by: 'auto' | 'bytes' | 'tokens';
+    tokenizer: string;
+    candidates: string[];
+    /** Files streamed in batches whose tokens were estimated (o200k_base), not counted. */
+    tokensEstimatedFor?: string[];
+  };
   fixtures: FixtureReport[];
   groups: GroupSummary[];
   combined: GroupSummary;

@@ -5,7 +5,7 @@ import {
   TOKEN_GUARD_MARGIN,
   TOKEN_GUARD_SLACK,
 } from '../../compact/index.js';
-import { formatDelta, formatInt } from '../format.js';
+import { countOf, formatDelta, formatInt } from '../format.js';
 import type { GroupSummary, ProjectionReport, ReportData } from './model.js';
 import {
   type Column,
@@ -20,11 +20,18 @@ import {
 /** The headline sentence above the tables. */
 export function reportHeadline(data: ReportData): string {
   const what =
-    data.source === 'bundled-corpus'
-      ? 'the bundled corpus'
-      : `${data.fixtures.length === 1 ? '1 file' : `${data.fixtures.length} files`}`;
+    data.source === 'bundled-corpus' ? 'the bundled corpus' : countOf(data.fixtures.length, 'file');
   const groups = data.groups.length === 1 ? '1 group' : `${data.groups.length} groups`;
-  return `toonwire report on ${what}: ${data.fixtures.length} payloads in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}`;
+  return `toonwire report on ${what}: ${countOf(data.fixtures.length, 'payload')} in ${groups}; picker by ${data.settings.by}; tokens counted with ${data.settings.tokenizer}${tokensEstimated(data)}`;
+}
+
+/** What the headline adds when some files' tokens were estimated rather than counted. */
+function tokensEstimated(data: ReportData): string {
+  const files = data.settings.tokensEstimatedFor ?? [];
+  if (files.length === 0) return '';
+  return files.length === data.fixtures.length
+    ? ', estimated (o200k_base) for every file: each is over 64 MB and streamed (--by tokens counts them)'
+    : `, estimated (o200k_base) for ${countOf(files.length, 'file')} over 64 MB, streamed (--by tokens counts them)`;
 }
 
 const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFixed(1)}%`;
@@ -40,7 +47,7 @@ const share = (ratio: number) => `${Math.abs(Math.round(ratio * 1000) / 10).toFi
  */
 export function reportSummary(data: ReportData): string[] {
   const out = [
-    'TOON (Token-Oriented Object Notation) writes the same data as JSON with less punctuation: a list of similar objects becomes one header line that names the fields, then one line of values per item. The picker ships whichever of JSON and TOON is smaller, so it is never larger than JSON.',
+    'TOON (Token-Oriented Object Notation) writes the same data as JSON with less punctuation: a list of similar objects becomes one header line that names the fields, then one line of values per item. The picker ships TOON where it is clearly smaller than JSON and JSON everywhere else, so it is never larger than JSON.',
   ];
   const n = data.fixtures.length;
   if (n > 0) {
@@ -199,7 +206,7 @@ export function groupTable(data: ReportData): Table {
     ],
     rows: [
       ...data.groups.map((group) => row(group, group.name)),
-      row(data.combined, `combined (${data.combined.fixtures} payloads)`),
+      row(data.combined, `combined (${countOf(data.combined.fixtures, 'payload')})`),
     ],
     rulesBefore: [data.groups.length],
     notes: [

@@ -7,6 +7,7 @@ import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
 import { JsonLineTransport } from './json-lines.js';
+import { upstreamEnvironment } from './upstream-env.js';
 
 /** How to start an upstream MCP server that speaks stdio. */
 export interface StdioUpstream {
@@ -14,7 +15,7 @@ export interface StdioUpstream {
   command: string;
   /** Its arguments. */
   args?: readonly string[];
-  /** Its environment (default: the proxy's own, unchanged: the client chose it for both). */
+  /** Its environment (default: the proxy's own less what npm set for its run: upstream-env.ts). */
   env?: NodeJS.ProcessEnv;
   /** Its working directory (default: the proxy's). */
   cwd?: string;
@@ -99,7 +100,7 @@ export class ChildProcessTransport implements Transport {
   async start(): Promise<void> {
     const { spawn } = await import('node:child_process');
     const child = spawn(this.upstream.command, [...(this.upstream.args ?? [])], {
-      env: this.upstream.env ?? process.env,
+      env: this.upstream.env ?? upstreamEnvironment(process.env),
       cwd: this.upstream.cwd,
       stdio: ['pipe', 'pipe', 'inherit'],
       windowsHide: true,
