@@ -1,7 +1,6 @@
-import { decode } from '../codec/decode.js';
 import { ToonDecodeError } from '../codec/errors.js';
 import type { JsonValue } from '../codec/types.js';
-import { readNumbersAsJson } from './json-twin.js';
+import { decodeAsJsonTwin } from './json-twin.js';
 import { contentTypeParameter, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 
@@ -135,7 +134,7 @@ export function decodeToonBody(
 ): JsonValue {
   let value: JsonValue;
   try {
-    value = decode(input, { strict: true });
+    value = decodeAsJsonTwin(input);
   } catch (error) {
     if (!(error instanceof ToonDecodeError)) throw error;
     if (error.offset !== undefined) {
@@ -154,9 +153,6 @@ export function decodeToonBody(
       column: error.column,
     });
   }
-  value = readNumbersAsJson(value, () =>
-    typeof input === 'string' ? input : new TextDecoder().decode(input),
-  );
   if (options.prototypeKeys !== undefined) guardPrototypeKeys(value, options.prototypeKeys, input);
   if (options.containerRoot && (typeof value !== 'object' || value === null)) {
     throw new HttpProblem({

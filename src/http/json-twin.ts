@@ -31,14 +31,6 @@ export function overflowsDouble(text: string): boolean {
   return JSON_NUMBER.test(text) && !Number.isFinite(Number(text));
 }
 
-function holdsOverflowing(value: JsonValue): boolean {
-  if (typeof value === 'string') return overflowsDouble(value);
-  if (Array.isArray(value)) return value.some(holdsOverflowing);
-  if (typeof value !== 'object' || value === null) return false;
-  for (const key in value) if (holdsOverflowing(value[key] as JsonValue)) return true;
-  return false;
-}
-
 /** JSON.parse's reading of a number token beyond a double: ±Infinity. */
 function asJsonReadsIt(token: string): number {
   return Number(token);
@@ -56,22 +48,6 @@ function asJsonReadsIt(token: string): number {
  */
 export function decodeAsJsonTwin(input: string | Uint8Array): JsonValue {
   return decodeWith(input, { strict: true }, { beyondDouble: asJsonReadsIt });
-}
-
-/**
- * Reads the numbers of a body that `decode` (strict) already decoded as JSON.parse reads them:
- * an unquoted number that a double cannot hold becomes ±Infinity instead of the codec's lossless
- * decimal string. Quoted strings are kept. `source` gives the TOON text, asked for only when the
- * body holds a string that could be such a number (the common case costs one walk); then the
- * text is decoded again with {@link decodeAsJsonTwin}. A caller that has not decoded yet should
- * call {@link decodeAsJsonTwin} instead: one decode in every case.
- *
- * @example
- * readNumbersAsJson({ q: '1e400' }, () => 'q: 1e400'); // { q: Infinity }
- * readNumbersAsJson({ q: '1e400' }, () => 'q: "1e400"'); // { q: '1e400' }
- */
-export function readNumbersAsJson(value: JsonValue, source: () => string): JsonValue {
-  return holdsOverflowing(value) ? decodeAsJsonTwin(source()) : value;
 }
 
 function hasNonFinite(value: JsonValue): boolean {
