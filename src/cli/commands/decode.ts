@@ -2,7 +2,6 @@
 // is written in pieces as it is produced, so no output is too large for a string.
 
 import { createReadStream } from 'node:fs';
-import { open } from 'node:fs/promises';
 import type { Command } from 'commander';
 import { decodeStream } from '../../codec/decode/stream.js';
 import { decode } from '../../codec/decode.js';
@@ -15,7 +14,10 @@ import { writeChunks } from '../input.js';
 import { parseMaxDepth, parsePositiveInteger } from '../options.js';
 import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
 import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
-import { fileSize, readBytes, STREAM_BYTES } from '../stream/read.js';
+import { fileSize, readBytes, readHead, STREAM_BYTES } from '../stream/read.js';
+
+/** How much of a file tells a binary file, or JSON, from ill-formed TOON. */
+const HEAD_BYTES = 8192;
 
 interface DecodeCommandOptions {
   strict: boolean;
@@ -88,7 +90,7 @@ export function registerDecodeCommand(program: Command): void {
         !options.unflatten &&
         (options.stream || size > STREAM_BYTES)
       ) {
-        if (looksLikeJson(await readHead(file))) {
+        if (looksLikeJson(await readHead(file, HEAD_BYTES))) {
           if (!options.fromPick) throw jsonInputError(file);
           await writeChunks(jsonFromFile(file, options.compact ? 0 : 2));
           return;
@@ -113,7 +115,7 @@ export function registerDecodeCommand(program: Command): void {
           );
         } catch (error) {
           if (error instanceof ToonDecodeError && error.offset !== undefined) {
-            const nul = binaryOffset(await readHead(file));
+            const nul = binaryOffset(await readHead(file, HEAD_BYTES));
             if (nul >= 0) throw binaryInputError(file, nul, 'TOON');
           }
           if (error instanceof ToonDecodeError)
@@ -210,16 +212,4 @@ function isBlank(bytes: Uint8Array): boolean {
   for (const byte of bytes)
     if (byte !== 0x20 && byte !== 0x0a && byte !== 0x0d && byte !== 0x09) return false;
   return true;
-}
-
-/** The first 8 KiB of `file`, to tell a binary file from ill-formed text. */
-async function readHead(file: string): Promise<Uint8Array> {
-  const handle = await open(file, 'r');
-  try {
-    const buffer = new Uint8Array(8192);
-    const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    return buffer.subarray(0, bytesRead);
-  } finally {
-    await handle.close();
-  }
 }

@@ -288,23 +288,34 @@ export async function* readJsonLines(path: string, onBytes?: OnBytes): AsyncGene
   }
 }
 
-/** True when the first non-space character of a JSON file is `[`: a root array to stream. */
-export async function startsWithArray(path: string): Promise<boolean> {
-  const handle = await open(path, 'r');
+/**
+ * The first `bytes` bytes of `file` (fewer when it is shorter): enough to tell what a file is
+ * (binary, JSON, a root array) without reading it.
+ *
+ * @example
+ * const head = await readHead('rows.json', 4096);
+ */
+export async function readHead(file: string, bytes: number): Promise<Uint8Array> {
+  const handle = await open(file, 'r');
   try {
-    const buffer = new Uint8Array(4096);
+    const buffer = new Uint8Array(bytes);
     const { bytesRead } = await handle.read(buffer, 0, buffer.length, 0);
-    let i =
-      bytesRead >= 3 && buffer[0] === 0xef && buffer[1] === 0xbb && buffer[2] === 0xbf ? 3 : 0;
-    while (
-      i < bytesRead &&
-      (buffer[i] === 0x20 || buffer[i] === 0x0a || buffer[i] === 0x0d || buffer[i] === 0x09)
-    )
-      i++;
-    return buffer[i] === 0x5b;
+    return buffer.subarray(0, bytesRead);
   } finally {
     await handle.close();
   }
+}
+
+/** True when the first non-space character of a JSON file is `[`: a root array to stream. */
+export async function startsWithArray(path: string): Promise<boolean> {
+  const head = await readHead(path, 4096);
+  let i = head.length >= 3 && head[0] === 0xef && head[1] === 0xbb && head[2] === 0xbf ? 3 : 0;
+  while (
+    i < head.length &&
+    (head[i] === 0x20 || head[i] === 0x0a || head[i] === 0x0d || head[i] === 0x09)
+  )
+    i++;
+  return head[i] === 0x5b;
 }
 
 /**
