@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { hangGuardMs } from '../support/patience.js';
 import { connectStdio, proxyCli, ROOT, type ToolResult } from './helpers.js';
 
 const bin = (name: string, ...args: string[]) => [
@@ -57,7 +58,7 @@ async function readDirect(server: keyof typeof SERVERS, uri: string): Promise<un
 
 describe('a gateway routes resources/read by URI', () => {
   it("reads every server's resource before any list, two servers' equal ui:// URIs apart", {
-    timeout: 180_000,
+    timeout: hangGuardMs(180_000),
   }, async () => {
     const reads: Array<[server: keyof typeof SERVERS, own: string, asked: string]> = [
       ['memory', 'memory://knowledge-graph', 'memory://knowledge-graph'],
@@ -159,7 +160,7 @@ describe('MCP Apps app-only tools (server-system-monitor poll-system-stats)', ()
   ];
   for (const { what, args, client, name } of cases)
     it(`keeps outputSchema and structuredContent, and answers calls (${what})`, {
-      timeout: 120_000,
+      timeout: hangGuardMs(120_000),
     }, async () => {
       const proxyArgs = args.map((arg) => (arg === '<gateway>' ? gatewayConfig() : arg));
       process.env.MEMORY_FILE_PATH = env.MEMORY_FILE_PATH;

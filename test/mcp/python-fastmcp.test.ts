@@ -8,6 +8,7 @@
 import assert from 'node:assert/strict';
 import { after, before, describe, it } from 'node:test';
 import { loadTokenizer, parseCompact } from '../../src/index.js';
+import { hangGuardMs } from '../support/patience.js';
 import { fastmcpServerCommand, pythonServerCommand, pythonWithFastmcp } from '../support/python.js';
 import { connectStdio, proxyArgs, type StdioConnection, type ToolResult } from './helpers.js';
 
@@ -65,7 +66,7 @@ describe('toonwire proxy in front of a fastmcp-package server', { skip }, () => 
   });
 
   it('what each Python framework sends, and what the model reads through the proxy (o200k_base tokens, printed)', {
-    timeout: 120_000,
+    timeout: hangGuardMs(120_000),
   }, async (t) => {
     const count = await loadTokenizer('o200k_base');
     const sdk = pythonServerCommand(setup.python!);

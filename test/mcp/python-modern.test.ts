@@ -9,6 +9,7 @@ import assert from 'node:assert/strict';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { parseCompact } from '../../src/index.js';
+import { hangGuardMs } from '../support/patience.js';
 import {
   type PythonHttpServer,
   pythonServerCommand,
@@ -128,7 +129,7 @@ for (const client of ['mcp', 'fastmcp'] as const) {
 
     for (const kind of ['stdio', '--listen', '--upstream-url'] as const) {
       it(`gets every page of a 2,000-row result under --max-tokens 1500 (${kind})`, {
-        timeout: 240_000,
+        timeout: hangGuardMs(240_000),
       }, async () => {
         await through(kind, ['--max-tokens', '1500'], async (target) => {
           const report = await pager(client, target, [['list_orders', { count: 2000 }]]);
@@ -142,7 +143,7 @@ for (const client of ['mcp', 'fastmcp'] as const) {
       });
 
       it(`accepts toonwire_find_tools and toonwire_call_tool answers, refusals and an expired cursor (${kind})`, {
-        timeout: 240_000,
+        timeout: hangGuardMs(240_000),
       }, async () => {
         await through(kind, ['--lazy-tools', '--max-tokens', '1500'], async (target) => {
           const report = await pager(client, target, [

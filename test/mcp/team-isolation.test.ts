@@ -34,6 +34,7 @@ async function gone(pid: number): Promise<void> {
     } catch {
       return;
     }
+    // wait-ok: polls the process table; a process exit of another process group has no event here
     await new Promise((resolve) => setTimeout(resolve, 20));
   }
 }
