@@ -189,7 +189,7 @@ function parsedJson(bytes: Uint8Array): JsonValue | undefined {
 /**
  * Whether a document starting with `head` is JSON rather than TOON: it opens with `{` (TOON
  * quotes a key that starts with one), or with `[` that is not a TOON root array header
- * (`[3]:`, `[2]{a,b}:`, `[3|]:`).
+ * (`[3]:`, `[2]{a,b}:`, `[3|]:`) nor TOON's empty root array `[]` (the same value as JSON's).
  */
 function looksLikeJson(head: Uint8Array): boolean {
   const text = new TextDecoder()
@@ -197,7 +197,9 @@ function looksLikeJson(head: Uint8Array): boolean {
     .replace(/^\uFEFF/, '')
     .trimStart();
   if (text.startsWith('{')) return true;
-  return text.startsWith('[') && !/^\[#?\d+[|\t]?\](\{[^}]*\})?:/.test(text);
+  return (
+    text.startsWith('[') && !/^\[\]\s*$/.test(text) && !/^\[#?\d+[|\t]?\](\{[^}]*\})?:/.test(text)
+  );
 }
 
 /** A JSON file, re-indented, in pieces (for a large `--from-pick` input that is JSON). */
