@@ -197,7 +197,13 @@ export class ToolCatalog {
   plan(params: unknown): CallPlan {
     const plan = this.planFor(params);
     if (plan.kind !== 'answer' || envelopeVersion({ params }) === undefined) return plan;
-    return { kind: 'answer', result: { ...plan.result, resultType: 'complete' } };
+    const complete = (result: Record<string, unknown>) => ({ ...result, resultType: 'complete' });
+    // A page read from a shared store is answered later: mark the answer once it is there.
+    const { result } = plan;
+    return {
+      kind: 'answer',
+      result: result instanceof Promise ? result.then(complete) : complete(result),
+    };
   }
 
   private planFor(params: unknown): CallPlan {
