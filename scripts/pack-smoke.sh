@@ -54,7 +54,11 @@ cat > package.json <<'JSON'
 { "name": "toonwire-pack-smoke", "version": "0.0.0", "private": true, "type": "module" }
 JSON
 # Every peer dependency the package declares, plus what a TypeScript user of every subpath adds;
-# each at the version this checkout has installed (else the declared range).
+# each at the version this checkout has installed (else the declared range). content-disposition
+# 0.5 and its @types too: @types/koa names `contentDisposition.Options` from whichever copy is
+# hoisted, and the versions that ship their own types (1 and later, Koa 3's and Express 5's)
+# have none, an error between those packages that any Koa user type-checking libraries meets
+# with or without toonwire (the repository's own type-check skips library files).
 mapfile -t PEERS < <(node -e '
   const root = process.argv[1];
   const manifest = require(`${root}/package.json`);
@@ -64,6 +68,8 @@ mapfile -t PEERS < <(node -e '
     try { version = require(`${root}/node_modules/${name}/package.json`).version; } catch {}
     console.log(`${name}@${version ?? manifest.peerDependencies?.[name] ?? "latest"}`);
   }
+  console.log("content-disposition@0.5.4");
+  console.log("@types/content-disposition@0.5.9");
 ' "$ROOT")
 npm install --no-audit --no-fund --prefer-offline --loglevel=error "$TARBALL" "${PEERS[@]}"
 echo "installed toonwire $(node -p "require('./node_modules/toonwire/package.json').version") with ${PEERS[*]}"
