@@ -38,8 +38,9 @@ function layerOf(pathInSrc: string): string {
   return rest.length === 0 ? '(root)' : (first ?? '(root)');
 }
 
-function edges(): Edge[] {
-  const found: Edge[] = [];
+/** Every import under src/: the importing file and the specifier (paths relative to src/). */
+function imports(): { file: string; specifier: string; targetPath: string | undefined }[] {
+  const found: { file: string; specifier: string; targetPath: string | undefined }[] = [];
   const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
     (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
   );
@@ -52,17 +53,25 @@ function edges(): Edge[] {
       .join('\n');
     for (const match of source.matchAll(SPECIFIER)) {
       const specifier = match[1]!;
-      const target = specifier.startsWith('.')
-        ? layerOf(
-            relative(SRC, resolve(dirname(join(SRC, file)), specifier))
-              .split('\\')
-              .join('/'),
-          )
+      const targetPath = specifier.startsWith('.')
+        ? relative(SRC, resolve(dirname(join(SRC, file)), specifier))
+            .split('\\')
+            .join('/')
+            .replace(/\.js$/, '.ts')
         : undefined;
-      found.push({ file: path, layer: layerOf(path), specifier, target });
+      found.push({ file: path, specifier, targetPath });
     }
   }
   return found;
+}
+
+function edges(): Edge[] {
+  return imports().map(({ file, specifier, targetPath }) => ({
+    file,
+    layer: layerOf(file),
+    specifier,
+    target: targetPath === undefined ? undefined : layerOf(targetPath),
+  }));
 }
 
 describe('layers', () => {
@@ -127,27 +136,10 @@ function proxyFolder(pathInSrc: string): string | undefined {
 /** Every relative import under src/, as file → imported file (both relative to src/, .ts). */
 function fileGraph(): Map<string, string[]> {
   const graph = new Map<string, string[]>();
-  const files = readdirSync(SRC, { recursive: true, encoding: 'utf8' }).filter(
-    (file) => file.endsWith('.ts') && !file.endsWith('.d.ts'),
-  );
-  for (const file of files) {
-    const path = file.split('\\').join('/');
-    const source = readFileSync(join(SRC, file), 'utf8')
-      .split('\n')
-      .filter((line) => !/^\s*(\/\/|\/\*|\*)/.test(line))
-      .join('\n');
-    const targets: string[] = [];
-    for (const match of source.matchAll(SPECIFIER)) {
-      const specifier = match[1]!;
-      if (!specifier.startsWith('.')) continue;
-      targets.push(
-        relative(SRC, resolve(dirname(join(SRC, file)), specifier))
-          .split('\\')
-          .join('/')
-          .replace(/\.js$/, '.ts'),
-      );
-    }
-    graph.set(path, targets);
+  for (const { file, targetPath } of imports()) {
+    const targets = graph.get(file) ?? [];
+    if (targetPath !== undefined) targets.push(targetPath);
+    graph.set(file, targets);
   }
   return graph;
 }
