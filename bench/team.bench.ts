@@ -1,17 +1,19 @@
 // What authentication adds to a small tool call on `toonwire proxy --listen` (issue 30): the
-// same one-line tool of the same stdio upstream, through three proxies (no auth on loopback,
-// --auth-tokens with 50 callers, --auth-issuer with an ES256 JWT checked against a JWKS served
-// here), called in turn, call by call, over one keep-alive connection each on the 2026-07-28
-// route. The ratio of the medians is the price of the check. Target: at most 1.05x. Three
-// processes on a busy machine differ by more than the check costs, so a second table times the
-// checks themselves in this process (the same authenticators, a request with the header), to
-// compare with the p50 of a call.
+// same one-line tool of the same stdio upstream, through four proxies (no auth on loopback, the
+// same again as a control, --auth-tokens with 50 callers, --auth-issuer with an ES256 JWT
+// checked against a JWKS served here), called in turn, call by call, over one keep-alive
+// connection each on the 2026-07-28 route. Target: at most 1.05x the no-auth p50.
 //
-// Run: npm run build && npm run bench:team   (ROUNDS=600 to change the number of call triples)
+// Two processes running the same code can differ by several percent for their whole life, more
+// than the check costs; so the bench runs BATCHES batches of fresh processes and reports the
+// median over batches of each batch's ratio, beside the control's ratio (the noise floor) and
+// the proxies' CPU per call (from /proc). A second table times the checks alone in this process.
+//
+// Run: npm run build && npm run bench:team   (BATCHES=8 and ROUNDS=200 per batch by default)
 
 import { spawn } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
-import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { Agent, createServer, request } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { loadavg, tmpdir } from 'node:os';
@@ -29,7 +31,8 @@ import {
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const CLI = join(ROOT, 'dist', 'cli', 'main.js');
 const UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'team-upstream.mjs');
-const ROUNDS = Number(process.env.ROUNDS ?? 400);
+const ROUNDS = Number(process.env.ROUNDS ?? 200);
+const BATCHES = Number(process.env.BATCHES ?? 8);
 const WARMUP = 50;
 
 function median(values: readonly number[]): number {
@@ -38,8 +41,20 @@ function median(values: readonly number[]): number {
   return sorted.length % 2 ? sorted[middle]! : (sorted[middle - 1]! + sorted[middle]!) / 2;
 }
 
+/** The CPU milliseconds (user + system) the process `pid` has used so far, from /proc. */
+function cpuMsOf(pid: number | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
+  } catch {
+    return Number.NaN;
+  }
+}
+
 /** Starts `toonwire proxy --listen 127.0.0.1:0 <args>` and resolves with it and its URL. */
-function startProxy(args: string[]): Promise<{ url: string; stop(): void }> {
+function startProxy(
+  args: string[],
+): Promise<{ url: string; pid: number | undefined; stop(): void }> {
   const child = spawn(
     process.execPath,
     [CLI, 'proxy', '--listen', '127.0.0.1:0', ...args, '--', process.execPath, UPSTREAM],
@@ -50,7 +65,8 @@ function startProxy(args: string[]): Promise<{ url: string; stop(): void }> {
     child.stderr!.on('data', (chunk: Buffer) => {
       stderr += chunk.toString('utf8');
       const match = /serving MCP at (http:\/\/\S+)/.exec(stderr);
-      if (match !== null) resolve({ url: match[1]!, stop: () => child.kill('SIGTERM') });
+      if (match !== null)
+        resolve({ url: match[1]!, pid: child.pid, stop: () => child.kill('SIGTERM') });
     });
     child.once('exit', () => reject(new Error(`the proxy exited: ${stderr}`)));
   });
@@ -123,39 +139,73 @@ const jwt = await new SignJWT({ scope: 'mcp' })
   .setExpirationTime('1h')
   .sign(privateKey);
 
-const contenders = [
-  { label: 'no auth (loopback)', proxy: await startProxy([]), token: undefined },
+/** The four proxies of each batch: a label, the proxy's arguments, the token a caller sends. */
+const contenders: Array<{ label: string; args: string[]; token: string | undefined }> = [
+  { label: 'no auth (loopback)', args: [], token: undefined },
+  // The same proxy again: how far two identical processes differ is the noise floor the
+  // ratios below must be read against.
+  { label: 'no auth, a second process', args: [], token: undefined },
   {
     label: '--auth-tokens, 50 callers (the last one calls)',
-    proxy: await startProxy(['--auth-tokens', join(dir, 'tokens')]),
+    args: ['--auth-tokens', join(dir, 'tokens')],
     token: tokens.at(-1)!.token,
   },
   {
     label: '--auth-issuer, ES256 JWT',
-    proxy: await startProxy(['--auth-issuer', issuer, '--auth-audience', audience]),
+    args: ['--auth-issuer', issuer, '--auth-audience', audience],
     token: jwt,
   },
 ];
 
-try {
-  const times = contenders.map(() => [] as number[]);
+let running: Array<Awaited<ReturnType<typeof startProxy>>> = [];
+
+/**
+ * One batch: fresh processes, `WARMUP` + `ROUNDS` rounds of one call to each, and per contender
+ * its p50 and CPU per call. Fresh processes per batch because one process can be a few percent
+ * faster than its twin for its whole life (where it was scheduled, what its JIT chose): the
+ * median over batches of the per-batch ratios cancels that out.
+ */
+async function batch(): Promise<Array<{ p50: number; cpu: number }>> {
+  running = [];
+  for (const { args } of contenders) running.push(await startProxy(args));
+  const times = running.map(() => [] as number[]);
+  let cpuStart: number[] = [];
   for (let round = 0; round < WARMUP + ROUNDS; round++) {
+    if (round === WARMUP) cpuStart = running.map((proxy) => cpuMsOf(proxy.pid));
     // Each round in a different order, so no contender always goes first.
-    const order = contenders.map((_, index) => (index + round) % contenders.length);
+    const order = running.map((_, index) => (index + round) % running.length);
     for (const index of order) {
-      const { proxy, token } = contenders[index]!;
-      const ms = await call(proxy.url, token, round);
+      const ms = await call(running[index]!.url, contenders[index]!.token, round);
       if (round >= WARMUP) times[index]!.push(ms);
     }
   }
-  const base = median(times[0]!);
-  console.log(`\nA small tool call through --listen: ${ROUNDS} rounds, medians (p50)\n`);
-  console.log('| proxy | p50 | vs no auth |');
-  console.log('| --- | ---: | ---: |');
+  const result = running.map((proxy, index) => ({
+    p50: median(times[index]!),
+    cpu: (cpuMsOf(proxy.pid) - cpuStart[index]!) / ROUNDS,
+  }));
+  for (const proxy of running) proxy.stop();
+  running = [];
+  return result;
+}
+
+try {
+  const batches: Array<Array<{ p50: number; cpu: number }>> = [];
+  for (let index = 0; index < BATCHES; index++) batches.push(await batch());
+  console.log(
+    `\nA small tool call through --listen: ${BATCHES} batches of fresh processes, ${ROUNDS} rounds each; medians over the batches\n`,
+  );
+  console.log('| proxy | p50 | p50 vs no auth | proxy CPU per call | CPU vs no auth |');
+  console.log('| --- | ---: | ---: | ---: | ---: |');
   contenders.forEach(({ label }, index) => {
-    const p50 = median(times[index]!);
-    console.log(`| ${label} | ${p50.toFixed(3)} ms | ${(p50 / base).toFixed(3)}x |`);
+    const p50 = median(batches.map((one) => one[index]!.p50));
+    const ratio = median(batches.map((one) => one[index]!.p50 / one[0]!.p50));
+    const cpu = median(batches.map((one) => one[index]!.cpu));
+    const cpuRatio = median(batches.map((one) => one[index]!.cpu / one[0]!.cpu));
+    console.log(
+      `| ${label} | ${p50.toFixed(3)} ms | ${ratio.toFixed(3)}x | ${cpu.toFixed(3)} ms | ${cpuRatio.toFixed(3)}x |`,
+    );
   });
+  const base = median(batches.map((one) => one[0]!.p50));
   const checks: Array<[string, Authenticator, string]> = [
     [
       '--auth-tokens, 50 callers',
@@ -189,7 +239,7 @@ try {
       .join(' ')}`,
   );
 } finally {
-  for (const { proxy } of contenders) proxy.stop();
+  for (const proxy of running) proxy.stop();
   agent.destroy();
   issuerServer.close();
   rmSync(dir, { recursive: true, force: true });
