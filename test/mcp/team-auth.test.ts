@@ -167,8 +167,20 @@ describe('toonwire proxy --auth-tokens', () => {
     assert.equal(nameless.status, 200);
   });
 
-  it('counts requests per caller name in --metrics, never a token', async () => {
-    await post(url, INITIALIZE, bearer(alice));
+  it('counts requests and tool calls per caller name in --metrics, never a token', async () => {
+    const opened = await post(url, INITIALIZE, bearer(alice));
+    const headers = {
+      'mcp-session-id': opened.headers.get('mcp-session-id')!,
+      'mcp-protocol-version': '2025-06-18',
+      ...bearer(alice),
+    };
+    const call = {
+      jsonrpc: '2.0',
+      id: 3,
+      method: 'tools/call',
+      params: { name: 'echo', arguments: { label: 'x' } },
+    };
+    assert.equal((await post(url, call, headers)).status, 200);
     await post(url, INITIALIZE, bearer('not-a-token-of-the-file'));
     const metricsUrl = /metrics at (http:\/\/\S+)/.exec(proxy.stderr)![1]!;
     const text = await (await fetch(metricsUrl)).text();
@@ -177,6 +189,9 @@ describe('toonwire proxy --auth-tokens', () => {
       text,
       /toonwire_proxy_http_requests_total\{caller="anonymous",outcome="unauthorized"\} [1-9]/,
     );
+    assert.match(text, /toonwire_proxy_caller_tool_calls_total\{caller="alice",strategy="\w+"\} 1/);
+    assert.match(text, /toonwire_proxy_caller_bytes_out_total\{caller="alice"\} [1-9]/);
+    assert.doesNotMatch(text, /toonwire_proxy_caller_tool_calls_total\{caller="bob"/);
     for (const token of [alice, bob, 'not-a-token-of-the-file']) assert.ok(!text.includes(token));
   });
 

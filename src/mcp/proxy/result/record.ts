@@ -2,6 +2,7 @@
 // `--metrics`. One strategy per result, from a fixed set, so labels stay bounded.
 
 import { byteLength } from '../../../compact/index.js';
+import { currentCaller } from '../paging/store.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import type { CallSizes, ProxyStats } from '../telemetry/stats.js';
 import type { ShippedResult } from './ship.js';
@@ -47,6 +48,7 @@ export function record(
     tokensIn: sizes.tokensIn,
     tokensOut: countTokens === undefined ? undefined : sizes.tokensOut,
     pages: shipped.paged ? 1 : 0,
+    caller: currentCaller(),
   });
 }
 

@@ -15,9 +15,6 @@ import {
 /** The caller of a proxy without authentication. */
 export const ANONYMOUS = 'anonymous';
 
-/** The most caller names metrics tell apart; the others are counted as `other`. */
-const MAX_CALLER_LABELS = 100;
-
 /** Options of a {@link Front}. */
 export interface FrontOptions {
   /** The interface the proxy binds: on loopback, only local Hosts and Origins are served. */
@@ -46,7 +43,6 @@ export class Front {
   draining = false;
   private inFlight = 0;
   private settled: (() => void) | undefined;
-  private readonly labels = new Set<string>();
   private readonly localOnly: boolean;
 
   constructor(private readonly options: FrontOptions) {
@@ -103,7 +99,7 @@ export class Front {
       }
       caller = checked;
     }
-    this.options.metrics?.recordRequest(this.label(caller.name), 'ok');
+    this.options.metrics?.recordRequest(caller.name, 'ok');
     this.count(request, response);
     return caller;
   }
@@ -136,14 +132,6 @@ export class Front {
       this.inFlight -= 1;
       if (this.inFlight === 0) this.settled?.();
     });
-  }
-
-  /** `name` as a metrics label: at most {@link MAX_CALLER_LABELS} names, then `other`. */
-  private label(name: string): string {
-    if (this.labels.has(name)) return name;
-    if (this.labels.size >= MAX_CALLER_LABELS) return 'other';
-    this.labels.add(name);
-    return name;
   }
 
   private originAllowed(request: IncomingMessage): boolean {

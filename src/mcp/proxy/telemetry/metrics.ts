@@ -22,7 +22,12 @@ export interface ToolCallRecord {
   tokensOut?: number;
   /** Pages served by this answer (1 for a first page, else 0). */
   pages: number;
+  /** Who called (`--listen`: the name from `--auth-tokens` or the token's subject), if known. */
+  caller?: string;
 }
+
+/** The most caller names metrics tell apart; the others are counted as `other`. */
+const MAX_CALLER_LABELS = 100;
 
 /** Where the metrics endpoint listens. */
 export interface MetricsAddress {
@@ -66,6 +71,10 @@ export class ProxyMetrics {
   private readonly upstreamFailures: PromClient.Counter;
   private readonly sessionsEnded: PromClient.Counter<'reason'>;
   private readonly requests: PromClient.Counter<'caller' | 'outcome'>;
+  private readonly callerCalls: PromClient.Counter<'caller' | 'strategy'>;
+  private readonly callerBytesIn: PromClient.Counter<'caller'>;
+  private readonly callerBytesOut: PromClient.Counter<'caller'>;
+  private readonly callerLabels = new Set<string>();
   private cacheSize: () => { entries: number; bytes: number } = () => ({ entries: 0, bytes: 0 });
 
   private constructor(prom: typeof PromClient, defaultMetrics: boolean) {
@@ -140,6 +149,21 @@ export class ProxyMetrics {
       '--listen requests to the MCP endpoint, by caller (the name from --auth-tokens or the token subject; anonymous without auth) and outcome (ok, unauthorized: 401, forbidden: 403)',
       ['caller', 'outcome'],
     );
+    this.callerCalls = counter(
+      'toonwire_proxy_caller_tool_calls_total',
+      '--listen: answered tools/call requests by caller and by the strategy of the text shipped',
+      ['caller', 'strategy'],
+    );
+    this.callerBytesIn = counter(
+      'toonwire_proxy_caller_bytes_in_total',
+      '--listen: UTF-8 bytes of tool-result text received from the upstream, by caller',
+      ['caller'],
+    );
+    this.callerBytesOut = counter(
+      'toonwire_proxy_caller_bytes_out_total',
+      '--listen: UTF-8 bytes of tool-result text shipped, by caller',
+      ['caller'],
+    );
     const size = () => this.cacheSize();
     new prom.Gauge({
       name: 'toonwire_proxy_page_cache_entries',
@@ -198,6 +222,11 @@ export class ProxyMetrics {
     if (record.pages > 0) this.pages.inc(tool, record.pages);
     if (record.verbatim !== undefined)
       this.passthrough.inc({ tool: record.tool, reason: record.verbatim });
+    if (record.caller === undefined) return;
+    const caller = { caller: this.callerLabel(record.caller) };
+    this.callerCalls.inc({ ...caller, strategy: record.strategy });
+    this.callerBytesIn.inc(caller, record.bytesIn);
+    this.callerBytesOut.inc(caller, record.bytesOut);
   }
 
   /** Records a page served by `toonwire_more` for a result of `tool`. */
@@ -222,9 +251,20 @@ export class ProxyMetrics {
     this.sessionsEnded.inc({ reason });
   }
 
-  /** A `--listen` request of `caller` (a bounded name, never a token) was let in or refused. */
+  /** A `--listen` request of `caller` (a name, never a token) was let in or refused. */
   recordRequest(caller: string, outcome: 'ok' | 'unauthorized' | 'forbidden'): void {
-    this.requests.inc({ caller, outcome });
+    this.requests.inc({ caller: this.callerLabel(caller), outcome });
+  }
+
+  /**
+   * `name` as a label: the first {@link MAX_CALLER_LABELS} names as they are, then `other`, so
+   * that callers named by tokens' subjects cannot grow the series without bound.
+   */
+  private callerLabel(name: string): string {
+    if (this.callerLabels.has(name)) return name;
+    if (this.callerLabels.size >= MAX_CALLER_LABELS) return 'other';
+    this.callerLabels.add(name);
+    return name;
   }
 
   /** An upstream connection was started. */
