@@ -523,6 +523,7 @@ describe('record: one strategy per result, bounded labels', () => {
       tokensIn: sum(before, countTokens),
       tokensOut: sum(after, countTokens),
       pages: 0,
+      caller: undefined, // no --listen caller here
     });
     const entry = stats.snapshot().q!;
     assert.equal(entry.tokensBefore, sum(before, countTokens));
