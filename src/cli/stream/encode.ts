@@ -11,7 +11,8 @@ import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 /** Elements encoded together in pass 2. */
 export const BATCH_ROWS = 2000;
 
-type Form = 'empty' | 'inline' | 'table' | 'list';
+/** A root array's TOON form: none yet, inline primitives, a table (§9.3) or a list. */
+export type ArrayForm = 'empty' | 'inline' | 'table' | 'list';
 
 /**
  * Observes a root array's elements one at a time (pass 1), then writes its TOON text a batch at
@@ -63,7 +64,11 @@ export class ArrayShape {
     return this.count;
   }
 
-  private get form(): Form {
+  /**
+   * The form of the elements observed so far. More elements can only turn `inline` or `table`
+   * into `list` (so batches written in an earlier form are void once it changes).
+   */
+  get form(): ArrayForm {
     if (this.count === 0) return 'empty';
     if (this.primitives) return 'inline';
     return this.table ? 'table' : 'list';
