@@ -32,7 +32,7 @@ export function registerEncodeCommand(program: Command): void {
     .command('encode')
     .summary('encode JSON as TOON')
     .description(
-      'Encode JSON (or JSON Lines) as TOON. JSON Lines files and JSON arrays larger than 64 MB are read twice, a row at a time, so memory stays bounded at any size.',
+      'Encode JSON (or JSON Lines) as TOON. JSON Lines files and JSON arrays larger than 64 MB are read a batch of rows at a time, the rows set aside in a temporary file until the header is known, so memory stays bounded at any size.',
     )
     .argument('[file]', 'JSON file to read; standard input when omitted or "-"')
     .option(
