@@ -5,8 +5,9 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import { ArrayBatches } from '../../src/cli/stream/array-batches.js';
-import { ArrayScanner, ArraySyntaxError } from '../../src/cli/stream/array-scanner.js';
+import { ArraySyntaxError } from '../../src/cli/stream/array-scanner.js';
 import { jsonValue } from '../support/json.js';
+import { scannerFailure } from './array-errors.js';
 
 /** Every element of `text` read in chunks cut at `cuts`. */
 function read(text: string, cuts: readonly number[] = []): unknown[] {
@@ -30,24 +31,6 @@ function failure(text: string, cuts: readonly number[] = []): string {
     return `${error.line}:${error.column}: ${error.message}`;
   }
   assert.fail(`no error for ${text}`);
-}
-
-/** The character scanner's error for `text` read whole. */
-function scannerFailure(text: string): string {
-  const scanner = new ArrayScanner();
-  try {
-    for (const element of [...scanner.push(text), ...scanner.end()]) {
-      try {
-        JSON.parse(element.text);
-      } catch {
-        throw scanner.locate(element);
-      }
-    }
-  } catch (error) {
-    assert.ok(error instanceof ArraySyntaxError);
-    return `${error.line}:${error.column}: ${error.message}`;
-  }
-  assert.fail(`no scanner error for ${text}`);
 }
 
 /** The array's text in one of the layouts files come in. */
