@@ -94,6 +94,23 @@ describe('the streamed array batch reader', () => {
     }
   });
 
+  it('holds no more than a few megabytes when the separator stops occurring', () => {
+    const row = (i: number) => JSON.stringify({ id: i, text: 'x'.repeat(100) });
+    // Two rows one per line, then a minified rest: `},\n{"id"` is learned, never seen again.
+    const text = `[\n${row(0)},\n${row(1)},${Array.from({ length: 60_000 }, (_, i) => row(i + 2)).join(',')}]`;
+    const batches = new ArrayBatches();
+    let held = 0;
+    let count = 0;
+    for (let at = 0; at < text.length; at += 1 << 20) {
+      count += batches.push(text.slice(at, at + (1 << 20))).length;
+      held = Math.max(held, (at + (1 << 20)) / 120 - count);
+    }
+    count += batches.end().length;
+    assert.equal(count, 60_002);
+    // Rows read but not yet returned: never more than about 6 MB of them.
+    assert.ok(held < (6 << 20) / 120, `${held} rows held back`);
+  });
+
   it('reports the scanner’s errors at the same line and column, however the text is cut', () => {
     const good = Array.from({ length: 30 }, (_, i) => JSON.stringify({ id: i, s: `x${i}` }));
     const broken = [

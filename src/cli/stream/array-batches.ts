@@ -17,8 +17,12 @@ import { ArrayScanner, ArraySyntaxError, type ScannedElement } from './array-sca
 
 /** Failed cuts after which every later chunk goes to the scanner. */
 const MAX_FAILED_CUTS = 3;
-/** Text held while learning the separator; beyond it (huge elements) the scanner reads. */
-const MAX_LEARNING_TEXT = 16 * 1024 * 1024;
+/**
+ * Text held without a cut (while learning the separator, or when it stops occurring: huge
+ * elements, or a file whose layout changes) beyond which the scanner reads, so memory stays
+ * bounded whatever the layout.
+ */
+const MAX_HELD_TEXT = 4 * 1024 * 1024;
 
 /**
  * Splits a JSON array's text, given in chunks cut anywhere, into its parsed elements.
@@ -100,7 +104,7 @@ export class ArrayBatches {
     }
     if (elements.length < 2) {
       // Wait for a second element, unless the first is huge.
-      if (this.pending.length > MAX_LEARNING_TEXT) this.scanOnly = true;
+      if (this.pending.length > MAX_HELD_TEXT) this.scanOnly = true;
       return false;
     }
     const [one, two] = elements as [ScannedElement, ScannedElement];
@@ -120,7 +124,11 @@ export class ArrayBatches {
   /** Parses everything before the last separator in the pending text. */
   private cut(): JsonValue[] {
     const found = this.pending.lastIndexOf(this.separator!);
-    if (found < 0) return [];
+    if (found < 0) {
+      if (this.pending.length <= MAX_HELD_TEXT) return [];
+      this.failedCuts++;
+      return this.handOver(false);
+    }
     const comma = found + this.comma;
     const values = this.tryParse(`[${this.pending.slice(0, comma)}]`);
     if (values === undefined || values.length === 0) {
