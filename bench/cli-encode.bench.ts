@@ -178,6 +178,14 @@ async function main(): Promise<void> {
     console.log('');
     printTable(['CLI', 'wall (median)', 'CPU user+sys (median)', 'peak RSS (most)'], rows);
     const ours = runs.get('this build')!;
+    const base = runs.get('BASE_CLI');
+    if (base !== undefined) {
+      const ratio = (pick: (run: Run) => number) =>
+        (median(base.map(pick)) / median(ours.map(pick))).toFixed(2);
+      console.log(
+        `\nBASE_CLI / this build: CPU ${ratio((r) => r.cpu)}x, wall ${ratio((r) => r.wall)}x (medians).`,
+      );
+    }
     const cpuSpeed = size / median(ours.map((r) => r.cpu));
     const wallSpeed = size / median(ours.map((r) => r.wall));
     console.log(
