@@ -1,9 +1,9 @@
 // The elements of a JSON array read in chunks, a batch at a time, parsed by one JSON.parse per
 // batch where the file allows it. Files hold their elements in one style: the text between two
-// elements (`},\n{"id"`, `},{"id"`, `},\n  {"id"`) is the same all through. That separator is learned from
-// the first two elements, the last place it occurs in the text so far is taken as a cut, and
-// `'[' + text before the cut + ']'` is parsed at once: about twice the pace of finding every
-// element's end with a character scanner and parsing each alone.
+// elements (`},\n{"id"`, `},{"id"`, `},\n  {"id"`) is the same all through. That separator is
+// learned from the first two elements, the last place it occurs in the text so far is taken as
+// a cut, and `'[' + text before the cut + ']'` is parsed at once: about twice the pace of finding
+// every element's end with a character scanner and parsing each alone.
 //
 // A cut is trusted only because the parse succeeds: the text before it starts between two
 // elements, and JSON text reads the same way from the same place, so a successful parse means
@@ -29,9 +29,9 @@ const MAX_HELD_TEXT = 4 * 1024 * 1024;
  *
  * @example
  * const batches = new ArrayBatches();
- * batches.push('[{"a":1},{"a":2},{"a"'); // [{ a: 1 }]
- * batches.push(':3}]'); // [{ a: 2 }, { a: 3 }]
- * batches.end(); // [] (throws ArraySyntaxError if the array is incomplete)
+ * batches.push('[{"a":1},{"a":2},{"a"'); // [{ a: 1 }, { a: 2 }]
+ * batches.push(':3}]'); // [] (no separator after the last element)
+ * batches.end(); // [{ a: 3 }] (throws ArraySyntaxError if the array is incomplete)
  */
 export class ArrayBatches {
   /** Text not yet parsed; it starts between elements (`at`) unless `scanner` is reading. */
