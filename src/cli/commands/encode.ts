@@ -117,7 +117,7 @@ export async function encodeLargeFile(
       spool.write(encodeBatch(file, shape, values));
     }
     if (form !== undefined && form !== shape.form) {
-      spool.remove();
+      spool.close();
       return writeChunks(encodeObserved(file, format, shape.rewound(), progress));
     }
     process.stdout.write(shape.header());
@@ -126,7 +126,7 @@ export async function encodeLargeFile(
       process.stdout.write('\n', (error) => (error ? reject(error) : resolve()));
     });
   } finally {
-    spool.remove();
+    spool.close();
   }
 }
 

@@ -1,16 +1,9 @@
 // A temporary file that holds text written before the text that must come first is known: the
 // streaming encoder writes a root array's rows as it reads them and learns the array's length
-// (its header) only at the end. Text is gathered into writes of about a megabyte, and read back
-// as bytes, never decoded again.
-import {
-  closeSync,
-  createReadStream,
-  mkdtempSync,
-  openSync,
-  rmSync,
-  type WriteStream,
-  writeSync,
-} from 'node:fs';
+// (its header) only at the end. The file is deleted as soon as it is opened, and used through
+// its descriptor alone, so nothing is left behind however the process ends (Ctrl-C included).
+// Text is gathered into writes of about a megabyte, and read back as bytes, never decoded again.
+import { closeSync, createReadStream, mkdtempSync, openSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { pipeline } from 'node:stream/promises';
@@ -25,29 +18,25 @@ const WRITE_CHARS = 1 << 20;
  * const spool = Spool.open(); // undefined when no temporary file can be made
  * spool?.write('\n  1,2');
  * await spool?.copyTo(process.stdout);
- * spool?.remove();
+ * spool?.close();
  */
 export class Spool {
   private parts: string[] = [];
   private size = 0;
-  private fd: number | undefined;
 
-  private constructor(
-    private readonly dir: string,
-    private readonly file: string,
-  ) {
-    this.fd = openSync(file, 'w');
-  }
+  private constructor(private fd: number | undefined) {}
 
   /** A new, empty spool; undefined when the temporary directory cannot be written. */
   static open(): Spool | undefined {
     let dir: string | undefined;
     try {
       dir = mkdtempSync(join(tmpdir(), 'toonwire-encode-'));
-      return new Spool(dir, join(dir, 'rows.toon'));
+      return new Spool(openSync(join(dir, 'rows.toon'), 'w+'));
     } catch {
-      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
       return undefined;
+    } finally {
+      // Deleted at once: the descriptor keeps the file until it is closed.
+      if (dir !== undefined) rmSync(dir, { recursive: true, force: true });
     }
   }
 
@@ -59,20 +48,22 @@ export class Spool {
   }
 
   /** Copies everything written to `out` (left open), as bytes. */
-  async copyTo(out: NodeJS.WritableStream | WriteStream): Promise<void> {
+  async copyTo(out: NodeJS.WritableStream): Promise<void> {
     this.flush();
-    closeSync(this.fd!);
-    this.fd = undefined;
-    await pipeline(createReadStream(this.file, { highWaterMark: 1 << 20 }), out, { end: false });
+    const input = createReadStream('', {
+      fd: this.fd!,
+      start: 0,
+      autoClose: false,
+      highWaterMark: 1 << 20,
+    });
+    await pipeline(input, out, { end: false });
   }
 
-  /** Deletes the file (safe to call more than once). */
-  remove(): void {
-    if (this.fd !== undefined) {
-      closeSync(this.fd);
-      this.fd = undefined;
-    }
-    rmSync(this.dir, { recursive: true, force: true });
+  /** Closes the file, which frees its space (safe to call more than once). */
+  close(): void {
+    if (this.fd === undefined) return;
+    closeSync(this.fd);
+    this.fd = undefined;
   }
 
   private flush(): void {
