@@ -4,8 +4,9 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
-import { ArrayScanner, ArraySyntaxError } from '../../src/cli/stream/array-scanner.js';
+import { ArrayScanner } from '../../src/cli/stream/array-scanner.js';
 import { jsonValue } from '../support/json.js';
+import { scannerFailure as failure } from './array-errors.js';
 
 /** Every element of `text` read in chunks cut at `cuts`, parsed. */
 function scan(text: string, cuts: readonly number[] = []): unknown[] {
@@ -19,24 +20,6 @@ function scan(text: string, cuts: readonly number[] = []): unknown[] {
   for (const element of scanner.push(text.slice(at))) out.push(JSON.parse(element.text));
   for (const element of scanner.end()) out.push(JSON.parse(element.text));
   return out;
-}
-
-/** The error the scanner throws for `text`, as `line:column: message`. */
-function failure(text: string): string {
-  const scanner = new ArrayScanner();
-  try {
-    for (const element of [...scanner.push(text), ...scanner.end()]) {
-      try {
-        JSON.parse(element.text);
-      } catch {
-        throw scanner.locate(element);
-      }
-    }
-  } catch (error) {
-    assert.ok(error instanceof ArraySyntaxError);
-    return `${error.line}:${error.column}: ${error.message}`;
-  }
-  assert.fail(`no error for ${text}`);
 }
 
 describe('the streamed array scanner', () => {

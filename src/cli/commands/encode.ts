@@ -1,5 +1,7 @@
 // `toonwire encode [file]`: JSON in, canonical TOON out. A large JSON Lines file or JSON array is
-// encoded in two passes over the file (count and shape, then rows), in bounded memory.
+// encoded in one read of the file, in bounded memory: rows encoded as they come into a temporary
+// file, then the header (which counts them) and that file (two reads when the rows' form changes
+// midway).
 import type { Command } from 'commander';
 import { encode } from '../../codec/encode.js';
 import type { Delimiter, EncodeOptions, JsonValue } from '../../codec/types.js';
@@ -7,9 +9,10 @@ import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { readInput, writeChunks, writeOutput } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
 import { parseDelimiter, parsePositiveInteger } from '../options.js';
-import { ArrayShape, BATCH_ROWS } from '../stream/encode.js';
+import { type ArrayForm, ArrayShape } from '../stream/encode.js';
 import { type ByteProgress, byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
-import { readRows, streamableSize } from '../stream/read.js';
+import { readRowBatches, streamableSize } from '../stream/read.js';
+import { Spool } from '../stream/spool.js';
 
 interface EncodeCommandOptions {
   delimiter: Delimiter;
@@ -29,7 +32,7 @@ export function registerEncodeCommand(program: Command): void {
     .command('encode')
     .summary('encode JSON as TOON')
     .description(
-      'Encode JSON (or JSON Lines) as TOON. JSON Lines files and JSON arrays larger than 64 MB are read twice, a row at a time, so memory stays bounded at any size.',
+      'Encode JSON (or JSON Lines) as TOON. JSON Lines files and JSON arrays larger than 64 MB are read a batch of rows at a time, the rows set aside in a temporary file until the header is known, so memory stays bounded at any size.',
     )
     .argument('[file]', 'JSON file to read; standard input when omitted or "-"')
     .option(
@@ -65,7 +68,7 @@ export function registerEncodeCommand(program: Command): void {
           process.stderr.isTTY === true && size >= PROGRESS_BYTES,
         );
         try {
-          await writeChunks(encodeRows(file, format, encodeOptions, progress));
+          await encodeLargeFile(file, format, encodeOptions, progress);
         } finally {
           progress.done();
         }
@@ -86,8 +89,50 @@ export function registerEncodeCommand(program: Command): void {
 }
 
 /**
- * The TOON text of a file's rows, a batch at a time: pass 1 counts the rows and finds the
- * array's form, pass 2 encodes them.
+ * Writes the TOON text of a large file's rows to stdout in one read of the file: each batch of
+ * rows is encoded as it is read, in the form the rows so far take, and set aside in a
+ * temporary file (the header, which counts the rows, must come first); at the end the header
+ * goes out, then the spool. Should a later row change the array's form (a row that does not
+ * fit the table), the rest is only observed and the file is read again ({@link encodeRows}),
+ * as it is when no temporary file can be made.
+ *
+ * @example
+ * await encodeLargeFile('rows.json', 'json', { delimiter: ',' }, byteProgress('rows.json', size, false));
+ */
+export async function encodeLargeFile(
+  file: string,
+  format: InputFormat,
+  options: EncodeOptions,
+  progress: ByteProgress,
+): Promise<void> {
+  const spool = Spool.open();
+  if (spool === undefined) return writeChunks(encodeRows(file, format, options, progress));
+  try {
+    const shape = new ArrayShape(options);
+    let form: ArrayForm | undefined;
+    for await (const values of readRowBatches(file, format, progress.pass('encoding'))) {
+      for (let i = 0; i < values.length; i++) shape.observe(values[i]!);
+      form ??= shape.form;
+      if (form !== shape.form) continue;
+      spool.write(encodeBatch(file, shape, values));
+    }
+    if (form !== undefined && form !== shape.form) {
+      spool.close();
+      return writeChunks(encodeObserved(file, format, shape.rewound(), progress));
+    }
+    process.stdout.write(shape.header());
+    await spool.copyTo(process.stdout);
+    await new Promise<void>((resolve, reject) => {
+      process.stdout.write('\n', (error) => (error ? reject(error) : resolve()));
+    });
+  } finally {
+    spool.close();
+  }
+}
+
+/**
+ * The TOON text of a file's rows in two reads of the file: the first counts the rows and finds
+ * the array's form, the second encodes them a batch at a time.
  */
 export async function* encodeRows(
   file: string,
@@ -96,22 +141,28 @@ export async function* encodeRows(
   progress: ByteProgress,
 ): AsyncGenerator<string> {
   const shape = new ArrayShape(options);
-  for await (const row of readRows(file, format, progress.pass('pass 1 of 2')))
-    shape.observe(row.value);
+  for await (const values of readRowBatches(file, format, progress.pass('pass 1 of 2')))
+    for (let i = 0; i < values.length; i++) shape.observe(values[i]!);
+  yield* encodeObserved(file, format, shape, progress);
+}
+
+/** The header of rows `shape` has observed, then their text from a second read of the file. */
+async function* encodeObserved(
+  file: string,
+  format: InputFormat,
+  shape: ArrayShape,
+  progress: ByteProgress,
+): AsyncGenerator<string> {
   yield shape.header();
-  let batch: JsonValue[] = [];
-  const flush = (): string => {
-    try {
-      return shape.batch(batch);
-    } catch (error) {
-      throw new CliError(`${file}: ${messageOf(error)}`, EXIT_DATA);
-    } finally {
-      batch = [];
-    }
-  };
-  for await (const row of readRows(file, format, progress.pass('pass 2 of 2'))) {
-    batch.push(row.value);
-    if (batch.length === BATCH_ROWS) yield flush();
+  for await (const values of readRowBatches(file, format, progress.pass('pass 2 of 2')))
+    yield encodeBatch(file, shape, values);
+}
+
+/** The next rows' text, what TOON cannot carry (an unpaired surrogate, ...) an exit-1 error. */
+function encodeBatch(file: string, shape: ArrayShape, values: readonly JsonValue[]): string {
+  try {
+    return shape.batch(values);
+  } catch (error) {
+    throw new CliError(`${file}: ${messageOf(error)}`, EXIT_DATA);
   }
-  yield flush();
 }

@@ -3,7 +3,9 @@
 // JSON.parse's pace, as it reads JSON Lines, instead of a streaming parser's character-level
 // state machine (measured 3x slower than JSONL with @streamparser/json). Inside strings the
 // scanner jumps from quote to quote with indexOf. Every position is tracked as line and column,
-// so a malformed file is reported as `file:line:column` like a whole one.
+// so a malformed file is reported as `file:line:column` like a whole one. array-batches.ts reads
+// most files faster, many elements per JSON.parse, and hands this scanner what it cannot cut
+// (a scanner can start between two elements of a file for that: `resume`, `between`).
 import { locateJsonError } from '../json-input.js';
 
 /** One element's text and where it starts (1-based line and column). */
@@ -66,6 +68,36 @@ export class ArrayScanner {
   private consumed = 0;
   private elementLine = 1;
   private elementColumn = 1;
+
+  /**
+   * A scanner that starts between two elements of an array whose beginning was read elsewhere:
+   * right after the opening `[` (`first`) or after a `,`, at 1-based `line` and `column` of the
+   * whole input (so its errors name positions in the whole input).
+   *
+   * @example
+   * const scanner = ArrayScanner.resume('next', 40, 1);
+   * scanner.push('{"a":1}]'); // [{ text: '{"a":1}', line: 40, column: 1 }]
+   */
+  static resume(at: 'first' | 'next', line: number, column: number): ArrayScanner {
+    const scanner = new ArrayScanner();
+    scanner.state = at === 'first' ? State.FirstElement : State.Element;
+    scanner.line = line;
+    scanner.lineStart = 1 - column;
+    return scanner;
+  }
+
+  /**
+   * Where the scanner stands when it stands between elements, ready for the next one (after `[`
+   * or a `,`, nothing held), else undefined: the point another reader may take over from.
+   */
+  get between(): { at: 'first' | 'next'; line: number; column: number } | undefined {
+    if (this.state !== State.FirstElement && this.state !== State.Element) return undefined;
+    return {
+      at: this.state === State.FirstElement ? 'first' : 'next',
+      line: this.line,
+      column: this.consumed - this.lineStart + 1,
+    };
+  }
 
   /** The elements that end within `chunk`, in order. */
   push(chunk: string): ScannedElement[] {

@@ -1,9 +1,11 @@
-// TOON for a root array of any length, in two passes and bounded memory. Pass 1 observes every
-// element and decides the array's form exactly as the codec does for the whole array (§9: inline
-// primitives, a table when every row fits the first row's layout, else a list); pass 2 writes
-// the header with the counted length, then the elements a batch at a time. Each batch is encoded
-// by the codec itself as a small document whose first lines are dropped, so every character of
-// the output is the codec's own: `header + batches` equals `encode(wholeArray)`.
+// TOON for a root array of any length, a batch of elements at a time, in bounded memory. The
+// shape observes every element and decides the array's form exactly as the codec does for the
+// whole array (§9: inline primitives, a table when every row fits the first row's layout, else
+// a list); each batch is encoded by the codec itself as a small document whose first lines are
+// dropped, so every character of the output is the codec's own: `header + batches` equals
+// `encode(wholeArray)`. Batches may be written as elements are observed (the form can only
+// change from inline or table to list, which voids them), the header, which counts the
+// elements, once all are.
 import { encode } from '../../codec/encode.js';
 import { type Field, fitsLayout, isPrimitive, sharedLayout } from '../../codec/layout.js';
 import type { EncodeOptions, JsonValue } from '../../codec/types.js';
@@ -11,11 +13,12 @@ import type { EncodeOptions, JsonValue } from '../../codec/types.js';
 /** Elements encoded together in pass 2. */
 export const BATCH_ROWS = 2000;
 
-type Form = 'empty' | 'inline' | 'table' | 'list';
+/** A root array's TOON form: none yet, inline primitives, a table (§9.3) or a list. */
+export type ArrayForm = 'empty' | 'inline' | 'table' | 'list';
 
 /**
- * Observes a root array's elements one at a time (pass 1), then writes its TOON text a batch at
- * a time (pass 2).
+ * Observes a root array's elements one at a time and writes its TOON text a batch at a time (in
+ * one pass while {@link ArrayShape.form} holds, else after observing them all).
  *
  * @example
  * const shape = new ArrayShape({ delimiter: ',' });
@@ -34,7 +37,7 @@ export class ArrayShape {
 
   constructor(private readonly options: EncodeOptions = {}) {}
 
-  /** Pass 1: one more element. Throws what `encode` would throw for it (too deep, ...). */
+  /** One more element. Throws what `encode` would throw for it (too deep, ...). */
   observe(value: JsonValue): void {
     this.count++;
     if (this.first === undefined) {
@@ -63,13 +66,17 @@ export class ArrayShape {
     return this.count;
   }
 
-  private get form(): Form {
+  /**
+   * The form of the elements observed so far. More elements can only turn `inline` or `table`
+   * into `list` (so batches written in an earlier form are void once it changes).
+   */
+  get form(): ArrayForm {
     if (this.count === 0) return 'empty';
     if (this.primitives) return 'inline';
     return this.table ? 'table' : 'list';
   }
 
-  /** Pass 2: the header line (the whole text for an empty array). */
+  /** The header line for the elements observed (the whole text for an empty array). */
   header(): string {
     const form = this.form;
     if (form === 'empty') return encode([], this.options);
@@ -81,7 +88,7 @@ export class ArrayShape {
     return form === 'inline' ? header.slice(0, header.indexOf(']: ') + 3) : header;
   }
 
-  /** Pass 2: the text of the next elements, in order, each line preceded by its newline. */
+  /** The text of the next elements, in order, each line preceded by its newline. */
   batch(values: readonly JsonValue[]): string {
     if (values.length === 0) return '';
     const form = this.form;

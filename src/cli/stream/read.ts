@@ -1,7 +1,7 @@
 // Reading input of any size: bytes decoded as fatal UTF-8 (an ill-formed byte is an error naming
 // its offset, never a silent U+FFFD), JSON Lines one line at a time, and JSON arrays one element
-// at a time (a scanner finds each element, JSON.parse reads it), so memory does not grow with
-// the file.
+// at a time (many elements parsed by one JSON.parse where the file allows it, array-batches.ts),
+// so memory does not grow with the file.
 import { isAscii, isUtf8 } from 'node:buffer';
 import { createReadStream } from 'node:fs';
 import { open, readFile, stat } from 'node:fs/promises';
@@ -9,7 +9,7 @@ import type { JsonValue } from '../../codec/types.js';
 import { firstIllFormed } from '../../codec/utf8.js';
 import { binaryInputError, binaryOffset } from '../binary-input.js';
 import { CliError, EXIT_DATA, EXIT_USAGE } from '../errors.js';
-import { ArrayScanner, ArraySyntaxError, type ScannedElement } from './array-scanner.js';
+import { ArrayBatches, ArraySyntaxError } from './array-batches.js';
 
 /** The name error messages give standard input. */
 export const STDIN_NAME = '<stdin>';
@@ -112,6 +112,12 @@ export async function* readTextChunks(
  * a sequence cut by the chunk's end carried over to the next.
  */
 class Utf8Chunks {
+  /**
+   * Decodes checked bytes: Node 20's TextDecoder in streaming mode turns UTF-8 into text about
+   * three times as fast as `Buffer.toString('utf8')` (measured on JSON with a few accented
+   * letters a line); `whole` always ends on a whole sequence, so it never holds bytes back.
+   */
+  private readonly text = new TextDecoder('utf-8', { ignoreBOM: true });
   private carry: Uint8Array | undefined;
   private first = true;
 
@@ -136,7 +142,7 @@ class Utf8Chunks {
     const whole = bytes.subarray(0, bytes.length - tail);
     if (!isUtf8(whole)) return undefined;
     if (tail > 0) this.carry = Uint8Array.prototype.slice.call(bytes, bytes.length - tail);
-    return whole.toString('utf8');
+    return this.text.decode(whole, { stream: true });
   }
 
   /** False when the input ended inside a UTF-8 sequence (none is shorter than what is held). */
@@ -265,26 +271,46 @@ export interface Row {
  * for await (const { value } of readJsonLines('items.jsonl')) count++;
  */
 export async function* readJsonLines(path: string, onBytes?: OnBytes): AsyncGenerator<Row> {
+  let line = 0;
+  for await (const batch of readJsonLineBatches(path, onBytes)) {
+    for (let i = 0; i < batch.length; i++) yield { value: batch[i]!, line: ++line };
+  }
+}
+
+/**
+ * The values of a JSON Lines input a batch at a time (those of each chunk read), for callers
+ * that handle many rows at once; a batch is never empty.
+ *
+ * @throws {CliError} `source:line:column: message` for a malformed line.
+ * @example
+ * for await (const values of readJsonLineBatches('items.jsonl')) count += values.length;
+ */
+export async function* readJsonLineBatches(
+  path: string,
+  onBytes?: OnBytes,
+): AsyncGenerator<JsonValue[]> {
   const { parseJsonLine } = await import('../json-input.js');
   let pending = '';
   let line = 0;
   for await (const text of readTextChunks(path, onBytes)) {
     let start = 0;
     const chunk = pending + text;
+    const batch: JsonValue[] = [];
     for (;;) {
       const end = chunk.indexOf('\n', start);
       if (end < 0) break;
       line++;
       const value = parseJsonLine(chunk.slice(start, end), path, line);
-      if (value !== undefined) yield { value, line };
+      if (value !== undefined) batch.push(value);
       start = end + 1;
     }
     pending = chunk.slice(start);
+    if (batch.length > 0) yield batch;
   }
   if (pending !== '') {
     line++;
     const value = parseJsonLine(pending, path, line);
-    if (value !== undefined) yield { value, line };
+    if (value !== undefined) yield [value];
   }
 }
 
@@ -319,29 +345,44 @@ export async function startsWithArray(path: string): Promise<boolean> {
 }
 
 /**
- * The elements of a JSON file whose root is an array, one at a time: {@link ArrayScanner} finds
- * where each top-level element starts and ends, and JSON.parse reads it (so a file beyond V8's
- * 512 MB string limit can be read, at about JSON Lines' pace).
+ * The elements of a JSON file whose root is an array, one at a time (see
+ * {@link readJsonArrayBatches}); `line` is the element's index.
  *
  * @throws {CliError} exit 1 with `file:line:column` for malformed JSON or a root that is not an
  *   array.
+ * @example
+ * for await (const { value } of readJsonArray('rows.json')) count++;
  */
 export async function* readJsonArray(path: string, onBytes?: OnBytes): AsyncGenerator<Row> {
-  const scanner = new ArrayScanner();
   let index = 0;
-  const parse = (element: ScannedElement): Row => {
-    try {
-      return { value: JSON.parse(element.text) as JsonValue, line: index++ };
-    } catch {
-      throw scanner.locate(element);
-    }
-  };
+  for await (const batch of readJsonArrayBatches(path, onBytes)) {
+    for (let i = 0; i < batch.length; i++) yield { value: batch[i]!, line: index++ };
+  }
+}
+
+/**
+ * The elements of a JSON file whose root is an array, a batch at a time, never the whole file:
+ * {@link ArrayBatches} parses the elements of each chunk with one JSON.parse where it can (so a
+ * file beyond V8's 512 MB string limit is read at about JSON.parse's pace); a batch is never
+ * empty.
+ *
+ * @throws {CliError} exit 1 with `file:line:column` for malformed JSON or a root that is not an
+ *   array.
+ * @example
+ * for await (const values of readJsonArrayBatches('rows.json')) count += values.length;
+ */
+export async function* readJsonArrayBatches(
+  path: string,
+  onBytes?: OnBytes,
+): AsyncGenerator<JsonValue[]> {
+  const batches = new ArrayBatches();
   try {
     for await (const text of readTextChunks(path, onBytes)) {
-      const elements = scanner.push(text);
-      for (let i = 0; i < elements.length; i++) yield parse(elements[i]!);
+      const values = batches.push(text);
+      if (values.length > 0) yield values;
     }
-    for (const element of scanner.end()) yield parse(element);
+    const values = batches.end();
+    if (values.length > 0) yield values;
   } catch (error) {
     if (error instanceof ArraySyntaxError) {
       throw new CliError(`${path}:${error.line}:${error.column}: ${error.message}`, EXIT_DATA);
@@ -357,4 +398,21 @@ export function readRows(
   onBytes?: OnBytes,
 ): AsyncGenerator<Row> {
   return format === 'jsonl' ? readJsonLines(path, onBytes) : readJsonArray(path, onBytes);
+}
+
+/**
+ * The rows of a large input a batch at a time (each batch never empty): JSONL lines, or the
+ * elements of a root array.
+ *
+ * @example
+ * for await (const values of readRowBatches('rows.json', 'json')) count += values.length;
+ */
+export function readRowBatches(
+  path: string,
+  format: 'json' | 'jsonl',
+  onBytes?: OnBytes,
+): AsyncGenerator<JsonValue[]> {
+  return format === 'jsonl'
+    ? readJsonLineBatches(path, onBytes)
+    : readJsonArrayBatches(path, onBytes);
 }
