@@ -47,6 +47,8 @@ export interface ModernRouteOptions {
   rememberRefusals: boolean;
   /** The most sessions at once (default: no bound); beyond it, an idle one ends or 503. */
   maxSessions?: number;
+  /** Where messages for humans go (default: nowhere). */
+  log?: (message: string) => void;
 }
 
 /**
@@ -225,6 +227,12 @@ export class ModernRoute {
       this.probes.delete(key);
       return undefined;
     }
+    if (probe.answeredAt === undefined) {
+      const info = clientInfoOf(initialize);
+      this.options.log?.(
+        `toonwire proxy: ${info?.name ?? 'a client'} ${info?.version ?? ''} sent initialize while its server/discover is still out (the upstream is slower to start than it waits); the initialize waits for the probe's answer`,
+      );
+    }
     const answer = (await probe.answer) as { result?: { supportedVersions?: unknown } };
     if (this.probes.get(key) === probe) this.probes.delete(key);
     const offered = answer.result?.supportedVersions;
@@ -333,10 +341,12 @@ export class ModernRoute {
   /** Remembers an upstream's refusal of server/discover, when asked to. */
   private learn(request: ModernRequest, answer: JSONRPCMessage): void {
     if (request.method === 'server/discover')
-      for (const probe of this.probes.values())
+      for (const [key, probe] of this.probes)
         if (probe.request === request) {
           probe.answeredAt = Date.now();
           probe.settle(answer);
+          // A prompt answer reached a client still waiting: no fallback will come.
+          if (probe.answeredAt - probe.started < SLOW_PROBE_MS) this.probes.delete(key);
         }
     if (!this.options.rememberRefusals || request.method !== 'server/discover') return;
     const code = (answer as { error?: { code?: unknown } }).error?.code;

@@ -112,6 +112,7 @@ export async function listenHttp(
     idleTimeoutMs,
     rememberRefusals: upstreamIsCommand,
     maxSessions,
+    log,
   });
   const { createServer } = await import('node:http');
   const host = address.host ?? '127.0.0.1';
