@@ -6,7 +6,6 @@ import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
@@ -14,13 +13,14 @@ import {
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseProxyConfig } from '../../src/mcp/proxy.js';
-import { hangGuardMs, withinHangGuard } from '../support/patience.js';
+import { withinHangGuard } from '../support/patience.js';
 import {
   type LineProcess,
   startListening,
   stopListening,
   type ToolResult,
   UPSTREAM_SCRIPT,
+  waitUntil,
 } from './helpers.js';
 
 const SESSIONS = 30;
@@ -32,16 +32,6 @@ function alive(pid: number): boolean {
   } catch {
     return false;
   }
-}
-
-/** Polls `condition` until it holds or a hang guard of `ms` (scaled: hangGuardMs) has passed. */
-async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + hangGuardMs(ms);
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await delay(50); // wait-ok: the poll interval of a scaled guard
-  }
-  return condition();
 }
 
 interface Connected {

@@ -10,8 +10,6 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
-import { setTimeout as delay } from 'node:timers/promises';
-import { hangGuardMs } from '../support/patience.js';
 import {
   type LineProcess,
   MODERN,
@@ -20,19 +18,10 @@ import {
   ROOT,
   startListening,
   stopListening,
+  waitUntil,
 } from './helpers.js';
 
 const MODERN_UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'modern-upstream.mjs');
-
-/** Polls `condition` until it holds or a hang guard of `ms` (scaled: hangGuardMs) has passed. */
-async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + hangGuardMs(ms);
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await delay(20); // wait-ok: the poll interval of a scaled guard
-  }
-  return condition();
-}
 
 const startsIn = (stderr: string) => stderr.split('modern-upstream: started').length - 1;
 
@@ -69,22 +58,38 @@ describe('--listen in front of an upstream that starts after the client gave up 
     return { proxy, url, start: () => writeFileSync(started, '') };
   }
 
-  it('answers the fallback initialize -32022 from the probe, and one upstream serves', async () => {
-    const { proxy, url, start } = await slowProxy();
+  /**
+   * A client's probe, held by the upstream, then its `initialize` sent once the probe is out:
+   * resolves with both answers after the upstream is let start; `holdsInitialize` waits for the
+   * proxy to say it holds the initialize first.
+   */
+  async function probeThenInitialize(
+    setup: Awaited<ReturnType<typeof slowProxy>>,
+    initialize: unknown,
+    holdsInitialize: boolean,
+  ) {
+    const { proxy, url, start } = setup;
     const discover = modernRequest(1, 'server/discover');
     const probe = post(url, discover.body, discover.headers);
     assert.ok(
       await waitUntil(() => proxy.stderr.includes('holding server/discover'), 30_000),
       proxy.stderr,
     );
-    // The client gave up waiting: its initialize comes while the probe is still out.
-    const fallback = post(url, fallbackInitialize, {});
-    assert.ok(
-      await waitUntil(() => proxy.stderr.includes('the initialize waits for the probe'), 30_000),
-      proxy.stderr,
-    );
+    const initialized = post(url, initialize, {});
+    if (holdsInitialize)
+      assert.ok(
+        await waitUntil(() => proxy.stderr.includes('the initialize waits for the probe'), 30_000),
+        proxy.stderr,
+      );
     start();
-    const [probed, refused] = await Promise.all([probe, fallback]);
+    return Promise.all([probe, initialized]);
+  }
+
+  it('answers the fallback initialize -32022 from the probe, and one upstream serves', async () => {
+    const setup = await slowProxy();
+    const { proxy, url } = setup;
+    // The client gave up waiting: its initialize comes while the probe is still out.
+    const [probed, refused] = await probeThenInitialize(setup, fallbackInitialize, true);
     assert.deepEqual(probed.messages[0]!.result.supportedVersions, [MODERN]);
     assert.equal(refused.status, 400, JSON.stringify(refused.messages));
     assert.equal(refused.messages[0]!.id, 2);
@@ -103,40 +108,19 @@ describe('--listen in front of an upstream that starts after the client gave up 
   });
 
   it('serves the fallback initialize as ever when the upstream refuses the probe', async () => {
-    const { proxy, url, start } = await slowProxy({ MODERN_UPSTREAM_REFUSE: '1' });
-    const discover = modernRequest(1, 'server/discover');
-    const probe = post(url, discover.body, discover.headers);
-    assert.ok(
-      await waitUntil(() => proxy.stderr.includes('holding server/discover'), 30_000),
-      proxy.stderr,
-    );
-    const fallback = post(url, fallbackInitialize, {});
-    assert.ok(
-      await waitUntil(() => proxy.stderr.includes('the initialize waits for the probe'), 30_000),
-      proxy.stderr,
-    );
-    start();
-    const [probed, initialized] = await Promise.all([probe, fallback]);
+    const setup = await slowProxy({ MODERN_UPSTREAM_REFUSE: '1' });
+    const [probed, initialized] = await probeThenInitialize(setup, fallbackInitialize, true);
     assert.equal(probed.messages[0]!.error.code, -32601);
     assert.equal(initialized.status, 200, JSON.stringify(initialized.messages));
     assert.equal(initialized.messages[0]!.result.serverInfo.name, 'modern-upstream');
   });
 
   it('serves an initialize of another client as ever while a probe is out', async () => {
-    const { proxy, url, start } = await slowProxy();
-    const discover = modernRequest(1, 'server/discover');
-    const probe = post(url, discover.body, discover.headers);
-    assert.ok(
-      await waitUntil(() => proxy.stderr.includes('holding server/discover'), 30_000),
-      proxy.stderr,
-    );
     const other = {
       ...fallbackInitialize,
       params: { ...fallbackInitialize.params, clientInfo: { name: 'other', version: '2.0.0' } },
     };
-    const initialized = post(url, other, {});
-    start();
-    const [, answer] = await Promise.all([probe, initialized]);
+    const [, answer] = await probeThenInitialize(await slowProxy(), other, false);
     assert.equal(answer.messages[0]!.result.serverInfo.name, 'modern-upstream');
   });
 });
