@@ -3,6 +3,7 @@
 
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import { GatewayTransport } from './proxy/gateway/gateway.js';
+import { SharedUpstreams } from './proxy/gateway/shared.js';
 import {
   createResultPipeline,
   type PipelineOptions,
@@ -46,6 +47,7 @@ export { FIELDS_PARAM_DESCRIPTION } from './proxy/config/fields-param.js';
 export { DEFAULT_SEPARATOR, qualify, unqualify } from './proxy/config/names.js';
 export { type ToolFacts, type ToolRuleOptions, ToolRules } from './proxy/config/tool-rules.js';
 export { type GatewayMember, GatewayTransport } from './proxy/gateway/gateway.js';
+export { SharedLease, SharedUpstreams } from './proxy/gateway/shared.js';
 export {
   DEFAULT_PAGE_CACHE_BYTES,
   DEFAULT_PAGE_TTL_MS,
@@ -114,9 +116,15 @@ export {
 export { ProxyErrorCode } from './proxy/transport/json-rpc.js';
 export { ChildProcessTransport, type StdioUpstream } from './proxy/transport/stdio-upstream.js';
 
+/**
+ * A command server of a gateway that `--listen` sessions may share (`shared: true`): one process
+ * for all of them, for servers that keep no per-client state (see docs/mcp.md).
+ */
+export type SharableStdioUpstream = StdioUpstream & { shared?: boolean };
+
 /** Several servers behind one proxy (a gateway), by the name that prefixes their tools. */
 export interface GatewayUpstream {
-  servers: Record<string, StdioUpstream | HttpUpstream>;
+  servers: Record<string, SharableStdioUpstream | HttpUpstream>;
   /** Between a server's name and its tools' names (default `__`). */
   separator?: string;
 }
@@ -171,15 +179,20 @@ export function exitCodeFor(end: ProxySessionEnd): 0 | 1 {
  * @example
  * createUpstreamTransport({ command: 'npx', args: ['-y', '@modelcontextprotocol/server-everything'] });
  * createUpstreamTransport({ url: 'https://example.com/mcp', headers: { Authorization: 'Bearer x' } });
+ * // With `shared` (the `--listen` sessions' pool), servers marked `shared: true` are leased from it.
  */
 export function createUpstreamTransport(
   upstream: Upstream,
   log?: (message: string) => void,
+  shared?: SharedUpstreams,
 ): Transport {
   if ('servers' in upstream) {
     const members = Object.entries(upstream.servers).map(([name, server]) => ({
       name,
-      transport: createUpstreamTransport(server),
+      transport:
+        shared !== undefined && 'command' in server && server.shared === true
+          ? shared.lease(name, () => createUpstreamTransport(server))
+          : createUpstreamTransport(server),
       description: describeUpstream(server).replace(/^the upstream MCP server /, ''),
     }));
     return new GatewayTransport(members, { separator: upstream.separator, log });
@@ -258,11 +271,13 @@ export interface StdioProxyOptions extends ProxyOptions {
 export async function listenProxy(
   options: ProxyOptions & { listen: ListenAddress } & Omit<SessionLimits, 'log'>,
 ): Promise<ProxyHttpServer> {
-  // Invalid options fail now, not on the first connection; the sessions share one page cache.
+  // Invalid options fail now, not on the first connection; the sessions share one page cache,
+  // and the processes of the gateway servers marked `shared`.
   const pipeline = await createResultPipeline(options, logFor(options));
+  const shared = new SharedUpstreams();
   const server = await listenHttp(
     options.listen,
-    async (downstream) => createSession(downstream, options, pipeline),
+    async (downstream) => createSession(downstream, options, pipeline, shared),
     {
       idleTimeoutMs: options.idleTimeoutMs,
       maxSessions: options.maxSessions,
@@ -283,6 +298,7 @@ export async function listenProxy(
     ...server,
     close: async () => {
       await server.close();
+      await shared.close();
       await pipeline.close();
     },
   };
@@ -292,8 +308,10 @@ function createSession(
   downstream: Transport,
   options: ProxyOptions,
   pipeline: ResultPipeline,
+  shared?: SharedUpstreams,
 ): ProxySession {
-  return new ProxySession(downstream, createUpstreamTransport(options.upstream, logFor(options)), {
+  const upstream = createUpstreamTransport(options.upstream, logFor(options), shared);
+  return new ProxySession(downstream, upstream, {
     pipeline,
     timeoutMs: options.timeoutMs,
     initTimeoutMs: options.initTimeoutMs,

@@ -7,12 +7,14 @@ import { existsSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
+import { setTimeout as delay } from 'node:timers/promises';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
 import type { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { StreamableHTTPServerTransport } from '@modelcontextprotocol/sdk/server/streamableHttp.js';
 import { CreateMessageRequestSchema } from '@modelcontextprotocol/sdk/types.js';
+import { hangGuardMs } from '../support/patience.js';
 
 const here = dirname(fileURLToPath(import.meta.url));
 
@@ -271,4 +273,14 @@ export async function post(
       ? []
       : [JSON.parse(text)];
   return { status: response.status, headers: response.headers, messages };
+}
+
+/** Polls `condition` until it holds or a hang guard of `ms` (scaled: hangGuardMs) has passed. */
+export async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
+  const deadline = Date.now() + hangGuardMs(ms);
+  while (Date.now() < deadline) {
+    if (condition()) return true;
+    await delay(50); // wait-ok: the poll interval of a scaled guard
+  }
+  return condition();
 }

@@ -28,6 +28,7 @@ import {
   type ToolResult,
   UPSTREAM,
   UPSTREAM_SCRIPT,
+  waitUntil,
 } from './helpers.js';
 
 type Result = ToolResult;
@@ -94,16 +95,6 @@ function alive(pid: number): boolean {
   } catch {
     return process.platform !== 'linux';
   }
-}
-
-/** Polls `condition` until it holds or a hang guard of `ms` (scaled: hangGuardMs) has passed. */
-async function waitUntil(condition: () => boolean, ms: number): Promise<boolean> {
-  const deadline = Date.now() + hangGuardMs(ms);
-  while (Date.now() < deadline) {
-    if (condition()) return true;
-    await delay(50); // wait-ok: the poll interval of a scaled guard
-  }
-  return condition();
 }
 
 /** {@link waitUntil} for a condition that must be awaited. */

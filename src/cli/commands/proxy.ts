@@ -517,6 +517,7 @@ function gatewayUpstream(config: ProxyConfig): GatewayUpstream {
             command: server.command!,
             args: server.args,
             cwd: server.cwd,
+            shared: server.shared,
             env:
               server.env === undefined
                 ? undefined

@@ -32,6 +32,11 @@ export interface ServerConfig extends ToolSettings {
   /** ...with these environment variables added to the proxy's own. */
   env?: Record<string, string>;
   cwd?: string;
+  /**
+   * With `--listen`, one process of this command for every session instead of one each: for
+   * servers that keep no per-client state (see docs/mcp.md). A command server's only.
+   */
+  shared?: boolean;
   /** ...or a Streamable HTTP endpoint. */
   url?: string;
   headers?: Record<string, string>;
@@ -58,6 +63,7 @@ const SERVER_KEYS = [
   'args',
   'env',
   'cwd',
+  'shared',
   'url',
   'headers',
   'tools',
@@ -159,7 +165,7 @@ function readServers(value: unknown, source: string): Record<string, ServerConfi
         `${source}: "${path}.${key}" must be ${expected}, got ${JSON.stringify(server[key])}`,
       );
     const entry: ServerConfig = readToolSettings(server, source, `${path}.`);
-    const { command, args, env, cwd, url, headers, tools } = server;
+    const { command, args, env, cwd, url, headers, tools, shared } = server;
     if ((command === undefined) === (url === undefined))
       throw new TypeError(
         `${source}: "${path}" needs either a "command" (stdio) or a "url" (Streamable HTTP), not ${command === undefined ? 'neither' : 'both'}`,
@@ -177,6 +183,14 @@ function readServers(value: unknown, source: string): Record<string, ServerConfi
     if (cwd !== undefined) {
       if (typeof cwd !== 'string') throw bad('cwd', 'a directory');
       entry.cwd = cwd;
+    }
+    if (shared !== undefined) {
+      if (typeof shared !== 'boolean') throw bad('shared', 'true or false');
+      if (command === undefined)
+        throw new TypeError(
+          `${source}: "${path}.shared" applies to a "command" server (its process is what sessions share); a "url" server is not started by the proxy`,
+        );
+      entry.shared = shared;
     }
     for (const [key, map] of [
       ['env', env],

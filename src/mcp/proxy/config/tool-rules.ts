@@ -57,6 +57,11 @@ export class ToolRules {
   private readonly included: ReadonlySet<string>;
   private readonly contentPolicy: boolean;
   private readonly separator: string | undefined;
+  /**
+   * The content policy's verdict per tool, read once: the catalog keeps one `ToolFacts` per tool
+   * until the next tools/list, and the verdict of a name and schema never changes.
+   */
+  private readonly contentVerdicts = new WeakMap<ToolFacts, boolean>();
 
   constructor(options: ToolRuleOptions = {}) {
     this.separator = options.separator;
@@ -80,9 +85,17 @@ export class ToolRules {
     if (name !== undefined && this.excluded.has(name)) return 'excluded';
     if (this.only !== undefined && (name === undefined || !this.only.has(name))) return 'excluded';
     if (name !== undefined && (this.included.has(name) || this.only?.has(name))) return undefined;
-    if (this.contentPolicy && tool !== undefined && contentToolReason(this.own(tool)) !== undefined)
-      return 'content';
+    if (this.contentPolicy && tool !== undefined && this.returnsContents(tool)) return 'content';
     return undefined;
+  }
+
+  private returnsContents(tool: ToolFacts): boolean {
+    let verdict = this.contentVerdicts.get(tool);
+    if (verdict === undefined) {
+      verdict = contentToolReason(this.own(tool)) !== undefined;
+      this.contentVerdicts.set(tool, verdict);
+    }
+    return verdict;
   }
 
   /**

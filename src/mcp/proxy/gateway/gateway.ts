@@ -11,6 +11,7 @@ import { isPlainObject } from '../../../codec/objects.js';
 import { checkServerNames } from '../config/config.js';
 import { DEFAULT_SEPARATOR, qualify, unqualify } from '../config/names.js';
 import { errorResponse, messageKind, ProxyErrorCode } from '../transport/json-rpc.js';
+import { envelopeVersion } from '../transport/modern-wire.js';
 import { AskedBook, FanOut, type Outcome } from './fan-out.js';
 import {
   changedNotifications,
@@ -18,6 +19,7 @@ import {
   type ListMethod,
   listParams,
   mergedInitialize,
+  modernFields,
 } from './lists.js';
 import { ResourceOwners } from './resources.js';
 
@@ -66,6 +68,11 @@ export class GatewayTransport implements Transport {
   /** Server-to-client requests, by the id the client sees. */
   private readonly serverRequests = new Map<string, { server: string; id: RequestId }>();
   private readonly resources: ResourceOwners;
+  /**
+   * Client requests of MCP 2026-07-28 (their `_meta` names the version) the gateway answers
+   * itself, by id: that version's schema requires fields of such results (`modernFields`).
+   */
+  private readonly modern = new Set<RequestId>();
   /** Client reads of a URI no server is known to have: the server being asked now. */
   private readonly searching = new Map<RequestId, string>();
   private closed = false;
@@ -146,14 +153,21 @@ export class GatewayTransport implements Transport {
 
   private async request(message: Request): Promise<void> {
     const { method, id } = message;
-    if (method === 'initialize' || method === 'logging/setLevel' || method in LISTS)
+    const modern = envelopeVersion(message) !== undefined;
+    if (method === 'initialize' || method === 'logging/setLevel' || method in LISTS) {
+      if (modern) this.modern.add(id);
       return this.fanOut(message);
-    if (method === 'ping') return this.reply(id, {});
+    }
+    if (method === 'ping') return this.reply(id, modern ? modernFields(method, []) : {});
     const target = this.route(message);
     if ('search' in target) return this.searchResource(message, target.search);
     if ('error' in target) {
       if (method === 'tools/call')
-        return this.reply(id, { isError: true, content: [{ type: 'text', text: target.error }] });
+        return this.reply(id, {
+          isError: true,
+          content: [{ type: 'text', text: target.error }],
+          ...(modern ? modernFields(method, []) : {}),
+        });
       return this.deliver(errorResponse(id, target.code, target.error));
     }
     target.member.pending.add(id);
@@ -422,6 +436,7 @@ export class GatewayTransport implements Transport {
     this.asked.closed(fanOut);
     const answered = [...fanOut.answers].filter(([, answer]) => answer.result !== undefined);
     if (answered.length === 0 && fanOut.answers.size > 0 && fanOut.method === 'initialize') {
+      this.modern.delete(fanOut.clientId);
       const [, first] = [...fanOut.answers][0]!;
       this.deliver({ jsonrpc: '2.0', id: fanOut.clientId, error: first.error } as JSONRPCMessage);
       return;
@@ -433,6 +448,14 @@ export class GatewayTransport implements Transport {
         : fanOut.method === 'initialize'
           ? mergedInitialize(answered.map(([server, answer]) => [server, answer.result!]))
           : {};
+    if (this.modern.delete(fanOut.clientId))
+      Object.assign(
+        result,
+        modernFields(
+          fanOut.method,
+          answered.map(([, answer]) => answer.result!),
+        ),
+      );
     this.reply(fanOut.clientId, result);
   }
 

@@ -74,6 +74,33 @@ export function listParams(
   return rest;
 }
 
+/**
+ * The fields MCP 2026-07-28 requires of a result the gateway writes itself (`resultType`), and of
+ * a list it merges (also `ttlMs` and `cacheScope`), from the servers' answers that went into it:
+ * fresh for as long as the least fresh of them, public only if every one of them is.
+ *
+ * @example
+ * modernFields('tools/list', [{ tools: [], ttlMs: 60000, cacheScope: 'public' }, { tools: [], ttlMs: 0, cacheScope: 'private' }]);
+ * // { resultType: 'complete', ttlMs: 0, cacheScope: 'private' }
+ * modernFields('logging/setLevel', []); // { resultType: 'complete' }
+ */
+export function modernFields(
+  method: string,
+  answered: readonly Record<string, unknown>[],
+): Record<string, unknown> {
+  if (!(method in LISTS)) return { resultType: 'complete' };
+  const ttls = answered.map((result) =>
+    typeof result.ttlMs === 'number' && result.ttlMs >= 0 ? result.ttlMs : 0,
+  );
+  const isPublic =
+    answered.length > 0 && answered.every((result) => result.cacheScope === 'public');
+  return {
+    resultType: 'complete',
+    ttlMs: ttls.length === 0 ? 0 : Math.min(...ttls),
+    cacheScope: isPublic ? 'public' : 'private',
+  };
+}
+
 /** What the gateway answers for itself in `initialize`. */
 const GATEWAY_INFO = { name: 'toonwire-gateway', version: '1.0.0' };
 

@@ -13,6 +13,14 @@
 // through its ToolCatalog. A client's first request is usually `server/discover`: an upstream
 // that does not speak 2026-07-28 answers it with an error, which reaches the client, which then
 // falls back to initialize exactly as it would directly.
+//
+// An upstream slower to start than the client waits for that probe (the Python SDK waits 10 s)
+// would make the client fall back to initialize, which starts a second upstream on the
+// handshake route, and settle for the older protocol. So an initialize from a client whose probe
+// is still out (same caller, same clientInfo) waits for the probe's answer instead; when the
+// upstream speaks 2026-07-28, it is answered -32022 with the versions the upstream named, the
+// SDK's signal that the connection settled on the new protocol, and the client probes again, now
+// answered by the upstream already running (`fallbackAnswer`).
 
 import type { IncomingMessage, ServerResponse } from 'node:http';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
@@ -24,7 +32,7 @@ import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../transport/modern-
 import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
 
 /** The largest request body read (the SDK's server transport has the same limit). */
-const MAX_BODY_BYTES = 4 * 1024 * 1024;
+export const MAX_BODY_BYTES = 4 * 1024 * 1024;
 
 /** Options of a {@link ModernRoute}. */
 export interface ModernRouteOptions {
@@ -39,6 +47,25 @@ export interface ModernRouteOptions {
   rememberRefusals: boolean;
   /** The most sessions at once (default: no bound); beyond it, an idle one ends or 503. */
   maxSessions?: number;
+  /** Where messages for humans go (default: nowhere). */
+  log?: (message: string) => void;
+}
+
+/**
+ * A probe this long in coming may have outlasted its client's patience (the Python SDK waits
+ * 10 s), whose fallback initialize can then arrive just after the answer: for as long again, an
+ * initialize from that client is still answered from the probe.
+ */
+const SLOW_PROBE_MS = 5_000;
+
+/** A client's `server/discover` on this route: out, or answered. */
+interface Probe {
+  request: ModernRequest;
+  started: number;
+  answer: Promise<JSONRPCMessage>;
+  settle: (answer: JSONRPCMessage) => void;
+  /** When it was answered, once it is. */
+  answeredAt?: number;
 }
 
 /** One shared session behind the route, and its exchanges. */
@@ -66,6 +93,8 @@ export class ModernRoute {
   private readonly ready = new WeakMap<Promise<Shared>, Shared>();
   /** The upstream's answer to server/discover, when it does not know the method. */
   private refusal: JSONRPCMessage | undefined;
+  /** The latest probe of each client (caller and clientInfo): see {@link fallbackAnswer}. */
+  private readonly probes = new Map<string, Probe>();
   private closed = false;
 
   constructor(
@@ -166,8 +195,65 @@ export class ModernRoute {
       return undefined;
     }
     clearTimeout(shared.idleTimer);
+    if (message.method === 'server/discover') this.probed(message, caller);
     shared.exchanges.accept(message, response);
     return undefined;
+  }
+
+  /**
+   * Whether an initialize of `caller` may be the fallback of a probe (so {@link fallbackAnswer}
+   * should see it): cheap, so that other initializes are handled as ever.
+   */
+  awaitsFallback(caller: string): boolean {
+    for (const key of this.probes.keys()) if (key.startsWith(`${caller}\n`)) return true;
+    return false;
+  }
+
+  /**
+   * The answer to `initialize`, the fallback of a client whose `server/discover` is still out
+   * (or was answered late, see {@link SLOW_PROBE_MS}), or `undefined` to serve it as any
+   * initialize. Waits for the probe's answer: when the upstream answered it with the 2026-07-28
+   * versions it speaks, the initialize is refused with -32022 naming them, so that the client
+   * probes again, and the one upstream already started answers; when it refused the probe, the
+   * initialize goes on as ever.
+   */
+  async fallbackAnswer(body: unknown, caller = ''): Promise<JSONRPCMessage | undefined> {
+    const initialize = body as ModernRequest;
+    if (messageKind(body) !== 'request' || initialize.method !== 'initialize') return undefined;
+    const key = probeKey(caller, initialize);
+    const probe = this.probes.get(key);
+    if (probe === undefined) return undefined;
+    if (probe.answeredAt !== undefined && !this.lateAnswer(probe, Date.now())) {
+      this.probes.delete(key);
+      return undefined;
+    }
+    if (probe.answeredAt === undefined) {
+      const info = clientInfoOf(initialize);
+      this.options.log?.(
+        `toonwire proxy: ${info?.name ?? 'a client'} ${info?.version ?? ''} sent initialize while its server/discover is still out (the upstream is slower to start than it waits); the initialize waits for the probe's answer`,
+      );
+    }
+    const answer = (await probe.answer) as { result?: { supportedVersions?: unknown } };
+    if (this.probes.get(key) === probe) this.probes.delete(key);
+    const offered = answer.result?.supportedVersions;
+    const supported = Array.isArray(offered)
+      ? offered.filter(
+          (version): version is string =>
+            typeof version === 'string' && !this.options.handshakeVersions.includes(version),
+        )
+      : [];
+    if (supported.length === 0) return undefined;
+    const requested = (initialize.params as { protocolVersion?: unknown } | undefined)
+      ?.protocolVersion;
+    return {
+      jsonrpc: '2.0',
+      id: initialize.id,
+      error: {
+        code: -32022,
+        message: `Unsupported protocol version: this server already answered your server/discover (it took longer than you waited); it speaks ${supported.join(', ')}`,
+        data: { supported, requested: typeof requested === 'string' ? requested : '' },
+      },
+    } as JSONRPCMessage;
   }
 
   /** Ends every shared session (and its upstream). */
@@ -221,6 +307,10 @@ export class ModernRoute {
     const entry = this.shared.get(key);
     void session.ended.then(() => {
       clearTimeout(shared.idleTimer);
+      // Probes it never answered: their fallbacks go on as any initialize.
+      for (const probe of this.probes.values())
+        if (probe.answeredAt === undefined)
+          probe.settle(errorResponse(probe.request.id, -32000, 'the upstream session ended'));
       if (this.shared.get(key) === entry) this.shared.delete(key);
     });
     exchanges.onanswer = (request, answer) => this.learn(request, answer);
@@ -230,8 +320,34 @@ export class ModernRoute {
     return shared;
   }
 
+  /** Notes a client's probe, so that its fallback initialize can be told how it went. */
+  private probed(request: ModernRequest, caller: string): void {
+    const now = Date.now();
+    for (const [key, probe] of this.probes)
+      if (probe.answeredAt !== undefined && !this.lateAnswer(probe, now)) this.probes.delete(key);
+    let settle: (answer: JSONRPCMessage) => void = () => {};
+    const answer = new Promise<JSONRPCMessage>((resolve) => {
+      settle = resolve;
+    });
+    this.probes.set(probeKey(caller, request), { request, started: now, answer, settle });
+  }
+
+  /** Whether `probe`, answered, came so late that its client's fallback may still come. */
+  private lateAnswer(probe: Probe, now: number): boolean {
+    const took = probe.answeredAt! - probe.started;
+    return took >= SLOW_PROBE_MS && now - probe.answeredAt! < took;
+  }
+
   /** Remembers an upstream's refusal of server/discover, when asked to. */
   private learn(request: ModernRequest, answer: JSONRPCMessage): void {
+    if (request.method === 'server/discover')
+      for (const [key, probe] of this.probes)
+        if (probe.request === request) {
+          probe.answeredAt = Date.now();
+          probe.settle(answer);
+          // A prompt answer reached a client still waiting: no fallback will come.
+          if (probe.answeredAt - probe.started < SLOW_PROBE_MS) this.probes.delete(key);
+        }
     if (!this.options.rememberRefusals || request.method !== 'server/discover') return;
     const code = (answer as { error?: { code?: unknown } }).error?.code;
     if (code === -32601) this.refusal = answer;
@@ -251,8 +367,22 @@ export class ModernRoute {
   }
 }
 
-/** The request's body as text, or `undefined` when it is longer than `limit` bytes. */
-async function readBody(request: IncomingMessage, limit: number): Promise<string | undefined> {
+/** Who sent a probe or an initialize: the caller, and the client by its `clientInfo`. */
+function probeKey(caller: string, request: ModernRequest): string {
+  const info = clientInfoOf(request);
+  return `${caller}\n${info?.name ?? ''}\n${info?.version ?? ''}`;
+}
+
+/**
+ * The request's body as text, or `undefined` when it is longer than `limit` bytes.
+ *
+ * @example
+ * const text = await readBody(request, MAX_BODY_BYTES);
+ */
+export async function readBody(
+  request: IncomingMessage,
+  limit: number,
+): Promise<string | undefined> {
   const chunks: Buffer[] = [];
   let size = 0;
   for await (const chunk of request as AsyncIterable<Buffer>) {

@@ -14,7 +14,8 @@ import type { ProxyStats } from '../telemetry/stats.js';
 import { loadSdkModule } from '../transport/sdk.js';
 import { type Authenticator, type Caller, unauthenticatedRefusal } from './auth.js';
 import { Front } from './front.js';
-import { ModernRoute } from './listen-modern.js';
+import { MAX_BODY_BYTES, ModernRoute, readBody } from './listen-modern.js';
+import { answerJson } from './modern-exchanges.js';
 
 /** Where the HTTP proxy listens. */
 export interface ListenAddress {
@@ -111,6 +112,7 @@ export async function listenHttp(
     idleTimeoutMs,
     rememberRefusals: upstreamIsCommand,
     maxSessions,
+    log,
   });
   const { createServer } = await import('node:http');
   const host = address.host ?? '127.0.0.1';
@@ -230,6 +232,21 @@ export async function listenHttp(
         400,
         'Bad request: no Mcp-Session-Id header; start a session with initialize',
       );
+    // The initialize of a client whose server/discover is still out is answered from that probe.
+    if (modern.awaitsFallback(caller.name)) {
+      if (body === undefined) {
+        const text = await readBody(request, MAX_BODY_BYTES);
+        if (text === undefined)
+          return reply(response, 413, `Request body larger than ${MAX_BODY_BYTES} bytes`);
+        try {
+          body = JSON.parse(text);
+        } catch {
+          return reply(response, 400, 'Parse error', -32700);
+        }
+      }
+      const answer = await modern.fallbackAnswer(body, caller.name);
+      if (answer !== undefined) return answerJson(response, answer);
+    }
 
     if (!makeRoom()) {
       limits.stats?.recordSession('refused');

@@ -50,6 +50,7 @@ class Exchange {
   answer(message: JSONRPCMessage): void {
     if (this.done) return;
     this.done = true;
+    if (this.response.destroyed) return; // the client is gone
     if (this.streaming) {
       this.response.end(sseEvent(message));
       return;
@@ -156,6 +157,9 @@ export class ModernExchanges implements Transport {
     }
     response.once('close', () => {
       if (exchange.done || !this.open.has(id)) return;
+      // A probe is not withdrawn: a client that gave up waiting falls back to initialize, which
+      // its answer settles (ModernRoute.fallbackAnswer).
+      if (request.method === 'server/discover') return;
       this.end(id);
       this.onmessage?.({
         jsonrpc: '2.0',
