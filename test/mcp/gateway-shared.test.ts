@@ -2,6 +2,7 @@
 // of it instead of starting one each, and what one session asks never reaches another.
 
 import assert from 'node:assert/strict';
+import { randomBytes } from 'node:crypto';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -220,5 +221,73 @@ describe('the "shared" key of a gateway server', () => {
         ),
       /applies to a "command" server/,
     );
+  });
+});
+
+describe('a shared gateway server behind --listen with --auth-tokens', () => {
+  const folder = mkdtempSync(join(tmpdir(), 'toonwire-shared-auth-'));
+  const tokens = { alice: randomBytes(24).toString('hex'), bob: randomBytes(24).toString('hex') };
+  let proxy: LineProcess;
+  let url: string;
+
+  before(async () => {
+    const tokensFile = join(folder, 'tokens');
+    writeFileSync(tokensFile, `alice:${tokens.alice}\nbob:${tokens.bob}\n`);
+    const config = join(folder, 'gateway.json');
+    writeFileSync(
+      config,
+      JSON.stringify({
+        servers: { mem: { command: process.execPath, args: [UPSTREAM_SCRIPT], shared: true } },
+      }),
+    );
+    ({ proxy, url } = await startListening([
+      '--config',
+      config,
+      '--auth-tokens',
+      tokensFile,
+      '--max-tokens',
+      '400',
+    ]));
+  });
+
+  after(async () => {
+    if (proxy !== undefined) await stopListening(proxy);
+    rmSync(folder, { recursive: true, force: true });
+  });
+
+  async function connectAs(token: string): Promise<Client> {
+    const client = new Client({ name: 'pager', version: '1.0.0' });
+    const transport = new StreamableHTTPClientTransport(new URL(url), {
+      requestInit: { headers: { authorization: `Bearer ${token}` } },
+    });
+    await withinHangGuard(client.connect(transport), 60_000, 'initialize');
+    return client;
+  }
+
+  async function firstPageCursor(client: Client): Promise<string> {
+    const result = (await client.callTool({
+      name: 'mem__array_rows',
+      arguments: { count: 300 },
+    })) as ToolResult & { _meta?: Record<string, { nextCursor?: string }> };
+    const cursor = result._meta?.['toonwire/page']?.nextCursor;
+    assert.ok(cursor !== undefined, 'a first page with a cursor');
+    return cursor;
+  }
+
+  it("binds each session's pages to its own caller, though the process was started by another", async () => {
+    const alice = await connectAs(tokens.alice); // starts the shared process
+    const bob = await connectAs(tokens.bob); // leases it
+    try {
+      const alicesCursor = await firstPageCursor(alice);
+      const bobsCursor = await firstPageCursor(bob);
+      const more = (client: Client, cursor: string) =>
+        client.callTool({ name: 'toonwire_more', arguments: { cursor } }) as Promise<ToolResult>;
+      assert.notEqual((await more(bob, bobsCursor)).isError, true, 'bob reads on in his pages');
+      assert.equal((await more(bob, alicesCursor)).isError, true, "alice's cursor is not bob's");
+      assert.notEqual((await more(alice, alicesCursor)).isError, true, 'alice reads on in hers');
+    } finally {
+      await alice.close();
+      await bob.close();
+    }
   });
 });

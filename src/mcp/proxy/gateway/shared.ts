@@ -16,6 +16,7 @@
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { isPlainObject } from '../../../codec/objects.js';
+import { asCaller, currentCaller } from '../paging/store.js';
 import { errorResponse, messageKind } from '../transport/json-rpc.js';
 
 /** The prefix of the ids and progress tokens the pool sends a shared upstream. */
@@ -309,6 +310,12 @@ export class SharedLease implements Transport {
   /** Started: the upstream runs and this session uses it. */
   attached = false;
   private closed = false;
+  /**
+   * The caller of the session that took the lease. The upstream's messages arrive in the
+   * context of whoever started its process; this session's results must be paged and counted
+   * as its own caller's.
+   */
+  private readonly caller = currentCaller();
 
   constructor(
     private readonly upstream: SharedUpstream,
@@ -380,6 +387,8 @@ export class SharedLease implements Transport {
 
   /** Hands an upstream message to the session. */
   deliver(message: JSONRPCMessage): void {
-    if (!this.closed) this.onmessage?.(message);
+    if (this.closed) return;
+    if (this.caller === undefined) this.onmessage?.(message);
+    else asCaller(this.caller, () => this.onmessage?.(message));
   }
 }
