@@ -13,7 +13,12 @@ import {
   NOT_JSON,
   sharedLayout,
 } from './layout.js';
-import { encodeKey, encodePrimitive, encodeRootPrimitive } from './lexical.js';
+import {
+  encodeKey,
+  encodePrimitiveUnlessJson,
+  encodeRootPrimitive,
+  jsonStrings,
+} from './lexical.js';
 import { type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
@@ -294,6 +299,14 @@ class Writer {
   protected level = 0;
   /** The depth of the last table layout's row objects, see {@link layoutDepth}. */
   protected lastLayoutDepth = 0;
+  /**
+   * Strings whose text is exactly JSON's (see {@link primitive}), waiting to be quoted together
+   * by {@link finish}, and the text written before each of them.
+   */
+  private readonly jsonStrings: string[] = [];
+  private readonly textBefore: string[] = [];
+  /** The length of the text in `textBefore` and of the waiting strings' texts (at least). */
+  private waitingLength = 0;
 
   constructor(settings: EncodeSettings, mode: WriterMode) {
     this.verify = mode.verify;
@@ -322,23 +335,64 @@ class Writer {
         this.keyed(value, layout, 1);
       }
     }
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
-    return this.out.slice(1);
+    const text = this.finish();
+    if (text.length > this.maxLength) throw OVER_BUDGET;
+    return text.slice(1);
   }
 
   protected write(text: string): void {
     this.out += text;
   }
 
+  /** How long the text written so far is, at least (exactly, once {@link finish}ed). */
+  protected textLength(): number {
+    return this.waitingLength + this.out.length;
+  }
+
+  /**
+   * Writes `prefix` and the primitive `value`. A string that JSON quotes exactly as TOON does (a
+   * quote or a line break in it, see encodeStringUnlessJson) waits for {@link finish}, which has
+   * JSON quote all of them in one call: for strings of a few hundred characters the set-up of a
+   * call of its own costs more than the escaping.
+   */
+  protected primitive(prefix: string, value: JsonPrimitive): void {
+    const text = encodePrimitiveUnlessJson(value, this.delimiter);
+    if (text !== undefined) {
+      this.out += prefix + text;
+      return;
+    }
+    const before = this.out + prefix;
+    this.textBefore.push(before);
+    this.jsonStrings.push(value as string);
+    this.waitingLength += before.length + (value as string).length + 2;
+    this.out = '';
+  }
+
+  /** The text written so far, with the waiting strings quoted; the writer starts empty again. */
+  protected finish(): string {
+    const strings = this.jsonStrings;
+    let text = '';
+    if (strings.length > 0) {
+      const quoted = jsonStrings(strings);
+      for (let i = 0; i < quoted.length; i++) text += this.textBefore[i]! + quoted[i]!;
+      strings.length = 0;
+      this.textBefore.length = 0;
+      this.waitingLength = 0;
+    }
+    text += this.out;
+    this.out = '';
+    return text;
+  }
+
   /** Starts a new line at `depth`; the budget is checked once per line. */
   protected startLine(depth: number): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
     this.write(this.lineStarts[depth] ?? this.lineStart(depth));
   }
 
   /** Starts a new `- ` list-item line at `depth`. */
   protected startItem(depth: number): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
     this.write(this.itemStart(depth));
   }
 
@@ -418,7 +472,7 @@ class Writer {
    * line is one lookup and one append.
    */
   protected startField(depth: number, key: string, listItem: boolean): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
     const cache = listItem ? this.itemFieldStarts : this.fieldStarts;
     let byKey = cache[depth];
     if (byKey === undefined) {
@@ -439,8 +493,7 @@ class Writer {
    */
   private fieldValue(value: JsonValue, childDepth: number): void {
     if (isPrimitive(value, this.rawStrings)) {
-      this.write(': ');
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive(': ', value);
     } else if (Array.isArray(value)) {
       this.array(value, childDepth, 'field');
     } else {
@@ -552,7 +605,7 @@ class Writer {
   private listItem(value: JsonValue, depth: number): void {
     if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive('', value);
     } else if (Array.isArray(value)) {
       this.startItem(depth);
       this.array(value, depth + 1, 'item');
@@ -588,10 +641,8 @@ class Writer {
       this.write(this.delimiter === ',' ? text : text.replaceAll(',', this.delimiter));
       return;
     }
-    this.write(encodePrimitive(values[0]!, this.delimiter));
-    for (let i = 1; i < values.length; i++) {
-      this.write(this.delimiter + encodePrimitive(values[i]!, this.delimiter));
-    }
+    this.primitive('', values[0]!);
+    for (let i = 1; i < values.length; i++) this.primitive(this.delimiter, values[i]!);
   }
 
   /**
@@ -622,8 +673,7 @@ class Writer {
    */
   private cell(index: number, value: JsonValue, field: Field): void {
     if (field.children === undefined) {
-      const text = encodePrimitive(value as JsonPrimitive, this.delimiter);
-      this.write(index > 0 ? this.delimiter + text : text);
+      this.primitive(index > 0 ? this.delimiter : '', value as JsonPrimitive);
     } else {
       if (index > 0) this.write(this.delimiter);
       this.cells(value as JsonObject, field.children);
@@ -659,7 +709,7 @@ class LineWriter extends Writer {
           yield* this.keyedLines(value, layout, 1);
         }
       }
-      if (this.out.length > 0) yield this.out.slice(1);
+      if (this.textLength() > 0) yield this.take();
     } catch (error) {
       if (error === TOO_DEEP) throw tooDeepError();
       throw error;
@@ -667,14 +717,12 @@ class LineWriter extends Writer {
   }
 
   /**
-   * Takes the line written so far (`out` holds one line, with its leading newline); called
-   * just before the next line starts, as `if (this.out.length > 0) yield this.take()` (a
+   * Takes the line written so far (one line, with its leading newline); called
+   * just before the next line starts, as `if (this.textLength() > 0) yield this.take()` (a
    * generator per line would cost more than writing the line).
    */
   private take(): string {
-    const line = this.out.slice(1);
-    this.out = '';
-    return line;
+    return this.finish().slice(1);
   }
 
   private *fieldsLines(object: JsonObject, depth: number): Generator<string, void, undefined> {
@@ -682,7 +730,7 @@ class LineWriter extends Writer {
     const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (this.out.length > 0) yield this.take();
+      if (this.textLength() > 0) yield this.take();
       this.startField(depth, key, false);
       yield* this.fieldValueLines(object[key]!, depth + 1);
     }
@@ -694,7 +742,7 @@ class LineWriter extends Writer {
     childDepth: number,
   ): Generator<string, void, undefined> {
     if (isPrimitive(value, this.rawStrings)) {
-      this.write(`: ${encodePrimitive(value, this.delimiter)}`);
+      this.primitive(': ', value);
     } else if (Array.isArray(value)) {
       yield* this.arrayLines(value, childDepth, 'field');
     } else {
@@ -715,7 +763,7 @@ class LineWriter extends Writer {
   ): Generator<string, void, undefined> {
     const keys = this.keyedHeader(object, layout);
     for (let i = 0; i < keys.length; i++) {
-      if (this.out.length > 0) yield this.take();
+      if (this.textLength() > 0) yield this.take();
       this.entryRow(object, keys[i]!, layout, childDepth);
     }
     this.leave();
@@ -742,7 +790,7 @@ class LineWriter extends Writer {
       if (layout !== undefined) {
         this.write(`${bracket + this.tableHeader(layout)}:`);
         for (let i = 0; i < length; i++) {
-          if (this.out.length > 0) yield this.take();
+          if (this.textLength() > 0) yield this.take();
           this.startLine(childDepth);
           this.cells(array[i] as JsonObject, layout);
         }
@@ -755,10 +803,10 @@ class LineWriter extends Writer {
   }
 
   private *listItemLines(value: JsonValue, depth: number): Generator<string, void, undefined> {
-    if (this.out.length > 0) yield this.take();
+    if (this.textLength() > 0) yield this.take();
     if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive('', value);
     } else if (Array.isArray(value)) {
       this.startItem(depth);
       yield* this.arrayLines(value, depth + 1, 'item');
@@ -773,7 +821,7 @@ class LineWriter extends Writer {
         yield* this.fieldValueLines(value[keys[0]!]!, depth + 2);
         for (let i = 1; i < keys.length; i++) {
           const key = keys[i]!;
-          if (this.out.length > 0) yield this.take();
+          if (this.textLength() > 0) yield this.take();
           this.startField(depth + 1, key, false);
           yield* this.fieldValueLines(value[key]!, depth + 2);
         }
