@@ -285,9 +285,6 @@ class Writer {
   private readonly lineStarts: string[] = ['\n'];
   /** The same plus the `- ` list-item marker. */
   private readonly itemStarts: string[] = [];
-  /** Line starts with a field key, per depth and key (see startField). */
-  private readonly fieldStarts: Map<string, string>[] = [];
-  private readonly itemFieldStarts: Map<string, string>[] = [];
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
   /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
@@ -299,6 +296,11 @@ class Writer {
   protected level = 0;
   /** The depth of the last table layout's row objects, see {@link layoutDepth}. */
   protected lastLayoutDepth = 0;
+  /** Line starts with a field key, per depth and key, inside list items (see startField). */
+  private readonly fieldStarts: Map<string, string>[] = [];
+  private readonly itemFieldStarts: Map<string, string>[] = [];
+  /** How many list items that are objects enclose the field being written. */
+  protected listItemLevels = 0;
   /**
    * Strings whose text is exactly JSON's (see {@link primitive}), waiting to be quoted together
    * by {@link finish}, and the text written before each of them.
@@ -327,12 +329,13 @@ class Writer {
       this.startLine(0);
       this.array(value, 1, 'root');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
-        this.fields(value, 0);
+        this.fields(value, keys, 0);
       } else {
         this.startLine(0);
-        this.keyed(value, layout, 1);
+        this.keyed(value, keys, layout, 1);
       }
     }
     const text = this.finish();
@@ -454,10 +457,10 @@ class Writer {
     if (this.verify && !isPlain(value)) throw NOT_JSON;
   }
 
-  private fields(object: JsonObject, depth: number): void {
+  /** The fields of `object`, whose own keys are `keys`, at `depth`. */
+  private fields(object: JsonObject, keys: readonly string[], depth: number): void {
     this.check(object);
     this.enter();
-    const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       this.startField(depth, key, false);
@@ -467,12 +470,18 @@ class Writer {
   }
 
   /**
-   * Starts a line with a field's key: `'\n' + indentation (+ '- ') + encoded key`, built once per
-   * depth and key. Documents repeat their keys on every row of a list, so nearly every field
-   * line is one lookup and one append.
+   * Starts a line with a field's key: `'\n' + indentation (+ '- ') + encoded key`. Inside list
+   * items, where every item repeats the same keys (a list of tweets, of issues), the line start
+   * is built once per depth and key and then is one lookup and one append; elsewhere keys seldom
+   * repeat (a webhook payload, an object of 10,000 keys), and such a cache cost more in misses
+   * than it saved.
    */
   protected startField(depth: number, key: string, listItem: boolean): void {
     if (this.textLength() > this.maxLength) throw OVER_BUDGET;
+    if (this.listItemLevels === 0) {
+      this.out += (listItem ? this.itemStart(depth) : this.lineStart(depth)) + encodeKey(key);
+      return;
+    }
     const cache = listItem ? this.itemFieldStarts : this.fieldStarts;
     let byKey = cache[depth];
     if (byKey === undefined) {
@@ -497,30 +506,34 @@ class Writer {
     } else if (Array.isArray(value)) {
       this.array(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
         this.write(':');
-        this.fields(value, childDepth);
+        this.fields(value, keys, childDepth);
       } else {
-        this.keyed(value, layout, childDepth);
+        this.keyed(value, keys, layout, childDepth);
       }
     }
   }
 
-  private keyed(object: JsonObject, layout: readonly Field[], childDepth: number): void {
+  private keyed(
+    object: JsonObject,
+    keys: readonly string[],
+    layout: readonly Field[],
+    childDepth: number,
+  ): void {
     this.check(object);
-    const keys = this.keyedHeader(object, layout);
+    this.keyedHeader(keys, layout);
     for (let i = 0; i < keys.length; i++) this.entryRow(object, keys[i]!, layout, childDepth);
     this.leave();
   }
 
-  /** Opens a keyed table (§9.5): writes its header and returns its entry keys. */
-  protected keyedHeader(object: JsonObject, layout: readonly Field[]): string[] {
+  /** Opens a keyed table (§9.5) of entries `keys`: writes its header. */
+  protected keyedHeader(keys: readonly string[], layout: readonly Field[]): void {
     this.enter();
     this.enterTable(layout);
-    const keys = Object.keys(object);
     this.write(`[${keys.length}:${this.bracketSymbol}]${fieldList(layout, this.delimiter)}:`);
-    return keys;
   }
 
   /** One entry row `key: cells` of a keyed table. */
@@ -621,6 +634,7 @@ class Writer {
       }
       // §10: the first field rides on the hyphen line and its content goes two levels deeper;
       // the other fields stand one level deeper than the hyphen.
+      this.listItemLevels++;
       this.startField(depth, keys[0]!, true);
       this.fieldValue(value[keys[0]!]!, depth + 2);
       for (let i = 1; i < keys.length; i++) {
@@ -628,6 +642,7 @@ class Writer {
         this.startField(depth + 1, key, false);
         this.fieldValue(value[key]!, depth + 2);
       }
+      this.listItemLevels--;
       this.leave();
     }
   }
@@ -701,12 +716,13 @@ class LineWriter extends Writer {
         this.startLine(0);
         yield* this.arrayLines(value, 1, 'root');
       } else {
-        const layout = keyedLayout(value, this.rawStrings);
+        const keys = Object.keys(value);
+        const layout = keyedLayout(value, this.rawStrings, keys);
         if (layout === undefined) {
-          yield* this.fieldsLines(value, 0);
+          yield* this.fieldsLines(value, keys, 0);
         } else {
           this.startLine(0);
-          yield* this.keyedLines(value, layout, 1);
+          yield* this.keyedLines(value, keys, layout, 1);
         }
       }
       if (this.textLength() > 0) yield this.take();
@@ -725,9 +741,12 @@ class LineWriter extends Writer {
     return this.finish().slice(1);
   }
 
-  private *fieldsLines(object: JsonObject, depth: number): Generator<string, void, undefined> {
+  private *fieldsLines(
+    object: JsonObject,
+    keys: readonly string[],
+    depth: number,
+  ): Generator<string, void, undefined> {
     this.enter();
-    const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       if (this.textLength() > 0) yield this.take();
@@ -746,22 +765,24 @@ class LineWriter extends Writer {
     } else if (Array.isArray(value)) {
       yield* this.arrayLines(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
         this.write(':');
-        yield* this.fieldsLines(value, childDepth);
+        yield* this.fieldsLines(value, keys, childDepth);
       } else {
-        yield* this.keyedLines(value, layout, childDepth);
+        yield* this.keyedLines(value, keys, layout, childDepth);
       }
     }
   }
 
   private *keyedLines(
     object: JsonObject,
+    keys: readonly string[],
     layout: readonly Field[],
     childDepth: number,
   ): Generator<string, void, undefined> {
-    const keys = this.keyedHeader(object, layout);
+    this.keyedHeader(keys, layout);
     for (let i = 0; i < keys.length; i++) {
       if (this.textLength() > 0) yield this.take();
       this.entryRow(object, keys[i]!, layout, childDepth);
@@ -817,6 +838,7 @@ class LineWriter extends Writer {
         this.startLine(depth);
         this.write('-');
       } else {
+        this.listItemLevels++;
         this.startField(depth, keys[0]!, true);
         yield* this.fieldValueLines(value[keys[0]!]!, depth + 2);
         for (let i = 1; i < keys.length; i++) {
@@ -825,6 +847,7 @@ class LineWriter extends Writer {
           this.startField(depth + 1, key, false);
           yield* this.fieldValueLines(value[key]!, depth + 2);
         }
+        this.listItemLevels--;
       }
       this.leave();
     }

@@ -93,7 +93,7 @@ function isUnquotedKey(key: string): boolean {
 /**
  * `JSON.stringify` of a string writes §7.1's escapes (`\\`, `\"`, `\n`, `\r`, `\t`, and
  * `\u00xx` in lower-case hex for the other control characters) with three exceptions: U+0008 and
- * U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. {@link escapedUnlessJson} looks for
+ * U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. {@link jsonQuotedUnless} looks for
  * those in the source string (two native character searches and a well-formedness check, far
  * cheaper than a scan of JSON's text for two-character sequences) and, in the rare text that has
  * one, rewrites JSON's escapes that start with `\\`, `\b`, `\f` or `\ud8`-`\udf`, left to right
@@ -119,19 +119,18 @@ function quote(value: string, refuse?: 'key' | 'string'): string {
 
 /** {@link quote}, or `undefined` when its text is exactly `JSON.stringify(value)`. */
 function quoteUnlessJson(value: string, refuse?: 'key' | 'string'): string | undefined {
-  if (NEEDS_ESCAPE.test(value)) return escapedUnlessJson(value, refuse);
+  if (NEEDS_ESCAPE.test(value)) return jsonQuotedUnless(value, refuse);
   // Nothing to escape (a URL, a time of day): the marks alone, without the serializer's set-up.
   if (refuse !== undefined) assertWellFormed(value, refuse);
   return `"${value}"`;
 }
 
 /**
- * {@link quote} for a string known to hold a character that §7.1 escapes: `undefined` when
- * `JSON.stringify(value)` is its quoted text exactly (the engine's serializer finds and writes
- * the escapes in one native pass, at any length), else that text with the rare escapes where
- * JSON and TOON differ rewritten.
+ * {@link quote}, or `undefined` when `JSON.stringify(value)` is its quoted text exactly (the
+ * engine's serializer finds and writes the escapes in one native pass, at any length): when the
+ * value holds no U+0008, U+000C or unpaired surrogate, the only characters JSON writes otherwise.
  */
-function escapedUnlessJson(value: string, refuse?: 'key' | 'string'): string | undefined {
+function jsonQuotedUnless(value: string, refuse?: 'key' | 'string'): string | undefined {
   if (value.isWellFormed()) {
     if (value.indexOf('\b') === -1 && value.indexOf('\f') === -1) return undefined;
   } else if (refuse !== undefined) {
@@ -216,11 +215,13 @@ export function encodeStringUnlessJson(value: string, delimiter: Delimiter): str
     assertWellFormed(value, 'string');
     return shapeNeedsQuotes(value) ? `"${value}"` : value;
   }
-  // Text that forces quotes nearly always holds an escape (a quote, a line break) early on:
-  // then the search has already found it, and JSON's serializer is the only other pass.
+  // Text with escapes nearly always has one early on (a quote, a line break in a review): then
+  // the search has already found it, and JSON's serializer is the only other pass. Text that
+  // only has to be quoted (a URL after its colon) is looked through for escapes: quoting it here
+  // costs less than handing it to JSON.
   const code = value.charCodeAt(at);
   return code === CHAR_QUOTE || code === CHAR_BACKSLASH || code < 0x20
-    ? escapedUnlessJson(value, 'string')
+    ? jsonQuotedUnless(value, 'string')
     : quoteUnlessJson(value, 'string');
 }
 
@@ -277,7 +278,7 @@ function encodeShortString(
       return NOT_SHORT;
     }
   }
-  if (asks === ESCAPES) return escapedUnlessJson(value);
+  if (asks === ESCAPES) return jsonQuotedUnless(value);
   // No escapes needed, so quoting is just the two marks.
   return asks === QUOTES || shapeNeedsQuotes(value) ? `"${value}"` : value;
 }
