@@ -74,19 +74,35 @@ function shapeNeedsQuotes(value: string): boolean {
   return value === 'true' || value === 'false' || value === 'null';
 }
 
-/** Can `code` start (`first`) or continue an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`)? */
-function isKeyCode(code: number, first: boolean): boolean {
-  const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
-  if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) return true;
-  return !first && ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT);
-}
+/**
+ * Per ASCII code, what it may be in an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`): its first
+ * character ({@link KEY_START}, which may also continue one) or a later one only (`KEY_LATER`).
+ * A table lookup per character: keys are checked on every field line that is written.
+ */
+const KEY_START = 2;
+const KEY_LATER = 1;
+const KEY_CODES = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
+    if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) table[code] = KEY_START;
+    else if ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT) table[code] = KEY_LATER;
+  }
+  return table;
+})();
 
 /** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
 function isUnquotedKey(key: string): boolean {
   // A loop rather than a regular expression: keys are short, and for short strings the call
   // into the regular expression engine costs more than the scan itself.
-  if (key.length === 0) return false;
-  for (let i = 0; i < key.length; i++) if (!isKeyCode(key.charCodeAt(i), i === 0)) return false;
+  const length = key.length;
+  if (length === 0) return false;
+  const first = key.charCodeAt(0);
+  if (first >= 128 || KEY_CODES[first] !== KEY_START) return false;
+  for (let i = 1; i < length; i++) {
+    const code = key.charCodeAt(i);
+    if (code >= 128 || KEY_CODES[code] === 0) return false;
+  }
   return true;
 }
 
@@ -154,7 +170,9 @@ export function jsonStrings(values: readonly string[]): string[] {
   const last = values.length - 1;
   let start = 1; // the opening quote of values[i]
   for (let i = 0; i < last; i++) {
-    const end = json.indexOf('","', start) + 1;
+    // Its text is at least as long as the value and its quotes: the search starts at the
+    // earliest place the closing quote can be, so it looks at the escapes only.
+    const end = json.indexOf('","', start + values[i]!.length + 1) + 1;
     texts[i] = json.slice(start, end);
     start = end + 1;
   }
