@@ -158,11 +158,12 @@ function jsonQuotedUnless(value: string, refuse?: 'key' | 'string'): string | un
 /**
  * `JSON.stringify` of each of `values`, from one call: for short strings the call's set-up costs
  * more than the escaping, and the encoder quotes the strings of a whole document together (see
- * {@link encodeStringUnlessJson}). JSON writes an array of strings as `["a","b"]`, and inside a
- * string's text every `"` is escaped (`\"`), so a `","` is always the seam between two of them.
+ * {@link encodeStringUnlessJson}). JSON writes an array of strings as `["a","b"]`: the seam
+ * between two of them is a `","` whose first quote is not escaped (a string's own `\",` can be
+ * followed by its closing quote).
  *
  * @example
- * jsonStrings(['say "hi"', 'a\nb']); // ['"say \\"hi\\""', '"a\\nb"']
+ * jsonStrings(['say "hi"', '",', 'a\nb']); // ['"say \\"hi\\""', '"\\","', '"a\\nb"']
  */
 export function jsonStrings(values: readonly string[]): string[] {
   const json = JSON.stringify(values);
@@ -172,12 +173,20 @@ export function jsonStrings(values: readonly string[]): string[] {
   for (let i = 0; i < last; i++) {
     // Its text is at least as long as the value and its quotes: the search starts at the
     // earliest place the closing quote can be, so it looks at the escapes only.
-    const end = json.indexOf('","', start + values[i]!.length + 1) + 1;
-    texts[i] = json.slice(start, end);
-    start = end + 1;
+    let close = json.indexOf('","', start + values[i]!.length + 1);
+    while (isEscaped(json, close)) close = json.indexOf('","', close + 1);
+    texts[i] = json.slice(start, close + 1);
+    start = close + 2;
   }
   texts[last] = json.slice(start, json.length - 1);
   return texts;
+}
+
+/** Is `json[at]` escaped, that is preceded by an odd number of backslashes? */
+function isEscaped(json: string, at: number): boolean {
+  let backslashes = 0;
+  while (json.charCodeAt(at - 1 - backslashes) === CHAR_BACKSLASH) backslashes++;
+  return (backslashes & 1) === 1;
 }
 
 /**
