@@ -2,7 +2,8 @@
 // implementation (@toon-format/toon) and the platform's JSON, on every corpus document.
 // Prints the ratios the README quotes and checks the targets of issue 22: decode within 4x of
 // JSON.parse on every document, decode >= 10x the reference and encode >= 7x the reference in
-// geometric mean over the documents.
+// geometric mean over the documents; and issue 31's: encode within 2.5x JSON.stringify on every
+// document.
 //
 // Before and after, side by side: BENCH_BASELINE=<dist folder of another build> adds that build's
 // encode and decode as a fourth contender in the same interleaved rounds, and prints how long
@@ -135,6 +136,7 @@ const rows: string[][] = [];
 const encodeSpeedups: number[] = [];
 const decodeSpeedups: number[] = [];
 const decodeVsJsonAll: number[] = [];
+const encodeVsJsonAll: number[] = [];
 const encodeVsBaseline: number[] = [];
 const decodeVsBaseline: number[] = [];
 
@@ -187,6 +189,7 @@ for (const { name, value } of loadDocuments()) {
   encodeSpeedups.push(encodeSpeedup);
   decodeSpeedups.push(decodeSpeedup);
   decodeVsJsonAll.push(decodeVsJson);
+  encodeVsJsonAll.push(encodeVsJson);
   const row = [
     `${name} (${(json.length / 1024).toFixed(0)} KB JSON)`,
     formatTime(encoding.nanoseconds.toonwire!),
@@ -226,12 +229,19 @@ printTable(
 const encodeGeomean = geomean(encodeSpeedups);
 const decodeGeomean = geomean(decodeSpeedups);
 const worstVsJson = Math.max(...decodeVsJsonAll);
+const worstEncodeVsJson = Math.max(...encodeVsJsonAll);
 const targets = [
   [
     'encode vs reference, geomean',
     `${encodeGeomean.toFixed(1)}x faster`,
     '>= 7x',
     encodeGeomean >= 7,
+  ],
+  [
+    'encode vs JSON.stringify, worst document',
+    `${worstEncodeVsJson.toFixed(2)}x slower`,
+    '<= 2.5x',
+    worstEncodeVsJson <= 2.5,
   ],
   [
     'decode vs reference, geomean',

@@ -13,7 +13,12 @@ import {
   NOT_JSON,
   sharedLayout,
 } from './layout.js';
-import { encodeKey, encodePrimitive, encodeRootPrimitive } from './lexical.js';
+import {
+  encodeKey,
+  encodePrimitiveUnlessJson,
+  encodeRootPrimitive,
+  jsonStrings,
+} from './lexical.js';
 import { type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
@@ -30,6 +35,17 @@ import type {
 // read instead of folding it, and the depth bound is read for every container (a few percent of
 // encode's time on typical documents).
 const MAX_LEVEL = DEFAULT_MAX_DEPTH;
+
+/**
+ * Strings longer than this that JSON quotes for the encoder get a JSON.stringify call of their
+ * own (see Writer.primitive): the batch's text is one more copy of the string, which at this
+ * length costs more than a call's set-up (measured: batched is faster at 1,000 characters, a call
+ * of its own at 5,000).
+ */
+const OWN_JSON_CALL = 2000;
+
+/** Objects with more keys than this are read key by key (see Writer.fields). */
+const MANY_KEYS = 128;
 
 /**
  * Encodes any JavaScript value as canonical TOON v4.4.
@@ -280,9 +296,6 @@ class Writer {
   private readonly lineStarts: string[] = ['\n'];
   /** The same plus the `- ` list-item marker. */
   private readonly itemStarts: string[] = [];
-  /** Line starts with a field key, per depth and key (see startField). */
-  private readonly fieldStarts: Map<string, string>[] = [];
-  private readonly itemFieldStarts: Map<string, string>[] = [];
   /** Output starts with a newline that is dropped at the end, hence the +1. */
   private readonly maxLength: number;
   /** The last table's layout and its fields segment, for tables that repeat (see sharedLayout). */
@@ -294,6 +307,19 @@ class Writer {
   protected level = 0;
   /** The depth of the last table layout's row objects, see {@link layoutDepth}. */
   protected lastLayoutDepth = 0;
+  /** Line starts with a field key, per depth and key, inside list items (see startField). */
+  private readonly fieldStarts: Map<string, string>[] = [];
+  private readonly itemFieldStarts: Map<string, string>[] = [];
+  /** How many list items that are objects enclose the field being written. */
+  protected listItemLevels = 0;
+  /**
+   * Strings whose text is exactly JSON's (see {@link primitive}), waiting to be quoted together
+   * by {@link finish}, and the text written before each of them.
+   */
+  private readonly jsonStrings: string[] = [];
+  private readonly textBefore: string[] = [];
+  /** The length of the text in `textBefore` and of the waiting strings' texts (at least). */
+  private waitingLength = 0;
 
   constructor(settings: EncodeSettings, mode: WriterMode) {
     this.verify = mode.verify;
@@ -314,31 +340,77 @@ class Writer {
       this.startLine(0);
       this.array(value, 1, 'root');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
-        this.fields(value, 0);
+        this.fields(value, keys, 0);
       } else {
         this.startLine(0);
-        this.keyed(value, layout, 1);
+        this.keyed(value, keys, layout, 1);
       }
     }
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
-    return this.out.slice(1);
+    const text = this.finish();
+    if (text.length > this.maxLength) throw OVER_BUDGET;
+    return text.slice(1);
   }
 
   protected write(text: string): void {
     this.out += text;
   }
 
+  /** How long the text written so far is, at least (exactly, once {@link finish}ed). */
+  protected textLength(): number {
+    return this.waitingLength + this.out.length;
+  }
+
+  /**
+   * Writes `prefix` and the primitive `value`. A string that JSON quotes exactly as TOON does (a
+   * quote or a line break in it, see encodeStringUnlessJson) waits for {@link finish}, which has
+   * JSON quote all of them in one call: for strings of a few hundred characters the set-up of a
+   * call of its own costs more than the escaping. Long ones get their own call (OWN_JSON_CALL).
+   */
+  protected primitive(prefix: string, value: JsonPrimitive): void {
+    const text = encodePrimitiveUnlessJson(value, this.delimiter);
+    if (text !== undefined) {
+      this.out += prefix + text;
+      return;
+    }
+    if ((value as string).length > OWN_JSON_CALL) {
+      this.out += prefix + JSON.stringify(value);
+      return;
+    }
+    const before = this.out + prefix;
+    this.textBefore.push(before);
+    this.jsonStrings.push(value as string);
+    this.waitingLength += before.length + (value as string).length + 2;
+    this.out = '';
+  }
+
+  /** The text written so far, with the waiting strings quoted; the writer starts empty again. */
+  protected finish(): string {
+    const strings = this.jsonStrings;
+    let text = '';
+    if (strings.length > 0) {
+      const quoted = jsonStrings(strings);
+      for (let i = 0; i < quoted.length; i++) text += this.textBefore[i]! + quoted[i]!;
+      strings.length = 0;
+      this.textBefore.length = 0;
+      this.waitingLength = 0;
+    }
+    text += this.out;
+    this.out = '';
+    return text;
+  }
+
   /** Starts a new line at `depth`; the budget is checked once per line. */
   protected startLine(depth: number): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
     this.write(this.lineStarts[depth] ?? this.lineStart(depth));
   }
 
   /** Starts a new `- ` list-item line at `depth`. */
   protected startItem(depth: number): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
     this.write(this.itemStart(depth));
   }
 
@@ -400,25 +472,36 @@ class Writer {
     if (this.verify && !isPlain(value)) throw NOT_JSON;
   }
 
-  private fields(object: JsonObject, depth: number): void {
+  /** The fields of `object`, whose own keys are `keys`, at `depth`. */
+  private fields(object: JsonObject, keys: readonly string[], depth: number): void {
     this.check(object);
     this.enter();
-    const keys = Object.keys(object);
+    // A lookup by name goes through the engine's shared cache of every shape and key met (a
+    // webhook payload meets dozens of shapes), where Object.values copies an object's values in
+    // one native step. An object of more than about a hundred keys keeps them in a hash table
+    // instead, which Object.values walks slowly, and lookups by name stay the cheaper way there.
+    const values = keys.length <= MANY_KEYS ? Object.values(object) : undefined;
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
       this.startField(depth, key, false);
-      this.fieldValue(object[key]!, depth + 1);
+      this.fieldValue(values === undefined ? object[key]! : values[i]!, depth + 1);
     }
     this.leave();
   }
 
   /**
-   * Starts a line with a field's key: `'\n' + indentation (+ '- ') + encoded key`, built once per
-   * depth and key. Documents repeat their keys on every row of a list, so nearly every field
-   * line is one lookup and one append.
+   * Starts a line with a field's key: `'\n' + indentation (+ '- ') + encoded key`. Inside list
+   * items, where every item repeats the same keys (a list of tweets, of issues), the line start
+   * is built once per depth and key and then is one lookup and one append; elsewhere keys seldom
+   * repeat (a webhook payload, an object of 10,000 keys), and such a cache cost more in misses
+   * than it saved.
    */
   protected startField(depth: number, key: string, listItem: boolean): void {
-    if (this.out.length > this.maxLength) throw OVER_BUDGET;
+    if (this.textLength() > this.maxLength) throw OVER_BUDGET;
+    if (this.listItemLevels === 0) {
+      this.out += (listItem ? this.itemStart(depth) : this.lineStart(depth)) + encodeKey(key);
+      return;
+    }
     const cache = listItem ? this.itemFieldStarts : this.fieldStarts;
     let byKey = cache[depth];
     if (byKey === undefined) {
@@ -439,35 +522,38 @@ class Writer {
    */
   private fieldValue(value: JsonValue, childDepth: number): void {
     if (isPrimitive(value, this.rawStrings)) {
-      this.write(': ');
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive(': ', value);
     } else if (Array.isArray(value)) {
       this.array(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
         this.write(':');
-        this.fields(value, childDepth);
+        this.fields(value, keys, childDepth);
       } else {
-        this.keyed(value, layout, childDepth);
+        this.keyed(value, keys, layout, childDepth);
       }
     }
   }
 
-  private keyed(object: JsonObject, layout: readonly Field[], childDepth: number): void {
+  private keyed(
+    object: JsonObject,
+    keys: readonly string[],
+    layout: readonly Field[],
+    childDepth: number,
+  ): void {
     this.check(object);
-    const keys = this.keyedHeader(object, layout);
+    this.keyedHeader(keys, layout);
     for (let i = 0; i < keys.length; i++) this.entryRow(object, keys[i]!, layout, childDepth);
     this.leave();
   }
 
-  /** Opens a keyed table (§9.5): writes its header and returns its entry keys. */
-  protected keyedHeader(object: JsonObject, layout: readonly Field[]): string[] {
+  /** Opens a keyed table (§9.5) of entries `keys`: writes its header. */
+  protected keyedHeader(keys: readonly string[], layout: readonly Field[]): void {
     this.enter();
     this.enterTable(layout);
-    const keys = Object.keys(object);
     this.write(`[${keys.length}:${this.bracketSymbol}]${fieldList(layout, this.delimiter)}:`);
-    return keys;
   }
 
   /** One entry row `key: cells` of a keyed table. */
@@ -552,7 +638,7 @@ class Writer {
   private listItem(value: JsonValue, depth: number): void {
     if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive('', value);
     } else if (Array.isArray(value)) {
       this.startItem(depth);
       this.array(value, depth + 1, 'item');
@@ -568,13 +654,17 @@ class Writer {
       }
       // §10: the first field rides on the hyphen line and its content goes two levels deeper;
       // the other fields stand one level deeper than the hyphen.
+      // Values as in fields().
+      const values = keys.length <= MANY_KEYS ? Object.values(value) : undefined;
+      this.listItemLevels++;
       this.startField(depth, keys[0]!, true);
-      this.fieldValue(value[keys[0]!]!, depth + 2);
+      this.fieldValue(values === undefined ? value[keys[0]!]! : values[0]!, depth + 2);
       for (let i = 1; i < keys.length; i++) {
         const key = keys[i]!;
         this.startField(depth + 1, key, false);
-        this.fieldValue(value[key]!, depth + 2);
+        this.fieldValue(values === undefined ? value[key]! : values[i]!, depth + 2);
       }
+      this.listItemLevels--;
       this.leave();
     }
   }
@@ -588,10 +678,8 @@ class Writer {
       this.write(this.delimiter === ',' ? text : text.replaceAll(',', this.delimiter));
       return;
     }
-    this.write(encodePrimitive(values[0]!, this.delimiter));
-    for (let i = 1; i < values.length; i++) {
-      this.write(this.delimiter + encodePrimitive(values[i]!, this.delimiter));
-    }
+    this.primitive('', values[0]!);
+    for (let i = 1; i < values.length; i++) this.primitive(this.delimiter, values[i]!);
   }
 
   /**
@@ -622,8 +710,7 @@ class Writer {
    */
   private cell(index: number, value: JsonValue, field: Field): void {
     if (field.children === undefined) {
-      const text = encodePrimitive(value as JsonPrimitive, this.delimiter);
-      this.write(index > 0 ? this.delimiter + text : text);
+      this.primitive(index > 0 ? this.delimiter : '', value as JsonPrimitive);
     } else {
       if (index > 0) this.write(this.delimiter);
       this.cells(value as JsonObject, field.children);
@@ -651,15 +738,16 @@ class LineWriter extends Writer {
         this.startLine(0);
         yield* this.arrayLines(value, 1, 'root');
       } else {
-        const layout = keyedLayout(value, this.rawStrings);
+        const keys = Object.keys(value);
+        const layout = keyedLayout(value, this.rawStrings, keys);
         if (layout === undefined) {
-          yield* this.fieldsLines(value, 0);
+          yield* this.fieldsLines(value, keys, 0);
         } else {
           this.startLine(0);
-          yield* this.keyedLines(value, layout, 1);
+          yield* this.keyedLines(value, keys, layout, 1);
         }
       }
-      if (this.out.length > 0) yield this.out.slice(1);
+      if (this.textLength() > 0) yield this.take();
     } catch (error) {
       if (error === TOO_DEEP) throw tooDeepError();
       throw error;
@@ -667,22 +755,23 @@ class LineWriter extends Writer {
   }
 
   /**
-   * Takes the line written so far (`out` holds one line, with its leading newline); called
-   * just before the next line starts, as `if (this.out.length > 0) yield this.take()` (a
+   * Takes the line written so far (one line, with its leading newline); called
+   * just before the next line starts, as `if (this.textLength() > 0) yield this.take()` (a
    * generator per line would cost more than writing the line).
    */
   private take(): string {
-    const line = this.out.slice(1);
-    this.out = '';
-    return line;
+    return this.finish().slice(1);
   }
 
-  private *fieldsLines(object: JsonObject, depth: number): Generator<string, void, undefined> {
+  private *fieldsLines(
+    object: JsonObject,
+    keys: readonly string[],
+    depth: number,
+  ): Generator<string, void, undefined> {
     this.enter();
-    const keys = Object.keys(object);
     for (let i = 0; i < keys.length; i++) {
       const key = keys[i]!;
-      if (this.out.length > 0) yield this.take();
+      if (this.textLength() > 0) yield this.take();
       this.startField(depth, key, false);
       yield* this.fieldValueLines(object[key]!, depth + 1);
     }
@@ -694,28 +783,30 @@ class LineWriter extends Writer {
     childDepth: number,
   ): Generator<string, void, undefined> {
     if (isPrimitive(value, this.rawStrings)) {
-      this.write(`: ${encodePrimitive(value, this.delimiter)}`);
+      this.primitive(': ', value);
     } else if (Array.isArray(value)) {
       yield* this.arrayLines(value, childDepth, 'field');
     } else {
-      const layout = keyedLayout(value, this.rawStrings);
+      const keys = Object.keys(value);
+      const layout = keyedLayout(value, this.rawStrings, keys);
       if (layout === undefined) {
         this.write(':');
-        yield* this.fieldsLines(value, childDepth);
+        yield* this.fieldsLines(value, keys, childDepth);
       } else {
-        yield* this.keyedLines(value, layout, childDepth);
+        yield* this.keyedLines(value, keys, layout, childDepth);
       }
     }
   }
 
   private *keyedLines(
     object: JsonObject,
+    keys: readonly string[],
     layout: readonly Field[],
     childDepth: number,
   ): Generator<string, void, undefined> {
-    const keys = this.keyedHeader(object, layout);
+    this.keyedHeader(keys, layout);
     for (let i = 0; i < keys.length; i++) {
-      if (this.out.length > 0) yield this.take();
+      if (this.textLength() > 0) yield this.take();
       this.entryRow(object, keys[i]!, layout, childDepth);
     }
     this.leave();
@@ -742,7 +833,7 @@ class LineWriter extends Writer {
       if (layout !== undefined) {
         this.write(`${bracket + this.tableHeader(layout)}:`);
         for (let i = 0; i < length; i++) {
-          if (this.out.length > 0) yield this.take();
+          if (this.textLength() > 0) yield this.take();
           this.startLine(childDepth);
           this.cells(array[i] as JsonObject, layout);
         }
@@ -755,10 +846,10 @@ class LineWriter extends Writer {
   }
 
   private *listItemLines(value: JsonValue, depth: number): Generator<string, void, undefined> {
-    if (this.out.length > 0) yield this.take();
+    if (this.textLength() > 0) yield this.take();
     if (isPrimitive(value, this.rawStrings)) {
       this.startItem(depth);
-      this.write(encodePrimitive(value, this.delimiter));
+      this.primitive('', value);
     } else if (Array.isArray(value)) {
       this.startItem(depth);
       yield* this.arrayLines(value, depth + 1, 'item');
@@ -769,14 +860,16 @@ class LineWriter extends Writer {
         this.startLine(depth);
         this.write('-');
       } else {
+        this.listItemLevels++;
         this.startField(depth, keys[0]!, true);
         yield* this.fieldValueLines(value[keys[0]!]!, depth + 2);
         for (let i = 1; i < keys.length; i++) {
           const key = keys[i]!;
-          if (this.out.length > 0) yield this.take();
+          if (this.textLength() > 0) yield this.take();
           this.startField(depth + 1, key, false);
           yield* this.fieldValueLines(value[key]!, depth + 2);
         }
+        this.listItemLevels--;
       }
       this.leave();
     }

@@ -40,25 +40,23 @@ const NUMERIC_LIKE = /^[+-]?[0-9]+(?:\.[0-9]+)?(?:e[+-]?[0-9]+)?$/i;
 /**
  * Characters that force quotes anywhere in a string (§7.2): controls (tab included), colon,
  * quote, backslash, brackets and braces, plus the relevant delimiter. One regular expression per
- * delimiter: the engine's compiled scan beats a character loop in JavaScript.
+ * delimiter: the engine's compiled scan beats a character loop in JavaScript. Global, so that a
+ * `test` leaves where it stopped in `lastIndex` (`search` would say the same, a tenth slower).
  */
-const FORCES_QUOTES_COMMA = /[\x00-\x1f:"\\[\]{},]/;
-const FORCES_QUOTES_PIPE = /[\x00-\x1f:"\\[\]{}|]/;
-const FORCES_QUOTES_TAB = /[\x00-\x1f:"\\[\]{}]/;
+const FORCES_QUOTES_COMMA = /[\x00-\x1f:"\\[\]{},]/g;
+const FORCES_QUOTES_PIPE = /[\x00-\x1f:"\\[\]{}|]/g;
+const FORCES_QUOTES_TAB = /[\x00-\x1f:"\\[\]{}]/g;
 
-/**
- * Does `value` need quotes when it stands as a string value (§7.2)? `delimiter` is the character
- * relevant at that position (§11.1).
- */
-function needsQuotes(value: string, delimiter: Delimiter): boolean {
-  if (shapeNeedsQuotes(value)) return true;
+/** The index of the first character of `value` that forces quotes (§7.2, §11.1), or -1. */
+function firstForcingQuotes(value: string, delimiter: Delimiter): number {
   const forcesQuotes =
     delimiter === ','
       ? FORCES_QUOTES_COMMA
       : delimiter === '|'
         ? FORCES_QUOTES_PIPE
         : FORCES_QUOTES_TAB;
-  return forcesQuotes.test(value);
+  forcesQuotes.lastIndex = 0;
+  return forcesQuotes.test(value) ? forcesQuotes.lastIndex - 1 : -1;
 }
 
 /**
@@ -76,33 +74,50 @@ function shapeNeedsQuotes(value: string): boolean {
   return value === 'true' || value === 'false' || value === 'null';
 }
 
-/** Can `code` start (`first`) or continue an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`)? */
-function isKeyCode(code: number, first: boolean): boolean {
-  const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
-  if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) return true;
-  return !first && ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT);
-}
+/**
+ * Per ASCII code, what it may be in an unquoted key (§7.3: `[A-Za-z_][A-Za-z0-9_.]*`): its first
+ * character ({@link KEY_START}, which may also continue one) or a later one only (`KEY_LATER`).
+ * A table lookup per character: keys are checked on every field line that is written.
+ */
+const KEY_START = 2;
+const KEY_LATER = 1;
+const KEY_CODES = (() => {
+  const table = new Uint8Array(128);
+  for (let code = 0; code < 128; code++) {
+    const folded = code | 0x20; // A-Z onto a-z; nothing else lands in a-z
+    if ((folded >= 0x61 && folded <= 0x7a) || code === UNDERSCORE) table[code] = KEY_START;
+    else if ((code >= CHAR_ZERO && code <= CHAR_NINE) || code === DOT) table[code] = KEY_LATER;
+  }
+  return table;
+})();
 
 /** May `key` stand unquoted as an object key, field name or entry key (§7.3)? */
 function isUnquotedKey(key: string): boolean {
   // A loop rather than a regular expression: keys are short, and for short strings the call
   // into the regular expression engine costs more than the scan itself.
-  if (key.length === 0) return false;
-  for (let i = 0; i < key.length; i++) if (!isKeyCode(key.charCodeAt(i), i === 0)) return false;
+  const length = key.length;
+  if (length === 0) return false;
+  const first = key.charCodeAt(0);
+  if (first >= 128 || KEY_CODES[first] !== KEY_START) return false;
+  for (let i = 1; i < length; i++) {
+    const code = key.charCodeAt(i);
+    if (code >= 128 || KEY_CODES[code] === 0) return false;
+  }
   return true;
 }
 
 /**
  * `JSON.stringify` of a string writes §7.1's escapes (`\\`, `\"`, `\n`, `\r`, `\t`, and
- * `\u00xx` in lower-case hex for the other control characters) with three exceptions, which this
- * finds: U+0008 and U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. A hit may
- * be a false one (`\\b` is an escaped backslash and a `b`); {@link JSON_ESCAPE} then sorts it out.
+ * `\u00xx` in lower-case hex for the other control characters) with three exceptions: U+0008 and
+ * U+000C as `\b` and `\f`, and an unpaired surrogate as `\udxxx`. {@link jsonQuotedUnless} looks for
+ * those in the source string (two native character searches and a well-formedness check, far
+ * cheaper than a scan of JSON's text for two-character sequences) and, in the rare text that has
+ * one, rewrites JSON's escapes that start with `\\`, `\b`, `\f` or `\ud8`-`\udf`, left to right
+ * (a `\\b` is an escaped backslash and a `b`, which the left-to-right match keeps apart).
  */
+const JSON_ESCAPE = /\\(?:\\|[bf]|u(d[89a-f][0-9a-f]{2}))/g;
 /** A character §7.1 escapes. */
 const NEEDS_ESCAPE = /["\\\x00-\x1f]/;
-const NOT_TOON_ESCAPE = /\\(?:[bf]|ud[89a-f])/;
-/** Every escape of a JSON string that starts with `\\`, `\b`, `\f` or `\ud8`-`\udf`, left to right. */
-const JSON_ESCAPE = /\\(?:\\|[bf]|u(d[89a-f][0-9a-f]{2}))/g;
 
 /** The §7.1 form of one match of {@link JSON_ESCAPE}; an unpaired surrogate stays as it is. */
 function toonEscape(sequence: string, surrogate: string | undefined): string {
@@ -111,22 +126,67 @@ function toonEscape(sequence: string, surrogate: string | undefined): string {
 }
 
 /**
- * Wraps `value` in double quotes with the §7.1 escapes. The engine's JSON serializer finds and
- * writes the escapes in one native pass, at any length; the rare escapes where JSON and TOON
- * differ are then rewritten. With `refuse`, an unpaired surrogate is refused as that kind of
- * text (see {@link assertWellFormed}); JSON's text shows where one may be, so well-formed text
- * is not scanned for them again.
+ * Wraps `value` in double quotes with the §7.1 escapes. With `refuse`, an unpaired surrogate is
+ * refused as that kind of text (see {@link assertWellFormed}).
  */
 function quote(value: string, refuse?: 'key' | 'string'): string {
-  if (!NEEDS_ESCAPE.test(value)) {
-    // Nothing to escape (a URL, a time of day): the marks alone, without the serializer's set-up.
-    if (refuse !== undefined) assertWellFormed(value, refuse);
-    return `"${value}"`;
-  }
-  const json = JSON.stringify(value);
-  if (!NOT_TOON_ESCAPE.test(json)) return json;
+  return quoteUnlessJson(value, refuse) ?? JSON.stringify(value);
+}
+
+/** {@link quote}, or `undefined` when its text is exactly `JSON.stringify(value)`. */
+function quoteUnlessJson(value: string, refuse?: 'key' | 'string'): string | undefined {
+  if (NEEDS_ESCAPE.test(value)) return jsonQuotedUnless(value, refuse);
+  // Nothing to escape (a URL, a time of day): the marks alone, without the serializer's set-up.
   if (refuse !== undefined) assertWellFormed(value, refuse);
-  return json.replace(JSON_ESCAPE, toonEscape);
+  return `"${value}"`;
+}
+
+/**
+ * {@link quote}, or `undefined` when `JSON.stringify(value)` is its quoted text exactly (the
+ * engine's serializer finds and writes the escapes in one native pass, at any length): when the
+ * value holds no U+0008, U+000C or unpaired surrogate, the only characters JSON writes otherwise.
+ */
+function jsonQuotedUnless(value: string, refuse?: 'key' | 'string'): string | undefined {
+  if (value.isWellFormed()) {
+    if (value.indexOf('\b') === -1 && value.indexOf('\f') === -1) return undefined;
+  } else if (refuse !== undefined) {
+    assertWellFormed(value, refuse);
+  }
+  return JSON.stringify(value).replace(JSON_ESCAPE, toonEscape);
+}
+
+/**
+ * `JSON.stringify` of each of `values`, from one call: for short strings the call's set-up costs
+ * more than the escaping, and the encoder quotes the strings of a whole document together (see
+ * {@link encodeStringUnlessJson}). JSON writes an array of strings as `["a","b"]`: the seam
+ * between two of them is a `","` whose first quote is not escaped (a string's own `\",` can be
+ * followed by its closing quote).
+ *
+ * @example
+ * jsonStrings(['say "hi"', '",', 'a\nb']); // ['"say \\"hi\\""', '"\\","', '"a\\nb"']
+ */
+export function jsonStrings(values: readonly string[]): string[] {
+  const json = JSON.stringify(values);
+  const texts: string[] = new Array(values.length);
+  const last = values.length - 1;
+  let start = 1; // the opening quote of values[i]
+  for (let i = 0; i < last; i++) {
+    // Its text is at least as long as the value and its quotes: the search starts at the
+    // earliest place the closing quote can be, so it looks at the escapes only.
+    let close = json.indexOf('","', start + values[i]!.length + 1);
+    while (isEscaped(json, close)) close = json.indexOf('","', close + 1);
+    texts[i] = json.slice(start, close + 1);
+    start = close + 2;
+  }
+  texts[last] = json.slice(start, json.length - 1);
+  return texts;
+}
+
+/** Is `json[at]` escaped, that is preceded by an odd number of backslashes? */
+function isEscaped(json: string, at: number): boolean {
+  let backslashes = 0;
+  while (json.charCodeAt(at - 1 - backslashes) === CHAR_BACKSLASH) backslashes++;
+  return (backslashes & 1) === 1;
 }
 
 /**
@@ -157,14 +217,43 @@ export function encodeKey(key: string): string {
  * encodeString('a,b', '|'); // 'a,b'
  */
 export function encodeString(value: string, delimiter: Delimiter): string {
+  return encodeStringUnlessJson(value, delimiter) ?? JSON.stringify(value);
+}
+
+/**
+ * {@link encodeString}, or `undefined` when its text is exactly `JSON.stringify(value)`: a string
+ * with §7.1 escapes (a quote, a line break) that JSON writes as TOON does, which is to say with
+ * no U+0008, U+000C or unpaired surrogate. The encoder collects those and quotes them together
+ * with {@link jsonStrings}.
+ *
+ * @throws {TypeError} for a string with an unpaired surrogate.
+ * @example
+ * encodeStringUnlessJson('a,b', ','); // '"a,b"'
+ * encodeStringUnlessJson('say "hi"', ','); // undefined
+ */
+export function encodeStringUnlessJson(value: string, delimiter: Delimiter): string | undefined {
   if (value.length <= SHORT_STRING) {
     const text = encodeShortString(value, delimiter);
-    if (text !== undefined) return text;
+    if (text !== NOT_SHORT) return text;
   }
-  if (needsQuotes(value, delimiter)) return quote(value, 'string');
-  assertWellFormed(value, 'string');
-  return value;
+  const at = firstForcingQuotes(value, delimiter);
+  if (at === -1) {
+    // No character forces quotes, so none needs an escape either: quoted at most for its shape.
+    assertWellFormed(value, 'string');
+    return shapeNeedsQuotes(value) ? `"${value}"` : value;
+  }
+  // Text with escapes nearly always has one early on (a quote, a line break in a review): then
+  // the search has already found it, and JSON's serializer is the only other pass. Text that
+  // only has to be quoted (a URL after its colon) is looked through for escapes: quoting it here
+  // costs less than handing it to JSON.
+  const code = value.charCodeAt(at);
+  return code === CHAR_QUOTE || code === CHAR_BACKSLASH || code < 0x20
+    ? jsonQuotedUnless(value, 'string')
+    : quoteUnlessJson(value, 'string');
 }
+
+/** What {@link encodeShortString} returns for a string it leaves to the general path. */
+const NOT_SHORT: unique symbol = Symbol('toonwire.notShort');
 
 /**
  * Strings up to this length are classified in one loop over a table: for them the call into the
@@ -196,11 +285,14 @@ const QUOTING_PIPE = quotingTable(PIPE);
 const QUOTING_TAB = quotingTable(undefined);
 
 /**
- * {@link encodeString} for a short string in one pass, with the same rules as
- * {@link needsQuotes} and {@link escapeString}; `undefined` for a string holding a surrogate
- * (paired or not), which the general path checks.
+ * {@link encodeStringUnlessJson} for a short string in one pass, with the same rules as its
+ * general path; {@link NOT_SHORT} for a string holding a surrogate (paired or not), which the
+ * general path checks.
  */
-function encodeShortString(value: string, delimiter: Delimiter): string | undefined {
+function encodeShortString(
+  value: string,
+  delimiter: Delimiter,
+): string | undefined | typeof NOT_SHORT {
   const table = delimiter === ',' ? QUOTING_COMMA : delimiter === '|' ? QUOTING_PIPE : QUOTING_TAB;
   const length = value.length;
   let asks = PLAIN;
@@ -210,10 +302,10 @@ function encodeShortString(value: string, delimiter: Delimiter): string | undefi
       const ask = table[code]!;
       if (ask > asks) asks = ask;
     } else if (code >= 0xd800 && code <= 0xdfff) {
-      return undefined;
+      return NOT_SHORT;
     }
   }
-  if (asks === ESCAPES) return quote(value);
+  if (asks === ESCAPES) return jsonQuotedUnless(value);
   // No escapes needed, so quoting is just the two marks.
   return asks === QUOTES || shapeNeedsQuotes(value) ? `"${value}"` : value;
 }
@@ -275,9 +367,24 @@ export function encodeRootPrimitive(value: JsonPrimitive, delimiter: Delimiter):
 
 /** Encodes any primitive for a position whose relevant delimiter is `delimiter`. */
 export function encodePrimitive(value: JsonPrimitive, delimiter: Delimiter): string {
+  return encodePrimitiveUnlessJson(value, delimiter) ?? JSON.stringify(value);
+}
+
+/**
+ * {@link encodePrimitive}, or `undefined` for a string whose text is exactly
+ * `JSON.stringify(value)` (see {@link encodeStringUnlessJson}).
+ *
+ * @example
+ * encodePrimitiveUnlessJson(1.5, ','); // '1.5'
+ * encodePrimitiveUnlessJson('a\nb', ','); // undefined
+ */
+export function encodePrimitiveUnlessJson(
+  value: JsonPrimitive,
+  delimiter: Delimiter,
+): string | undefined {
   // `typeof value === '...'` tests rather than a switch on `typeof value`: the engine folds each
   // test into a type check, while the switch computes the type's name first (a call per cell).
-  if (typeof value === 'string') return encodeString(value, delimiter);
+  if (typeof value === 'string') return encodeStringUnlessJson(value, delimiter);
   if (typeof value === 'number') return formatNumber(value);
   if (typeof value === 'boolean') return value ? 'true' : 'false';
   // null, or a RawString (which isPrimitive admits): its text goes out verbatim.

@@ -2,7 +2,13 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { encode as referenceEncode, escapeString as referenceEscape } from '@toon-format/toon';
 import fc from 'fast-check';
-import { encode, encodeIfPlain, encodeWithin, NOT_PLAIN } from '../../src/codec/encode.js';
+import {
+  encode,
+  encodeIfPlain,
+  encodeLines,
+  encodeWithin,
+  NOT_PLAIN,
+} from '../../src/codec/encode.js';
 import { encodeString, escapeString } from '../../src/codec/lexical.js';
 import { rawString } from '../../src/codec/raw-string.js';
 
@@ -566,5 +572,66 @@ describe('§7.2 string values: quoted exactly when the spec says, on every path'
   it('refuses an unpaired surrogate in a short string too', () => {
     assert.throws(() => encodeString('a\ud800', ','), /unpaired surrogate/);
     assert.equal(encodeString('😀', ','), '😀');
+  });
+});
+
+describe('strings JSON quotes for the encoder, batched into one call per document', () => {
+  // Strings with escapes wait in the writer and are quoted by one JSON.stringify of all of them,
+  // split again at each `","`; long ones get a call of their own. Pieces that could confuse the
+  // split (quotes, a trailing backslash, a literal `","`) or that JSON writes unlike TOON (\b,
+  // \f) sit in every position a string can take: table cells, fields, list items, inline arrays.
+  const piece = fc.constantFrom(
+    'a',
+    ' ',
+    '"',
+    '\\',
+    '","',
+    '\n',
+    '\t',
+    '\b',
+    '\f',
+    '\u0001',
+    ':',
+    ',',
+    'é',
+    '😀',
+  );
+  const text = fc
+    .tuple(fc.array(piece, { maxLength: 12 }), fc.constantFrom(0, 40, 2100))
+    .map(([parts, padding]) => parts.join('') + 'x'.repeat(padding));
+  const documentOf = fc.record({
+    rows: fc.array(fc.record({ id: fc.nat(), body: text }), { minLength: 1, maxLength: 4 }),
+    note: text,
+    items: fc.array(fc.oneof(text, fc.record({ title: text, tags: fc.array(text) })), {
+      maxLength: 4,
+    }),
+    tags: fc.array(text, { maxLength: 4 }),
+  });
+  it('writes exactly what the reference writes, and encodeLines joins to it', () => {
+    fc.assert(
+      fc.property(documentOf, fc.constantFrom(',', '|', '\t'), (value, delimiter) => {
+        const options = { delimiter: delimiter as ',' | '|' | '\t' };
+        const text = encode(value, options);
+        assert.equal(text, referenceEncode(value, options));
+        assert.equal([...encodeLines(value, options)].join('\n'), text);
+      }),
+      { numRuns: 400 },
+    );
+  });
+  it('writes a string with \\b or \\f as TOON escapes them, beside batched ones', () => {
+    assert.equal(
+      encode({ tags: ['say "hi"', 'a\bb', 'c\fd', 'e\\'] }),
+      'tags[4]: "say \\"hi\\"","a\\u0008b","c\\u000cd","e\\\\"',
+    );
+  });
+  it('refuses an unpaired surrogate in a string that has escapes too', () => {
+    assert.throws(() => encode({ rows: [{ a: 'x"\ud800' }, { a: 'y' }] }), /unpaired surrogate/);
+    assert.throws(() => encode({ s: `"${'x'.repeat(3000)}\udc00` }), /unpaired surrogate/);
+  });
+  it('keeps encodeWithin exact at the budget with batched strings', () => {
+    const value = { a: 'say "hi"', b: ['x\ny', 'z"'] };
+    const text = encode(value);
+    assert.equal(encodeWithin(value, undefined, text.length), text);
+    assert.equal(encodeWithin(value, undefined, text.length - 1), undefined);
   });
 });
