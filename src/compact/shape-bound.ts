@@ -22,15 +22,9 @@
 // against the estimate of the real texts, on generated values and on the real datasets.
 
 import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
-import type { JsonObject, JsonValue } from '../codec/types.js';
 import { encodeKey } from '../codec/lexical.js';
-import {
-  commaGain,
-  commaWordCost,
-  estimateTokens,
-  headerKeyFloor,
-  spaceGain,
-} from './estimate.js';
+import type { JsonObject, JsonValue } from '../codec/types.js';
+import { commaGain, commaWordCost, estimateTokens, headerKeyFloor, spaceGain } from './estimate.js';
 import { byteLength } from './size.js';
 
 /** What {@link shapeBound} finds: best cases for TOON, and a floor for JSON's tokens. */
