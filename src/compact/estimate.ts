@@ -423,7 +423,34 @@ export function headerKeyFloor(key: string, afterSeparator: boolean): number {
     // A digit opens a chunk of its own (digits never join a prefix): a token at least.
     return letters === 0 && key.length > 0 ? 1 : 0;
   }
-  return WORD[afterSeparator ? 3 : 0]![letters]!;
+  const first = WORD[afterSeparator ? 3 : 0]![letters]!;
+  // A key that ends in a letter or digit is chunked in the header as it is alone (the comma or
+  // brace after it starts a new chunk), but for its first word's prefix.
+  const last = key.charCodeAt(key.length - 1);
+  const kind = last < 128 ? charClass[last]! : PUNCT; // leadingWord built the table
+  if (kind > DIGIT) return first;
+  return first + unroundedTokens(key) - WORD[0]![letters]!;
+}
+
+/**
+ * {@link estimateTokens} before rounding: for summing the estimates of pieces of one text (a
+ * key that a table writes once and JSON once per row), which rounding each would skew.
+ *
+ * @example
+ * unroundedTokens('amount'); // 1.38
+ */
+export function unroundedTokens(text: string): number {
+  ready();
+  if (text.length >= SHORT_TEXT) {
+    let tokens = 0;
+    for (let start = 0; start < text.length; ) {
+      const end = text.length - start <= WINDOW ? text.length : windowEnd(text, start + WINDOW);
+      tokens += scan(toCodeUnits(text, start, end));
+      start = end;
+    }
+    return tokens;
+  }
+  return scan(toCodeUnits(text, 0, text.length));
 }
 
 /**

@@ -24,7 +24,13 @@
 import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
 import { encodeKey } from '../codec/lexical.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
-import { commaGain, commaWordCost, estimateTokens, headerKeyFloor, spaceGain } from './estimate.js';
+import {
+  commaGain,
+  commaWordCost,
+  headerKeyFloor,
+  spaceGain,
+  unroundedTokens,
+} from './estimate.js';
 import { byteLength } from './size.js';
 
 /** What {@link shapeBound} finds: best cases for TOON, and a floor for JSON's tokens. */
@@ -83,8 +89,40 @@ const LIST_OBJECT = -1;
 const LIST_ARRAY = -4;
 /** Per key a table row drops: the key's own tokens plus the runs around it (`":"`, `","`). */
 const TABLE_KEY = 2.1;
-/** Per table row: its braces, against a newline and indentation. */
+/** Per row of a keyed table (§9.5) or nested field group: its braces, against a newline and indentation. */
 const TABLE_ROW = 2;
+/**
+ * Per row of an array table: JSON's braces lengthen runs the keys' runs already count (`"},{"`
+ * is 5 characters, at most 0.95 of a token over `","`), while TOON's row pays a line break and
+ * its indentation (2 tokens, less at most 0.71 of a token that a first word gains from the
+ * space): each row after the first costs TOON more than its braces cost JSON.
+ */
+const ARRAY_TABLE_ROW = 0;
+/**
+ * Once per array table: the first row, whose line break joins the header's `}:` run (its
+ * indentation still costs a token; the braces' excess is at most 0.66 of a token over that).
+ */
+const FIRST_ARRAY_ROW = 1;
+/**
+ * A root table's header, `[N]{` and `}:`: four chunks of a token or more (`[`, the digits, `]{`,
+ * `}:`) where JSON writes `[` into its first run (0.04 of a token).
+ */
+const ROOT_TABLE_HEADER = 3.5;
+/**
+ * A table in a field: the `[N]:` that {@link MARGIN_ARRAY_FIELD} prices becomes `[N]{` ... `}:`,
+ * a chunk more.
+ */
+const FIELD_TABLE_HEADER = 0.9;
+/**
+ * A keyed table's `[N:]{` ... `}:` where an object field writes `:` (a chunk): three chunks more
+ * (`[`, the digits, `:]{`, `}:` against `:`), at a root or in a field.
+ */
+const KEYED_TABLE_HEADER = 2.5;
+/**
+ * A row that opens with a digit: its indentation's last space is a chunk of its own, as before
+ * any digit, where a word would have joined it.
+ */
+const DIGIT_ROW = 1;
 /**
  * An object's or array's closing bracket: it lengthens a run of punctuation in JSON, or starts
  * one (`"}` after a last string value is a token TOON does not write).
@@ -223,7 +261,7 @@ class BoundWalk {
       this.rows = true;
       // §9.5: one row per entry, the entry's key its first cell.
       const entries = Object.keys(object);
-      this.tableRows(entries.length, keyed);
+      this.tableRows(entries.length, keyed, TABLE_ROW, KEYED_TABLE_HEADER);
       for (const key of entries) {
         this.countKey(key);
         this.tokens += spaceGain(key);
@@ -275,9 +313,16 @@ class BoundWalk {
     }
     if (columns !== undefined) {
       this.rows = true;
-      this.tableRows(array.length, columns);
+      this.tableRows(
+        array.length,
+        columns,
+        ARRAY_TABLE_ROW,
+        (depth === 0 ? ROOT_TABLE_HEADER : FIELD_TABLE_HEADER) - FIRST_ARRAY_ROW,
+      );
       for (let i = 0; i < array.length; i++) {
-        if (!this.rowCells(array[i] as JsonObject, columns)) return false;
+        const row = array[i] as JsonObject;
+        if (!this.rowCells(row, columns)) return false;
+        if (opensWithDigit(row, columns)) this.tokens -= DIGIT_ROW;
       }
       return true;
     }
@@ -301,14 +346,19 @@ class BoundWalk {
    * what the header writes once (its keys, separators and braces): a table of one row saves
    * little more than its punctuation.
    */
-  private tableRows(count: number, columns: readonly Field[]): void {
+  private tableRows(
+    count: number,
+    columns: readonly Field[],
+    rowTokens: number,
+    headerTokens: number,
+  ): void {
     this.rowBytes = 2;
-    this.rowTokens = TABLE_ROW;
+    this.rowTokens = rowTokens;
     this.headerBytes = 0;
     this.headerTokens = 0;
     this.columnKeys(columns, false);
     this.bytes += this.rowBytes * count - this.headerBytes;
-    this.tokens += this.rowTokens * count - this.headerTokens;
+    this.tokens += this.rowTokens * count - this.headerTokens - headerTokens;
     if (this.bytes >= this.enough) throw ENOUGH;
   }
 
@@ -378,6 +428,18 @@ class BoundWalk {
   }
 }
 
+/** Does a table row's first cell (the first leaf of its columns) start with a digit in TOON? */
+function opensWithDigit(row: JsonObject, columns: readonly Field[]): boolean {
+  let field = columns[0]!;
+  let cell = row[field.key];
+  while (field.children !== undefined) {
+    field = field.children[0]!;
+    cell = (cell as JsonObject)[field.key];
+  }
+  // Canonical numbers are written as JSON writes them (-0 as 0): a digit first unless negative.
+  return typeof cell === 'number' && cell >= 0;
+}
+
 /**
  * The least the comma before a table cell costs TOON (its JSON twin's runs are priced per key):
  * a chunk of its own before a number (`,-` too), joined to a word otherwise (`,true` costs more
@@ -419,11 +481,12 @@ function columnKey(key: string): ColumnKey {
   let found = columnKeys.get(key);
   if (found === undefined) {
     if (columnKeys.size >= COLUMN_KEYS_KEPT) columnKeys.clear();
-    const bare = encodeKey(key) === key;
+    const bare = isBareKey(key);
     found = {
       // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
       bytes: byteLength(JSON.stringify(key)) + 1,
-      tokens: estimateTokens(key) + TABLE_KEY,
+      // Unrounded: the header subtracts the same key's chunks once.
+      tokens: unroundedTokens(key) + TABLE_KEY,
       headerBytes: byteLength(key) + (bare ? 0 : 2),
       // A quoted key opens with a quote, which joins the run before it: priced at nothing.
       word: bare ? headerKeyFloor(key, false) : 0,
@@ -433,6 +496,15 @@ function columnKey(key: string): ColumnKey {
     columnKeys.set(key, found);
   }
   return found;
+}
+
+/** Does TOON write `key` without quotes? (No for a key it cannot write at all: a lone surrogate.) */
+function isBareKey(key: string): boolean {
+  try {
+    return encodeKey(key) === key;
+  } catch {
+    return false;
+  }
 }
 
 /**

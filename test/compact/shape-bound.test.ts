@@ -108,6 +108,33 @@ describe('the shape bound', () => {
     }
   });
 
+  it('walks a table whose key TOON cannot write (a lone surrogate) without throwing', () => {
+    const rows = [
+      { '\ud800': 1, a: 2 },
+      { '\ud800': 3, a: 4 },
+    ];
+    assert.ok(shapeBound(rows) !== undefined);
+    assert.equal(pick(rows).strategy, 'json');
+  });
+
+  it('rules out tables of one row: the header writes their keys once, as JSON does', () => {
+    // A GitHub validation error and a one-item list: TOON cannot save a tenth of the tokens.
+    for (const value of [
+      {
+        message: 'Validation Failed',
+        errors: [{ resource: 'Label', code: 'invalid', field: 'color' }],
+        documentation_url: 'https://docs.github.com/rest',
+      },
+      { object: 'list', data: [{ id: 'cus_1', amount: 0, currency: 'usd' }], has_more: false },
+      [{ id: 1, name: 'a' }],
+    ]) {
+      checkBound(value, JSON.stringify(value));
+      const result = pick(value);
+      assert.equal(result.strategy, 'json');
+      assert.deepEqual(Object.keys(result.sizes), ['json'], 'no TOON candidate was encoded');
+    }
+  });
+
   it('has no bound for values outside plain JSON data', () => {
     for (const value of [new Date(0), { at: new Date(0) }, [new Map()], { n: Number.NaN }, 1n]) {
       assert.equal(shapeBound(value), undefined);
