@@ -119,7 +119,7 @@ describe('the shape bound', () => {
 
   it('rules out tables of one row: the header writes their keys once, as JSON does', () => {
     // A GitHub validation error and a one-item list: TOON cannot save a tenth of the tokens.
-    for (const value of [
+    const values: JsonValue[] = [
       {
         message: 'Validation Failed',
         errors: [{ resource: 'Label', code: 'invalid', field: 'color' }],
@@ -127,7 +127,8 @@ describe('the shape bound', () => {
       },
       { object: 'list', data: [{ id: 'cus_1', amount: 0, currency: 'usd' }], has_more: false },
       [{ id: 1, name: 'a' }],
-    ]) {
+    ];
+    for (const value of values) {
       checkBound(value, JSON.stringify(value));
       const result = pick(value);
       assert.equal(result.strategy, 'json');
