@@ -87,6 +87,8 @@ const INDENTED_ARRAY_FIELD = -2.6;
 const LIST_OBJECT = -1;
 /** An array in a list: `],[` against a line break, indentation, `- ` and the header `[N]:`. */
 const LIST_ARRAY = -4;
+/** How many first rows of a long array {@link BoundWalk.stopIfSampleClears} looks at. */
+const SAMPLED_ROWS = 8;
 /** Per key a table row drops: the key's own tokens plus the runs around it (`":"`, `","`). */
 const TABLE_KEY = 2.1;
 /** Per row of a keyed table (§9.5) or nested field group: its braces, against a newline and indentation. */
@@ -305,6 +307,7 @@ class BoundWalk {
 
   private array(array: JsonValue[], depth: number, listItem: boolean): boolean {
     if (array.length === 0) return true;
+    if (!listItem && array.length > 2 * SAMPLED_ROWS) this.stopIfSampleClears(array);
     let columns: Field[] | undefined;
     try {
       columns = listItem ? undefined : sharedLayout(array, undefined, false);
@@ -339,6 +342,28 @@ class BoundWalk {
       }
     }
     return true;
+  }
+
+  /**
+   * Stops the walk ({@link ENOUGH}) when the first {@link SAMPLED_ROWS} rows of a long array are
+   * a table whose keys, dropped from every row, would already clear the guard's bytes: checking
+   * every row's layout first would cost a pass over the table that the encoder makes again.
+   * Stopping early never rules TOON out, so a table that breaks after its sample costs only the
+   * TOON encode the full walk might have spared.
+   */
+  private stopIfSampleClears(array: JsonValue[]): void {
+    let columns: Field[] | undefined;
+    try {
+      columns = sharedLayout(array.slice(0, SAMPLED_ROWS), undefined, false);
+    } catch {
+      return; // not JSON: the full walk finds and reports it
+    }
+    if (columns === undefined) return;
+    const before = { bytes: this.bytes, tokens: this.tokens };
+    this.tableRows(array.length, columns, ARRAY_TABLE_ROW, 0);
+    // Not cleared (tableRows did not stop the walk): undo, and walk the table in full.
+    this.bytes = before.bytes;
+    this.tokens = before.tokens;
   }
 
   /**

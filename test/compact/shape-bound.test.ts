@@ -136,6 +136,16 @@ describe('the shape bound', () => {
     }
   });
 
+  it('stops at a long table whose first rows alone clear the bytes, rows after them unchecked', () => {
+    const rows: JsonValue[] = Array.from({ length: 40 }, (_, id) => ({ id, name: `row ${id}` }));
+    rows.push({ other: true }); // the array is no table after all; only the walk's cost depends on it
+    const json = JSON.stringify(rows);
+    const bound = shapeBound(rows, byteLength(json) / 2)!;
+    assert.equal(bound.tokensSaved, Number.POSITIVE_INFINITY);
+    // Without the early stop (no byte target) the whole list is walked and bounded.
+    assert.ok(Number.isFinite(shapeBound(rows)!.tokensSaved));
+  });
+
   it('has no bound for values outside plain JSON data', () => {
     for (const value of [new Date(0), { at: new Date(0) }, [new Map()], { n: Number.NaN }, 1n]) {
       assert.equal(shapeBound(value), undefined);
