@@ -406,6 +406,69 @@ export function commaGain(text: string): number {
 }
 
 /**
+ * The least estimated tokens `key`'s first chunk costs in a table header (`[N]{a,b}`), where
+ * it follows `{` after `]` or another bracket (a chunk of its own: the word has no prefix), or
+ * follows a lone comma or brace (`afterSeparator`: o200k joins that symbol to the word). 0 when
+ * the key opens otherwise. The header's keys are the one thing a TOON table writes that the
+ * shape bound's rows do not already count; a key's later chunks are not priced (a floor).
+ *
+ * @example
+ * headerKeyFloor('id', false); // 1.03: `]{id`
+ * headerKeyFloor('name', true); // 1.92: `,name` costs more than `name`
+ * headerKeyFloor('_id', true); // 0: punctuation first joins the separator's run
+ */
+export function headerKeyFloor(key: string, afterSeparator: boolean): number {
+  const letters = leadingWord(key);
+  if (letters <= 0) {
+    // A digit opens a chunk of its own (digits never join a prefix): a token at least.
+    return letters === 0 && key.length > 0 ? 1 : 0;
+  }
+  const first = WORD[afterSeparator ? 3 : 0]![letters]!;
+  // A key that ends in a letter or digit is chunked in the header as it is alone (the comma or
+  // brace after it starts a new chunk), but for its first word's prefix.
+  const last = key.charCodeAt(key.length - 1);
+  const kind = last < 128 ? charClass[last]! : PUNCT; // leadingWord built the table
+  if (kind > DIGIT) return first;
+  return first + unroundedTokens(key) - WORD[0]![letters]!;
+}
+
+/**
+ * {@link estimateTokens} before rounding: for summing the estimates of pieces of one text (a
+ * key that a table writes once and JSON once per row), which rounding each would skew.
+ *
+ * @example
+ * unroundedTokens('amount'); // 1.38
+ */
+export function unroundedTokens(text: string): number {
+  ready();
+  if (text.length >= SHORT_TEXT) {
+    let tokens = 0;
+    for (let start = 0; start < text.length; ) {
+      const end = text.length - start <= WINDOW ? text.length : windowEnd(text, start + WINDOW);
+      tokens += scan(toCodeUnits(text, start, end));
+      start = end;
+    }
+    return tokens;
+  }
+  return scan(toCodeUnits(text, 0, text.length));
+}
+
+/**
+ * The least a comma costs right before `text` when `text` is written bare (a TOON table cell)
+ * and not after a punctuation run (as a JSON string is, after `":"`): o200k joins the comma to
+ * a leading word, which then costs more; 0 when `text` opens otherwise (a digit-led string may
+ * be quoted, and then the comma joins the quote's run).
+ *
+ * @example
+ * commaWordCost('usd'); // 0.72: `,usd` 1.89 tokens, `usd` 1.17
+ * commaWordCost('-'); // 0
+ */
+export function commaWordCost(text: string): number {
+  const letters = leadingWord(text);
+  return letters <= 0 ? 0 : WORD[3]![letters]! - WORD[0]![letters]!;
+}
+
+/**
  * The ASCII letters that open `text`, up to the table's limit, when its first chunk is such a
  * word; 0 when it opens with a digit or is empty (no gain); -1 when it opens otherwise
  * (punctuation, a space, a character outside ASCII), for which the callers assume the most.

@@ -129,9 +129,11 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   // Under the default measure, a comma-delimited TOON candidate whose best case, bounded from
   // the value's shape, cannot pass the token guard is not encoded at all.
   let bound: ShapeBound | undefined;
+  // JSON's token estimate, when the bound needed it (the guard then reuses it).
+  let jsonEstimate: TokenEstimate | undefined;
   const quick = quickStart(value, options, candidates, measure, budgeted, outcomes, guarded);
   if (quick !== undefined) {
-    ({ shared, json, size, bound } = quick);
+    ({ shared, json, size, bound, jsonEstimate } = quick);
   } else {
     const prepared = prepareOrJson(value, options);
     if (prepared instanceof DeepJson) {
@@ -143,7 +145,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     shared = new SharedInput(prepared);
     json = JSON.stringify(shared.value);
     size = checkedSize(measure(json), 'json');
-    if (guarded) bound = shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES);
+    if (guarded) ({ bound, jsonEstimate } = decideFromShape(shared.value, json, size));
   }
   const ruledOut = bound !== undefined && ruledOutByShape(bound, size);
   let text = json;
@@ -190,7 +192,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     }
   }
 
-  if (guarded && strategy !== 'json' && !tokenSafe(text, size, json, sizes.json!)) {
+  if (guarded && strategy !== 'json' && !tokenSafe(text, size, json, sizes.json!, jsonEstimate)) {
     text = json;
     strategy = 'json';
     size = sizes.json!;
@@ -232,11 +234,42 @@ function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
   );
 }
 
+/**
+ * The shape bound of a plain `value` whose JSON text is `json` (`jsonBytes` long), and JSON's
+ * token estimate when the bound needed it. The bound floors JSON's tokens loosely (a string of
+ * any length counts a token at most), so when its bytes cannot clear the guard but its floor
+ * leaves TOON in, JSON's text is estimated and the bound judged against that: about one
+ * `JSON.stringify` of work, which the guard would spend on the same text anyway whenever TOON
+ * comes out smaller (it cannot come out smaller by half, the bytes bound shows).
+ */
+function decideFromShape(
+  value: unknown,
+  json: string,
+  jsonBytes: number,
+): { bound: ShapeBound | undefined; jsonEstimate: TokenEstimate | undefined } {
+  const bound = shapeBound(value, jsonBytes * TOKEN_GUARD_CLEAR_BYTES);
+  if (
+    bound === undefined ||
+    bound.bytesSaved >= jsonBytes * TOKEN_GUARD_CLEAR_BYTES ||
+    ruledOutByShape(bound, jsonBytes)
+  ) {
+    return { bound, jsonEstimate: undefined };
+  }
+  const jsonEstimate = estimateTokenRange(json);
+  return { bound: { ...bound, jsonTokens: jsonEstimate.tokens }, jsonEstimate };
+}
+
 /** Whether a TOON text smaller in bytes than JSON may ship under the default measure. */
-function tokenSafe(text: string, bytes: number, json: string, jsonBytes: number): boolean {
+function tokenSafe(
+  text: string,
+  bytes: number,
+  json: string,
+  jsonBytes: number,
+  knownJsonEstimate: TokenEstimate | undefined,
+): boolean {
   if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
   const estimate = estimateTokenRange(text);
-  const jsonEstimate = estimateTokenRange(json);
+  const jsonEstimate = knownJsonEstimate ?? estimateTokenRange(json);
   return (
     clearsMargin(estimate.tokens, jsonEstimate.tokens) &&
     clearsMargin(estimate.low, jsonEstimate.low)
@@ -531,6 +564,8 @@ interface QuickStart {
   size: number;
   /** The value's shape bound, under the default measure when the value is plain. */
   bound: ShapeBound | undefined;
+  /** JSON's token estimate, when the bound needed it. */
+  jsonEstimate?: TokenEstimate | undefined;
 }
 
 /**
@@ -572,7 +607,9 @@ function quickStart(
     const size = checkedSize(measure(json), 'json');
     // A bound that rules TOON out comes from a whole walk (one stopped early rules nothing out),
     // which also proves the value plain, so JSON's text above is JSON's candidate.
-    const bound = guarded ? shapeBound(value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined;
+    const { bound, jsonEstimate } = guarded
+      ? decideFromShape(value, json, size)
+      : { bound: undefined, jsonEstimate: undefined };
     if (bound !== undefined && ruledOutByShape(bound, size)) {
       return { shared: new SharedInput(value as JsonValue), json, size, bound };
     }
@@ -582,7 +619,7 @@ function quickStart(
       const shared = new SharedInput(value as JsonValue);
       const toonSize = checkedSize(measure(text), toon.name);
       outcomes.push({ input: shared.value, delimiter, text, size: toonSize, atLeast: toonSize });
-      return { shared, json, size, bound };
+      return { shared, json, size, bound, jsonEstimate };
     }
     const normalized = normalizeTracked(value);
     const shared = new SharedInput(normalized.value);
@@ -590,22 +627,17 @@ function quickStart(
       // JSON.stringify wrote these its own way: JSON's text comes from the normalized value.
       const normalizedJson = JSON.stringify(normalized.value);
       const normalizedSize = checkedSize(measure(normalizedJson), 'json');
-      const normalizedBound = guarded
-        ? shapeBound(normalized.value, normalizedSize * TOKEN_GUARD_CLEAR_BYTES)
-        : undefined;
-      return { shared, json: normalizedJson, size: normalizedSize, bound: normalizedBound };
+      const decided = guarded
+        ? decideFromShape(normalized.value, normalizedJson, normalizedSize)
+        : { bound: undefined, jsonEstimate: undefined };
+      return { shared, json: normalizedJson, size: normalizedSize, ...decided };
     }
     if (text === undefined && normalized.value === value) {
       // Plain after all, and toon outgrew JSON: the loop need not encode it again.
       outcomes.push({ input: shared.value, delimiter, text, size: undefined, atLeast: size });
     }
-    return {
-      shared,
-      json,
-      size,
-      bound:
-        bound ?? (guarded ? shapeBound(shared.value, size * TOKEN_GUARD_CLEAR_BYTES) : undefined),
-    };
+    if (bound !== undefined || !guarded) return { shared, json, size, bound, jsonEstimate };
+    return { shared, json, size, ...decideFromShape(shared.value, json, size) };
   } catch {
     // A BigInt or a cycle (JSON.stringify), a value too deep (normalize), text TOON cannot carry
     // (an unpaired surrogate), a failing measure: the ordinary path meets each again and

@@ -22,8 +22,15 @@
 // against the estimate of the real texts, on generated values and on the real datasets.
 
 import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
+import { encodeKey } from '../codec/lexical.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
-import { commaGain, estimateTokens, spaceGain } from './estimate.js';
+import {
+  commaGain,
+  commaWordCost,
+  headerKeyFloor,
+  spaceGain,
+  unroundedTokens,
+} from './estimate.js';
 import { byteLength } from './size.js';
 
 /** What {@link shapeBound} finds: best cases for TOON, and a floor for JSON's tokens. */
@@ -80,10 +87,44 @@ const INDENTED_ARRAY_FIELD = -2.6;
 const LIST_OBJECT = -1;
 /** An array in a list: `],[` against a line break, indentation, `- ` and the header `[N]:`. */
 const LIST_ARRAY = -4;
+/** How many first rows of a long array {@link BoundWalk.stopIfSampleClears} looks at. */
+const SAMPLED_ROWS = 8;
 /** Per key a table row drops: the key's own tokens plus the runs around it (`":"`, `","`). */
 const TABLE_KEY = 2.1;
-/** Per table row: its braces, against a newline and indentation. */
+/** Per row of a keyed table (§9.5) or nested field group: its braces, against a newline and indentation. */
 const TABLE_ROW = 2;
+/**
+ * Per row of an array table: JSON's braces lengthen runs the keys' runs already count (`"},{"`
+ * is 5 characters, at most 0.95 of a token over `","`), while TOON's row pays a line break and
+ * its indentation (2 tokens, less at most 0.71 of a token that a first word gains from the
+ * space): each row after the first costs TOON more than its braces cost JSON.
+ */
+const ARRAY_TABLE_ROW = 0;
+/**
+ * Once per array table: the first row, whose line break joins the header's `}:` run (its
+ * indentation still costs a token; the braces' excess is at most 0.66 of a token over that).
+ */
+const FIRST_ARRAY_ROW = 1;
+/**
+ * A root table's header, `[N]{` and `}:`: four chunks of a token or more (`[`, the digits, `]{`,
+ * `}:`) where JSON writes `[` into its first run (0.04 of a token).
+ */
+const ROOT_TABLE_HEADER = 3.5;
+/**
+ * A table in a field: the `[N]:` that {@link MARGIN_ARRAY_FIELD} prices becomes `[N]{` ... `}:`,
+ * a chunk more.
+ */
+const FIELD_TABLE_HEADER = 0.9;
+/**
+ * A keyed table's `[N:]{` ... `}:` where an object field writes `:` (a chunk): three chunks more
+ * (`[`, the digits, `:]{`, `}:` against `:`), at a root or in a field.
+ */
+const KEYED_TABLE_HEADER = 2.5;
+/**
+ * A row that opens with a digit: its indentation's last space is a chunk of its own, as before
+ * any digit, where a word would have joined it.
+ */
+const DIGIT_ROW = 1;
 /**
  * An object's or array's closing bracket: it lengthens a run of punctuation in JSON, or starts
  * one (`"}` after a last string value is a token TOON does not write).
@@ -189,6 +230,9 @@ class BoundWalk {
   /** What one row of the table being counted drops (see {@link tableRows}). */
   private rowBytes = 0;
   private rowTokens = 0;
+  /** What the header of the table being counted writes at least (see {@link tableRows}). */
+  private headerBytes = 0;
+  private headerTokens = 0;
 
   constructor(private readonly enough: number) {}
 
@@ -219,7 +263,7 @@ class BoundWalk {
       this.rows = true;
       // §9.5: one row per entry, the entry's key its first cell.
       const entries = Object.keys(object);
-      this.tableRows(entries.length, keyed);
+      this.tableRows(entries.length, keyed, TABLE_ROW, KEYED_TABLE_HEADER);
       for (const key of entries) {
         this.countKey(key);
         this.tokens += spaceGain(key);
@@ -231,7 +275,7 @@ class BoundWalk {
     for (const key in object) {
       const item = object[key]!;
       this.countKey(key);
-      const keyGain = KEY_CHUNKING + (margin ? 0 : spaceGain(key));
+      const keyGain = KEY_CHUNKING + (margin ? 0 : keySpaceGain(key));
       if (typeof item === 'object' && item !== null) {
         this.tokens +=
           (isEmpty(item)
@@ -263,6 +307,7 @@ class BoundWalk {
 
   private array(array: JsonValue[], depth: number, listItem: boolean): boolean {
     if (array.length === 0) return true;
+    if (!listItem && array.length > 2 * SAMPLED_ROWS) this.stopIfSampleClears(array);
     let columns: Field[] | undefined;
     try {
       columns = listItem ? undefined : sharedLayout(array, undefined, false);
@@ -271,9 +316,16 @@ class BoundWalk {
     }
     if (columns !== undefined) {
       this.rows = true;
-      this.tableRows(array.length, columns);
+      this.tableRows(
+        array.length,
+        columns,
+        ARRAY_TABLE_ROW,
+        (depth === 0 ? ROOT_TABLE_HEADER : FIELD_TABLE_HEADER) - FIRST_ARRAY_ROW,
+      );
       for (let i = 0; i < array.length; i++) {
-        if (!this.rowCells(array[i] as JsonObject, columns)) return false;
+        const row = array[i] as JsonObject;
+        if (!this.rowCells(row, columns)) return false;
+        if (opensWithDigit(row, columns)) this.tokens -= DIGIT_ROW;
       }
       return true;
     }
@@ -292,41 +344,93 @@ class BoundWalk {
     return true;
   }
 
-  /** What `count` rows of a table with `columns` drop: their keys and braces, once per row. */
-  private tableRows(count: number, columns: readonly Field[]): void {
+  /**
+   * Stops the walk ({@link ENOUGH}) when the first {@link SAMPLED_ROWS} rows of a long array are
+   * a table whose keys, dropped from every row, would already clear the guard's bytes: checking
+   * every row's layout first would cost a pass over the table that the encoder makes again.
+   * Stopping early never rules TOON out, so a table that breaks after its sample costs only the
+   * TOON encode the full walk might have spared.
+   */
+  private stopIfSampleClears(array: JsonValue[]): void {
+    let columns: Field[] | undefined;
+    try {
+      columns = sharedLayout(array.slice(0, SAMPLED_ROWS), undefined, false);
+    } catch {
+      return; // not JSON: the full walk finds and reports it
+    }
+    if (columns === undefined) return;
+    const before = { bytes: this.bytes, tokens: this.tokens };
+    this.tableRows(array.length, columns, ARRAY_TABLE_ROW, 0);
+    // Not cleared (tableRows did not stop the walk): undo, and walk the table in full.
+    this.bytes = before.bytes;
+    this.tokens = before.tokens;
+  }
+
+  /**
+   * What `count` rows of a table with `columns` drop: their keys and braces, once per row, less
+   * what the header writes once (its keys, separators and braces): a table of one row saves
+   * little more than its punctuation.
+   */
+  private tableRows(
+    count: number,
+    columns: readonly Field[],
+    rowTokens: number,
+    headerTokens: number,
+  ): void {
     this.rowBytes = 2;
-    this.rowTokens = TABLE_ROW;
-    this.columnKeys(columns);
-    this.bytes += this.rowBytes * count;
-    this.tokens += this.rowTokens * count;
+    this.rowTokens = rowTokens;
+    this.headerBytes = 0;
+    this.headerTokens = 0;
+    this.columnKeys(columns, false);
+    this.bytes += this.rowBytes * count - this.headerBytes;
+    this.tokens += this.rowTokens * count - this.headerTokens - headerTokens;
     if (this.bytes >= this.enough) throw ENOUGH;
   }
 
-  /** Adds what one row drops for `fields` to {@link rowBytes} and {@link rowTokens}. */
-  private columnKeys(fields: readonly Field[]): void {
+  /**
+   * Adds what one row drops for `fields` to {@link rowBytes} and {@link rowTokens}, and what the
+   * header's `{a,b}` for them costs at least to {@link headerBytes} and {@link headerTokens}.
+   * `afterWord`: the group's `{` follows a letter or digit (its key's), so the first key's word
+   * takes the brace as its prefix, as a later key's takes the comma after a key that ends so.
+   */
+  private columnKeys(fields: readonly Field[], afterWord: boolean): void {
+    // The braces and the commas between the keys.
+    this.headerBytes += fields.length + 1;
+    let separatorAfterWord = afterWord;
     for (const field of fields) {
       const key = columnKey(field.key);
       this.rowBytes += key.bytes;
       this.rowTokens += key.tokens;
+      this.headerBytes += key.headerBytes;
+      this.headerTokens += separatorAfterWord ? key.wordAfterSeparator : key.word;
       if (field.children !== undefined) {
         this.rowBytes += 2;
         this.rowTokens += TABLE_ROW;
-        this.columnKeys(field.children);
+        this.columnKeys(field.children, key.endsInWord);
+        separatorAfterWord = false; // `}` then `,`: one run, and the next word has no prefix
+      } else {
+        separatorAfterWord = key.endsInWord;
       }
     }
   }
 
-  /** A table row's cells: their values' share of the floor of JSON's tokens, and the quotes. */
-  private rowCells(row: JsonObject, columns: readonly Field[]): boolean {
+  /**
+   * A table row's cells: their values' share of the floor of JSON's tokens, the quotes, and the
+   * comma TOON writes before every cell but the row's first (`first`), which the per-key runs
+   * of {@link TABLE_KEY} do not see. Returns false when a cell is not JSON.
+   */
+  private rowCells(row: JsonObject, columns: readonly Field[], first = true): boolean {
     if (!plainContainer(row)) return false;
     for (const field of columns) {
       this.json += wordy(field.key) ? 2 : 1;
       const cell = row[field.key]!;
       if (field.children !== undefined) {
-        if (!this.rowCells(cell as JsonObject, field.children)) return false;
-      } else if (!this.scalar(cell)) {
-        return false;
+        if (!this.rowCells(cell as JsonObject, field.children, first)) return false;
+      } else {
+        if (!this.scalar(cell)) return false;
+        if (!first) this.tokens -= cellCommaFloor(cell);
       }
+      first = false;
     }
     return true;
   }
@@ -349,10 +453,62 @@ class BoundWalk {
   }
 }
 
-/** What a table row drops for one column key: its bytes and estimated tokens. */
+/** Does a table row's first cell (the first leaf of its columns) start with a digit in TOON? */
+function opensWithDigit(row: JsonObject, columns: readonly Field[]): boolean {
+  let field = columns[0]!;
+  let cell = row[field.key];
+  while (field.children !== undefined) {
+    field = field.children[0]!;
+    cell = (cell as JsonObject)[field.key];
+  }
+  // Canonical numbers are written as JSON writes them (-0 as 0): a digit first unless negative.
+  return typeof cell === 'number' && cell >= 0;
+}
+
+/**
+ * The least the comma before a table cell costs TOON (its JSON twin's runs are priced per key):
+ * a chunk of its own before a number (`,-` too), joined to a word otherwise (`,true` costs more
+ * than `true` after JSON's `":`); nothing for other strings, whose first chunk may absorb it.
+ */
+function cellCommaFloor(cell: JsonValue): number {
+  if (typeof cell === 'number') return 1;
+  if (typeof cell === 'string') return commaWordCost(cell);
+  return cell === null || cell === true ? NULL_TRUE_COMMA : FALSE_COMMA;
+}
+/** `,true` and `,null` against `true` after a run: o200k's word table, 1.92 against 1.16. */
+const NULL_TRUE_COMMA = 0.76;
+/** `,false`: 2.05 against 1.21. */
+const FALSE_COMMA = 0.84;
+
+/**
+ * {@link spaceGain} of keys seen lately: an API's records repeat the same keys, and a lookup
+ * costs less than pricing the key's first word again. Cleared when full, so it stays small.
+ */
+const keyGains = new Map<string, number>();
+
+function keySpaceGain(key: string): number {
+  let gain = keyGains.get(key);
+  if (gain === undefined) {
+    if (keyGains.size >= COLUMN_KEYS_KEPT) keyGains.clear();
+    gain = spaceGain(key);
+    keyGains.set(key, gain);
+  }
+  return gain;
+}
+
+/** What a table row drops for one column key, and what the table's header pays for it. */
 interface ColumnKey {
+  /** The bytes a JSON row writes for the key (quoted, escaped, and its colon). */
   bytes: number;
+  /** The estimated tokens a JSON row spends on the key and the runs around it. */
   tokens: number;
+  /** The bytes the header writes for it at least: the key itself (and quotes, if it needs them). */
+  headerBytes: number;
+  /** The least its first chunk costs in the header after a bracket run, and after a lone `,` or `{`. */
+  word: number;
+  wordAfterSeparator: number;
+  /** Whether the header writes it bare and ending in an ASCII letter or digit. */
+  endsInWord: boolean;
 }
 
 /**
@@ -366,14 +522,30 @@ function columnKey(key: string): ColumnKey {
   let found = columnKeys.get(key);
   if (found === undefined) {
     if (columnKeys.size >= COLUMN_KEYS_KEPT) columnKeys.clear();
+    const bare = isBareKey(key);
     found = {
       // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
       bytes: byteLength(JSON.stringify(key)) + 1,
-      tokens: estimateTokens(key) + TABLE_KEY,
+      // Unrounded: the header subtracts the same key's chunks once.
+      tokens: unroundedTokens(key) + TABLE_KEY,
+      headerBytes: byteLength(key) + (bare ? 0 : 2),
+      // A quoted key opens with a quote, which joins the run before it: priced at nothing.
+      word: bare ? headerKeyFloor(key, false) : 0,
+      wordAfterSeparator: bare ? headerKeyFloor(key, true) : 0,
+      endsInWord: bare && key.length > 0 && wordy(key.slice(-1)),
     };
     columnKeys.set(key, found);
   }
   return found;
+}
+
+/** Does TOON write `key` without quotes? (No for a key it cannot write at all: a lone surrogate.) */
+function isBareKey(key: string): boolean {
+  try {
+    return encodeKey(key) === key;
+  } catch {
+    return false;
+  }
 }
 
 /**

@@ -108,6 +108,44 @@ describe('the shape bound', () => {
     }
   });
 
+  it('walks a table whose key TOON cannot write (a lone surrogate) without throwing', () => {
+    const rows = [
+      { '\ud800': 1, a: 2 },
+      { '\ud800': 3, a: 4 },
+    ];
+    assert.ok(shapeBound(rows) !== undefined);
+    assert.equal(pick(rows).strategy, 'json');
+  });
+
+  it('rules out tables of one row: the header writes their keys once, as JSON does', () => {
+    // A GitHub validation error and a one-item list: TOON cannot save a tenth of the tokens.
+    const values: JsonValue[] = [
+      {
+        message: 'Validation Failed',
+        errors: [{ resource: 'Label', code: 'invalid', field: 'color' }],
+        documentation_url: 'https://docs.github.com/rest',
+      },
+      { object: 'list', data: [{ id: 'cus_1', amount: 0, currency: 'usd' }], has_more: false },
+      [{ id: 1, name: 'a' }],
+    ];
+    for (const value of values) {
+      checkBound(value, JSON.stringify(value));
+      const result = pick(value);
+      assert.equal(result.strategy, 'json');
+      assert.deepEqual(Object.keys(result.sizes), ['json'], 'no TOON candidate was encoded');
+    }
+  });
+
+  it('stops at a long table whose first rows alone clear the bytes, rows after them unchecked', () => {
+    const rows: JsonValue[] = Array.from({ length: 40 }, (_, id) => ({ id, name: `row ${id}` }));
+    rows.push({ other: true }); // the array is no table after all; only the walk's cost depends on it
+    const json = JSON.stringify(rows);
+    const bound = shapeBound(rows, byteLength(json) / 2)!;
+    assert.equal(bound.tokensSaved, Number.POSITIVE_INFINITY);
+    // Without the early stop (no byte target) the whole list is walked and bounded.
+    assert.ok(Number.isFinite(shapeBound(rows)!.tokensSaved));
+  });
+
   it('has no bound for values outside plain JSON data', () => {
     for (const value of [new Date(0), { at: new Date(0) }, [new Map()], { n: Number.NaN }, 1n]) {
       assert.equal(shapeBound(value), undefined);
