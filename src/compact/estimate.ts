@@ -13,9 +13,12 @@
 // included), so the text is first written to a byte buffer with one byte per UTF-16 code unit
 // (ASCII as it is, any other code unit as its class) and the scanner reads that.
 
-const LETTER = /[\p{L}\p{M}]/u;
-const DIGIT_CHAR = /\p{N}/u;
-const SPACE_CHAR = /\s/u;
+/**
+ * The classes of characters outside ASCII, as regular expressions made on the first such
+ * character: V8 checks a regular expression literal as it compiles the module, and building the
+ * Unicode property sets of these two was an eighth of importing the package root (issue 34).
+ */
+let unicodeClasses: { letter: RegExp; digit: RegExp; space: RegExp } | undefined;
 
 // Character classes.
 const LOWER = 0;
@@ -73,11 +76,19 @@ function classOf(code: number): number {
   const kind = charClass[code]!;
   if (kind !== UNKNOWN) return kind;
   const ch = String.fromCharCode(code);
-  const found = LETTER.test(ch)
+  unicodeClasses ??= {
+    // biome-ignore lint/complexity/useRegexLiterals: a literal is checked at import (see above)
+    letter: new RegExp('[\\p{L}\\p{M}]', 'u'),
+    // biome-ignore lint/complexity/useRegexLiterals: a literal is checked at import (see above)
+    digit: new RegExp('\\p{N}', 'u'),
+    // biome-ignore lint/complexity/useRegexLiterals: a literal is checked at import (see above)
+    space: new RegExp('\\s', 'u'),
+  };
+  const found = unicodeClasses.letter.test(ch)
     ? WIDE_LETTER
-    : DIGIT_CHAR.test(ch)
+    : unicodeClasses.digit.test(ch)
       ? DIGIT
-      : SPACE_CHAR.test(ch)
+      : unicodeClasses.space.test(ch)
         ? SPACE
         : WIDE_SYMBOL;
   charClass[code] = found;

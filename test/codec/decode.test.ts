@@ -829,6 +829,40 @@ describe('§14.3 duplicate keys', () => {
       reason: /duplicate key "x"/,
     });
   });
+  it('finds a repeated key however often its name was seen before, in any object', () => {
+    // Key names come from a cache shared by every decode (tokens.ts): decode a document that uses
+    // the same names again and again, nested and in list items, then repeat one at each level.
+    const ok = lines(
+      'id: 1',
+      'name: a',
+      'owner:',
+      '  id: 2',
+      '  name: b',
+      'items[2]:',
+      '  - id: 3',
+      '    name: c',
+      '    owner:',
+      '      id: 4',
+      '  - id: 5',
+      '    name: d',
+      'tail: 6',
+    );
+    for (let i = 0; i < 3; i++) assert.equal((decode(ok) as { tail: number }).tail, 6);
+    const insert = (at: number, line: string) => {
+      const all = ok.split('\n');
+      all.splice(at, 0, line);
+      return all.join('\n');
+    };
+    for (let i = 0; i < 2; i++) {
+      rejects(insert(13, 'id: 9'), { line: 14, column: 1, reason: /duplicate key "id"/ });
+      rejects(insert(13, 'owner: 9'), { line: 14, column: 1, reason: /duplicate key "owner"/ });
+      rejects(insert(10, '      id: 9'), { line: 11, column: 7, reason: /duplicate key "id"/ });
+      rejects(insert(10, '    id: 9'), { line: 11, column: 5, reason: /duplicate key "id"/ });
+      rejects(insert(12, '    name: 9'), { line: 13, column: 5, reason: /duplicate key "name"/ });
+      rejects(insert(5, '  id: 9'), { line: 6, column: 3, reason: /duplicate key "id"/ });
+      assert.equal((decode(ok) as { tail: number }).tail, 6);
+    }
+  });
   it('does not confuse inherited names with duplicates', () => {
     assert.deepEqual(decode(lines('toString: 1', 'valueOf: 2', 'hasOwnProperty: 3')), {
       toString: 1,
