@@ -203,7 +203,9 @@ class Flattener {
     if (!key.includes('.')) return key;
     if (this.rejectDots) {
       throw new RangeError(
-        `flatten: the key ${JSON.stringify(key)} contains '.', which unflatten would read as nesting; use dottedKeys: 'underscore' to rename it to ${JSON.stringify(key.replaceAll('.', '_'))}`,
+        // No advice to rename: the picker asks for 'throw' because a renamed key would not
+        // decode back, and `pick --explain` shows this message to users of a CLI without the option.
+        `flatten: the key ${JSON.stringify(key)} contains '.', which unflatten would read as nesting, so the flat value could not be unflattened back to this one`,
       );
     }
     this.renamed = true;
