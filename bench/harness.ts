@@ -1,6 +1,7 @@
 // Side-by-side measurement for a shared, noisy machine: each round measures every contender once
 // (mitata's measure), rounds interleave the contenders, and ratios are taken per round before
 // taking the median, so a slow minute hits all contenders alike instead of skewing one of them.
+import { readFileSync } from 'node:fs';
 import { measure } from 'mitata';
 
 export interface Contender {
@@ -84,4 +85,21 @@ export function printTable(header: readonly string[], rows: readonly (readonly s
   console.log(`| ${header.join(' | ')} |`);
   console.log(`|${header.map((_, i) => (i === 0 ? '---' : '---:')).join('|')}|`);
   for (const row of rows) console.log(`| ${row.join(' | ')} |`);
+}
+
+/**
+ * The CPU milliseconds (user + system) the process `pid` has used so far, from /proc (Linux), in
+ * clock ticks of 10 ms; `NaN` when it cannot be read.
+ *
+ * @example
+ * const before = cpuMsOf(child.pid); // ... calls ...
+ * const perCall = (cpuMsOf(child.pid) - before) / calls;
+ */
+export function cpuMsOf(pid: number | null | undefined): number {
+  try {
+    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
+    return (Number(fields[11]) + Number(fields[12])) * 10;
+  } catch {
+    return Number.NaN;
+  }
 }

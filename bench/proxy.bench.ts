@@ -14,7 +14,7 @@ import { performance } from 'node:perf_hooks';
 import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StdioClientTransport } from '@modelcontextprotocol/sdk/client/stdio.js';
-import { formatTime, printTable } from './harness.js';
+import { cpuMsOf, formatTime, printTable } from './harness.js';
 
 const ROOT = join(dirname(fileURLToPath(import.meta.url)), '..');
 const UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'upstream-server.mjs');
@@ -211,16 +211,6 @@ const MEMORY_SERVER = join(
   'index.js',
 );
 const SMALL_ROUNDS = Number(process.env.SMALL_ROUNDS ?? 300);
-
-/** utime + stime of a process in milliseconds (Linux), or NaN. */
-function cpuMsOf(pid: number | null): number {
-  try {
-    const fields = readFileSync(`/proc/${pid}/stat`, 'utf8').split(') ')[1]!.split(' ');
-    return (Number(fields[11]) + Number(fields[12])) * 10; // clock ticks of 10 ms
-  } catch {
-    return Number.NaN;
-  }
-}
 
 if (existsSync(MEMORY_SERVER)) {
   const graphFile = join(
