@@ -17,7 +17,7 @@ import {
 import { read } from '../../src/mcp/proxy/result/read.js';
 import type { ShippedResult } from '../../src/mcp/proxy/result/ship.js';
 import { ProxyMetrics, type ToolCallRecord } from '../../src/mcp/proxy/telemetry/metrics.js';
-import { ProxyStats } from '../../src/mcp/proxy/telemetry/stats.js';
+import { type CallSizes, ProxyStats } from '../../src/mcp/proxy/telemetry/stats.js';
 import { ToolCatalog } from '../../src/mcp/proxy/tools/catalog.js';
 import { orderRows } from './fixtures/levers-upstream.mjs';
 
@@ -530,5 +530,17 @@ describe('record: one strategy per result, bounded labels', () => {
     assert.equal(entry.bytesAfter, sum(after, byteLength));
     assert.deepEqual(entry.strategies, { toon: 1 });
     assert.match(stats.format(), /UTF-8 bytes and o200k_base tokens/);
+  });
+
+  it('writes counts in the thousands with separators in the --stats table', () => {
+    const stats = new ProxyStats();
+    const sizes = {
+      strategy: 'toon',
+      verbatim: undefined,
+      tokensIn: undefined,
+      tokensOut: undefined,
+    };
+    stats.record('q', { ...sizes, bytesIn: 1_234_567, bytesOut: 45_678 } as CallSizes);
+    assert.match(stats.format(), /\b1,234,567\b.*\b45,678\b/);
   });
 });

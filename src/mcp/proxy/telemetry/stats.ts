@@ -199,6 +199,9 @@ function add(into: Counts, from: Counts): void {
     into.verbatim[key] = (into.verbatim[key] ?? 0) + count;
 }
 
+/** An integer with thousands separators, the same under every locale (as the report's tables). */
+const count = (value: number): string => value.toLocaleString('en-US');
+
 function saved(before: number, after: number): string {
   return `${((before === 0 ? 0 : (before - after) / before) * 100).toFixed(1)}%`;
 }
@@ -220,16 +223,16 @@ function row(name: string, entry: Counts, tokens: boolean): string[] {
     encodings.push(`verbatim ${entry.strategies.verbatim} (${reasons.join(', ')})`);
   const cells = [
     name,
-    String(entry.calls),
-    String(compactedCalls(entry)),
-    String(entry.bytesBefore),
-    String(entry.bytesAfter),
+    count(entry.calls),
+    count(compactedCalls(entry)),
+    count(entry.bytesBefore),
+    count(entry.bytesAfter),
     saved(entry.bytesBefore, entry.bytesAfter),
   ];
   if (tokens)
     cells.push(
-      String(entry.tokensBefore),
-      String(entry.tokensAfter),
+      count(entry.tokensBefore),
+      count(entry.tokensAfter),
       saved(entry.tokensBefore, entry.tokensAfter),
     );
   cells.push(encodings.join(', ') || '-');
