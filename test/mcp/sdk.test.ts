@@ -22,7 +22,7 @@ describe('loadSdkModule', () => {
       ),
       {
         message:
-          'Serving the proxy over HTTP (--listen) needs the official MCP SDK, which is not installed; run `npm install @modelcontextprotocol/sdk`',
+          'Serving the proxy over HTTP (--listen) needs the official MCP SDK, which is not installed beside toonwire; run `npm install @modelcontextprotocol/sdk` in the project that has toonwire, or under npx add `--package=@modelcontextprotocol/sdk` (npx installs only the packages it is given)',
       },
     );
   });

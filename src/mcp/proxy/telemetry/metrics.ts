@@ -4,6 +4,7 @@
 import type { Server } from 'node:http';
 import type * as PromClient from 'prom-client';
 import type { ResultStrategy, VerbatimReason } from '../telemetry/outcome.js';
+import { loadPeer } from '../transport/sdk.js';
 
 /** What one answered tools/call did, for {@link ProxyMetrics.recordCall}. */
 export interface ToolCallRecord {
@@ -193,21 +194,12 @@ export class ProxyMetrics {
    * const metrics = await ProxyMetrics.create();
    */
   static async create(options: { defaultMetrics?: boolean } = {}): Promise<ProxyMetrics> {
-    let prom: typeof PromClient;
-    try {
-      const module = (await import('prom-client')) as typeof PromClient & {
-        default?: typeof PromClient;
-      };
-      prom = module.default ?? module;
-    } catch (error) {
-      if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND') {
-        throw new Error(
-          'metrics (--metrics) need the prom-client package, which is not installed; run `npm install prom-client`',
-          { cause: error },
-        );
-      }
-      throw error;
-    }
+    const module = (await loadPeer(
+      () => import('prom-client'),
+      'prom-client',
+      'Metrics (--metrics)',
+    )) as typeof PromClient & { default?: typeof PromClient };
+    const prom = module.default ?? module;
     return new ProxyMetrics(prom, options.defaultMetrics ?? true);
   }
 

@@ -11,10 +11,9 @@ export async function loadSdkModule<T>(load: () => Promise<T>, purpose: string):
       code === 'ERR_MODULE_NOT_FOUND' &&
       String((error as Error).message).includes('@modelcontextprotocol/sdk')
     ) {
-      throw new Error(
-        `${purpose} needs the official MCP SDK, which is not installed; run \`npm install @modelcontextprotocol/sdk\``,
-        { cause: error },
-      );
+      throw new Error(missingPeer('the official MCP SDK', '@modelcontextprotocol/sdk', purpose), {
+        cause: error,
+      });
     }
     throw error;
   }
@@ -36,12 +35,16 @@ export async function loadPeer<T>(
     return await load();
   } catch (error) {
     if ((error as NodeJS.ErrnoException).code === 'ERR_MODULE_NOT_FOUND')
-      throw new Error(
-        `${purpose} needs ${name}, which is not installed; run \`npm install ${name}\``,
-        {
-          cause: error,
-        },
-      );
+      throw new Error(missingPeer(name, name, purpose), { cause: error });
     throw error;
   }
+}
+
+/**
+ * What to say when an optional peer is missing. Through `npx --package=<toonwire>` the packages
+ * of the project it runs in are not beside toonwire, whatever the project has installed, so
+ * the message names npx's way too.
+ */
+function missingPeer(what: string, name: string, purpose: string): string {
+  return `${purpose} needs ${what}, which is not installed beside toonwire; run \`npm install ${name}\` in the project that has toonwire, or under npx add \`--package=${name}\` (npx installs only the packages it is given)`;
 }
