@@ -39,6 +39,9 @@ async function upstreamText(name: string, count: number): Promise<string> {
   }
 }
 
+/** A count as the --stats table writes it: with thousands separators. */
+const thousands = (count: number) => count.toLocaleString('en-US');
+
 describe('toonwire proxy options', () => {
   it('--tools compacts only the listed tools', async () => {
     const original = await upstreamText('list_rows', 10);
@@ -198,11 +201,11 @@ describe('toonwire proxy options', () => {
       'array_rows',
       '2',
       '2',
-      String(bytesIn),
-      String(bytesOut),
+      thousands(bytesIn),
+      thousands(bytesOut),
       percent(bytesIn, bytesOut),
-      String(tokensIn),
-      String(tokensOut),
+      thousands(tokensIn),
+      thousands(tokensOut),
       percent(tokensIn, tokensOut),
       'toon 2',
     ]);
@@ -221,14 +224,14 @@ describe('toonwire proxy options', () => {
     const arrayLine = stderr.split('\n').find((line) => line.startsWith('array_rows'));
     const before = count(await upstreamText('array_rows', 10));
     const after = count(value[0]!.content[0]!.text);
-    assert.deepEqual(arrayLine?.split(/\s{2,}/).slice(6, 8), [String(before), String(after)]);
+    assert.deepEqual(arrayLine?.split(/\s{2,}/).slice(6, 8), [thousands(before), thousands(after)]);
     const listed = await upstreamText('list_rows', 10);
     assert.equal(value[1]!.content[0]!.text, listed);
     const [bytes, tokens] = [byteLength(listed), count(listed)];
     assert.match(
       stderr,
       new RegExp(
-        `^list_rows\\s+1\\s+0\\s+${bytes}\\s+${bytes}\\s+0\\.0%\\s+${tokens}\\s+${tokens}\\s+0\\.0%\\s+verbatim 1 \\(1 excluded\\)$`,
+        `^list_rows\\s+1\\s+0\\s+${thousands(bytes)}\\s+${thousands(bytes)}\\s+0\\.0%\\s+${thousands(tokens)}\\s+${thousands(tokens)}\\s+0\\.0%\\s+verbatim 1 \\(1 excluded\\)$`,
         'm',
       ),
     );
