@@ -57,8 +57,12 @@ async function setUp(options: PipelineOptions = {}, tools: ToolFacts[] = [{ name
     tool = tools[0]!.name,
     mode: StructuredContentMode = 'keep',
     fields?: string,
-  ): ShippedResult =>
-    pipeline.ship(result, { tool, fields, started: 0 }, catalog.facts(tool), mode);
+  ): ShippedResult => {
+    const call = { tool, fields, started: 0 };
+    const shipped = pipeline.ship(result, call, catalog.facts(tool), mode);
+    pipeline.record(shipped, call);
+    return shipped;
+  };
   return { pipeline, catalog, ship };
 }
 
@@ -190,8 +194,8 @@ describe('pick and ship: the text a result ships with', () => {
     assert.equal(result.content[0]!.text, 'note');
     assert.deepEqual(decoded(shipped, 1), rows);
     assert.deepEqual(result.content[2], image);
-    assert.deepEqual(shipped.textsIn, ['note', pretty(rows)]);
-    assert.deepEqual(shipped.textsOut, ['note', result.content[1]!.text]);
+    assert.deepEqual(shipped.texts().in, ['note', pretty(rows)]);
+    assert.deepEqual(shipped.texts().out, ['note', result.content[1]!.text]);
   });
 
   for (const [why, result] of [

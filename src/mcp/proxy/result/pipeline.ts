@@ -1,7 +1,7 @@
 // The result pipeline: what happens to one tools/call result, in order. Each stage lives in its
 // own module and takes the payload view the stage before returned:
 //
-//   read → choose → project → page → pick → ship → record
+//   read → choose → project → page → pick → ship → (written to the client) → record
 //
 // A `ResultPipeline` holds what the stages share across the proxy's sessions: the per-tool
 // settings, the encoders, the page cache, the stats and the metrics.
@@ -185,8 +185,10 @@ export class ResultPipeline {
   }
 
   /**
-   * The result the client gets for an upstream's tools/call result. Never throws: should a stage
-   * fail (it should not), the result goes out as the upstream sent it.
+   * The result the client gets for an upstream's tools/call result: every stage but the last,
+   * {@link record}, which the caller runs once the result has gone out (counting tokens for the
+   * stats is no reason for the client to wait). Never throws: should a stage fail (it should
+   * not), the result goes out as the upstream sent it.
    *
    * @example
    * const shipped = pipeline.ship(result, { tool: 'search', fields: undefined, started }, { name: 'search' }, 'keep');
@@ -197,7 +199,7 @@ export class ResultPipeline {
     call: ToolCall,
     tool: ToolFacts | undefined,
     mode: StructuredContentMode,
-  ): ShippedResult {
+  ): PipelineResult {
     // Each text is counted once per result, whichever stage asks first.
     const countTokens = countOnce(this.parts.record.countTokens);
     let shipped: ShippedResult;
@@ -206,12 +208,22 @@ export class ResultPipeline {
     } catch (error) {
       shipped = this.unchanged(result, error);
     }
-    if (call.tool !== undefined)
-      record(shipped, call.tool, (performance.now() - call.started) / 1000, {
-        ...this.parts.record,
-        countTokens,
-      });
-    return shipped;
+    return { ...shipped, countTokens };
+  }
+
+  /**
+   * The last stage: records what {@link ship} made of the result of `call` in the stats and the
+   * metrics (a no-op without either).
+   *
+   * @example
+   * pipeline.record(pipeline.ship(result, call, { name: 'search' }, 'keep'), call);
+   */
+  record(shipped: PipelineResult, call: ToolCall): void {
+    if (call.tool === undefined) return;
+    record(shipped, call.tool, (performance.now() - call.started) / 1000, {
+      ...this.parts.record,
+      countTokens: shipped.countTokens,
+    });
   }
 
   /** The stages, in order. */
@@ -349,12 +361,17 @@ export class ResultPipeline {
       strategy: 'verbatim',
       verbatim: 'failed',
       bytesIn: undefined,
-      textsIn: [],
-      textsOut: [],
+      texts: () => ({ in: [], out: [] }),
       tokensOut: undefined,
       paged: false,
     };
   }
+}
+
+/** What {@link ResultPipeline.ship} made of a result, and how its record counts tokens. */
+export interface PipelineResult extends ShippedResult {
+  /** Counts each text of this result once (`undefined`: the proxy counts no tokens). */
+  countTokens: CountOnce | undefined;
 }
 
 /** A token count that remembers each text's count (for one result), and can be told one. */

@@ -54,7 +54,7 @@ export function record(
 
 /** The call's sizes; a text shipped as it came is measured once. */
 function measure(shipped: ShippedResult, targets: RecordTargets): CallSizes {
-  const { textsIn, textsOut } = shipped;
+  const { in: textsIn, out: textsOut } = shipped.texts();
   const bytesIn = shipped.bytesIn ?? sizeOf(textsIn, byteLength);
   const bytesOut = textsOut === textsIn ? bytesIn : sizeOf(textsOut, byteLength);
   const count = targets.countTokens;

@@ -11,6 +11,12 @@ import { contentOf, type PayloadView, shippedTexts } from './view.js';
 /** The `_meta` key saying how many text contents one shipped text stands for (2 or more). */
 export const MERGED_META_KEY = 'toonwire/mergedBlocks';
 
+/** See {@link ShippedResult.texts}. */
+export interface ShippedTexts {
+  in: readonly string[];
+  out: readonly string[];
+}
+
 /** A result on its way to the client, and what the record stage needs to know of it. */
 export interface ShippedResult {
   /** The result to forward: the upstream's own object when nothing changed. */
@@ -20,13 +26,14 @@ export interface ShippedResult {
   strategy: ResultStrategy;
   /** Why it went out verbatim, when it did. */
   verbatim: VerbatimReason | undefined;
-  /** Every text of the result as the upstream sent it, in order. */
-  textsIn: readonly string[];
-  /** Their UTF-8 bytes, when `read` counted them. */
+  /**
+   * Every text of the result as the upstream sent it (`in`) and every text shipped (`out`, the
+   * same array when none changed), in order; worked out when asked (only a record needs them).
+   */
+  texts(): ShippedTexts;
+  /** The UTF-8 bytes of the texts in, when `read` counted them. */
   bytesIn: number | undefined;
-  /** Every text shipped, in order (the same array when none changed). */
-  textsOut: readonly string[];
-  /** Exact tokens of `textsOut`, when a stage counted them. */
+  /** Exact tokens of the texts out, when a stage counted them. */
   tokensOut: number | undefined;
   /** Whether a first page shipped. */
   paged: boolean;
@@ -48,9 +55,8 @@ export function ship(
   metaKey: string,
 ): ShippedResult {
   const { data, text, notes } = view;
-  const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
+  const textsIn = () => shippedTexts({ ...view, text: undefined, notes: [] }, true);
   const base = {
-    textsIn,
     bytesIn: view.bytesIn,
     tokensOut: view.tokens,
     paged: view.page !== undefined,
@@ -62,7 +68,10 @@ export function ship(
       changed: false,
       strategy: 'verbatim',
       verbatim: view.verbatim,
-      textsOut: textsIn,
+      texts: () => {
+        const texts = textsIn();
+        return { in: texts, out: texts };
+      },
     };
   const original = view.result;
   const shipped: Record<string, unknown> = { ...original };
@@ -107,7 +116,10 @@ export function ship(
     changed,
     strategy: rewritten ? text.encoding : 'verbatim',
     verbatim: rewritten ? undefined : view.verbatim,
-    textsOut: changed ? shippedTexts(view, true) : textsIn,
+    texts: () => {
+      const texts = textsIn();
+      return { in: texts, out: changed ? shippedTexts(view, true) : texts };
+    },
   };
 }
 

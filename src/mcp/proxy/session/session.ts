@@ -25,6 +25,7 @@ import {
   messageKind,
   ProxyErrorCode,
 } from '../transport/json-rpc.js';
+import { type Clock, RequestClocks, STOPPED } from './clocks.js';
 
 export { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS };
 
@@ -80,19 +81,15 @@ export interface ProxySessionEnd {
   message?: string;
 }
 
-interface PendingRequest {
+/** A client request the upstream has not answered yet, with its clock (see `RequestClocks`). */
+interface PendingRequest extends Clock {
   method: string;
   toolName: string | undefined;
   progressToken: unknown;
-  timer: ReturnType<typeof setTimeout> | undefined;
   /** A tools/call as the tool catalog planned it. */
   call?: ToolCall;
   /** Its timeout: `timeoutMs`, or `initTimeoutMs` while the upstream is starting. */
   limitMs: number;
-  /** How much of its timeout is left when its clock (re)starts. */
-  remainingMs: number;
-  /** When its clock runs out, while it runs. */
-  deadline: number;
 }
 
 /**
@@ -112,6 +109,7 @@ export class ProxySession {
   readonly ended: Promise<ProxySessionEnd>;
 
   private readonly pending = new Map<RequestId, PendingRequest>();
+  private readonly clocks = new RequestClocks(this.pending, (id) => this.timedOut(id));
   /** The request the latest progress notification was for (see relatedRequest). */
   private lastProgressed: RequestId | undefined;
   private readonly tools: ToolCatalog;
@@ -214,8 +212,8 @@ export class ProxySession {
     this.draining = true;
     // The client can no longer answer a server request, so none may hold the clocks.
     this.serverRequests.clear();
-    for (const [id, entry] of this.pending)
-      if (entry.timer === undefined) this.startClock(id, entry);
+    for (const entry of this.pending.values())
+      if (!this.clocks.started(entry)) this.clocks.start(entry);
     void this.watchReader();
   }
 
@@ -353,19 +351,18 @@ export class ProxySession {
         ? undefined
         : (call?.tool ?? (typeof params?.name === 'string' ? params.name : undefined));
     const meta = params?._meta as { progressToken?: unknown } | undefined;
+    const limitMs = this.limitFor(request.method);
     const entry: PendingRequest = {
       method: request.method,
       toolName,
       progressToken: meta?.progressToken,
-      timer: undefined,
       call,
-      limitMs: this.limitFor(request.method),
-      remainingMs: 0,
-      deadline: 0,
+      limitMs,
+      remainingMs: limitMs,
+      deadline: STOPPED,
     };
-    entry.remainingMs = entry.limitMs;
     this.pending.set(request.id, entry);
-    if (this.serverRequests.size === 0) this.startClock(request.id, entry);
+    if (this.serverRequests.size === 0) this.clocks.start(entry);
   }
 
   /**
@@ -379,45 +376,31 @@ export class ProxySession {
       : this.timeoutMs;
   }
 
-  /** Starts `entry`'s clock with the time it has left; no-op without a timeout. */
-  private startClock(id: RequestId, entry: PendingRequest): void {
-    if (entry.limitMs <= 0) return;
-    clearTimeout(entry.timer);
-    entry.deadline = Date.now() + entry.remainingMs;
-    entry.timer = setTimeout(() => {
-      // A gateway stops just the server that hung, answers the request, and goes on.
-      if (this.upstream.timedOut?.(id) === true) return;
-      const what = describeRequest(entry.method, id, entry.toolName);
-      const flag = entry.limitMs === this.timeoutMs ? '--timeout' : '--init-timeout';
-      this.fail(
-        `${this.upstreamName} did not answer ${what} within ${entry.limitMs} ms (${flag})`,
-        ProxyErrorCode.UpstreamTimeout,
-        id,
-      );
-    }, entry.remainingMs);
-  }
-
-  /** Stops every clock, keeping what each has left (the upstream now waits on the client). */
-  private pauseClocks(): void {
-    const now = Date.now();
-    for (const entry of this.pending.values()) {
-      if (entry.timer === undefined) continue;
-      clearTimeout(entry.timer);
-      entry.timer = undefined;
-      entry.remainingMs = Math.max(0, entry.deadline - now);
-    }
+  /**
+   * `id` ran out of time: a gateway stops just the server that hung, answers the request, and
+   * goes on; a single upstream has failed.
+   */
+  private timedOut(id: RequestId): void {
+    if (this.upstream.timedOut?.(id) === true) return;
+    const entry = this.pending.get(id)!;
+    const what = describeRequest(entry.method, id, entry.toolName);
+    const flag = entry.limitMs === this.timeoutMs ? '--timeout' : '--init-timeout';
+    this.fail(
+      `${this.upstreamName} did not answer ${what} within ${entry.limitMs} ms (${flag})`,
+      ProxyErrorCode.UpstreamTimeout,
+      id,
+    );
   }
 
   /** The client answered (or the upstream withdrew) server request `id`. */
   private serverRequestDone(id: RequestId): void {
     if (!this.serverRequests.delete(id) || this.serverRequests.size > 0) return;
-    for (const [pendingId, entry] of this.pending) this.startClock(pendingId, entry);
+    for (const entry of this.pending.values()) this.clocks.start(entry);
   }
 
   private untrack(id: RequestId): PendingRequest | undefined {
     const entry = this.pending.get(id);
     if (entry === undefined) return undefined;
-    clearTimeout(entry.timer);
     this.pending.delete(id);
     return entry;
   }
@@ -432,12 +415,13 @@ export class ProxySession {
       const request = this.untrack(id);
       // Nothing waits for it (cancelled, timed out, or an HTTP upstream's replay): dropped.
       if (request === undefined) return;
-      const answer = this.inspectResponse(message, request);
+      const { answer, afterwards } = this.inspectResponse(message, request);
       // A first page ships once its rest is in a shared page store, for another replica to serve.
       const written =
         request.method === 'tools/call' ? this.options.pipeline.pagesWritten() : undefined;
       const deliver = (): void => {
         this.toClient(answer, { relatedRequestId: id });
+        afterwards?.();
         if (this.draining && this.pending.size === 0)
           void this.shutdown({ reason: 'client-closed' });
       };
@@ -446,7 +430,8 @@ export class ProxySession {
       return;
     }
     if (kind === 'request' && !this.draining) {
-      if (this.serverRequests.size === 0) this.pauseClocks();
+      if (this.serverRequests.size === 0)
+        for (const entry of this.pending.values()) this.clocks.pause(entry);
       this.serverRequests.add((message as { id: RequestId }).id);
     } else if ((message as { method?: string }).method === 'notifications/cancelled') {
       const requestId = (message as { params?: { requestId?: RequestId } }).params?.requestId;
@@ -474,10 +459,16 @@ export class ProxySession {
     return this.latestPending();
   }
 
-  /** Learns from responses the proxy needs later, and compacts tools/call results. */
-  private inspectResponse(message: JSONRPCMessage, request: PendingRequest): JSONRPCMessage {
+  /**
+   * Learns from responses the proxy needs later, and compacts tools/call results: the answer for
+   * the client, and what to do once it has gone out (record the result).
+   */
+  private inspectResponse(
+    message: JSONRPCMessage,
+    request: PendingRequest,
+  ): { answer: JSONRPCMessage; afterwards?: () => void } {
     const result = (message as { result?: unknown }).result;
-    if (typeof result !== 'object' || result === null) return message;
+    if (typeof result !== 'object' || result === null) return { answer: message };
     if (request.method === 'initialize') {
       const version = (result as { protocolVersion?: unknown }).protocolVersion;
       // An HTTP upstream must be told the version for its headers, as the SDK's Client does.
@@ -485,29 +476,32 @@ export class ProxySession {
     } else if (request.method === 'tools/list') {
       const shown = this.tools.list(result, this.structuredContent);
       if (shown !== undefined && !this.options.observe)
-        return { ...message, result: shown } as JSONRPCMessage;
+        return { answer: { ...message, result: shown } as JSONRPCMessage };
     } else if (request.method === 'tools/call') {
       const call = request.call ?? {
         tool: request.toolName,
         fields: undefined,
         started: performance.now(),
       };
+      const { pipeline } = this.options;
       const ship = () =>
-        this.options.pipeline.ship(
-          result,
-          call,
-          this.tools.facts(call.tool),
-          this.structuredContent,
-        );
+        pipeline.ship(result, call, this.tools.facts(call.tool), this.structuredContent);
       if (this.options.observe) {
         // The result goes out first, as it came; what compaction would have done is recorded after.
-        setImmediate(ship);
-        return message;
+        return {
+          answer: message,
+          afterwards: () => setImmediate(() => pipeline.record(ship(), call)),
+        };
       }
       const shipped = ship();
-      if (shipped.changed) return { ...message, result: shipped.result } as JSONRPCMessage;
+      return {
+        answer: shipped.changed
+          ? ({ ...message, result: shipped.result } as JSONRPCMessage)
+          : message,
+        afterwards: () => pipeline.record(shipped, call),
+      };
     }
-    return message;
+    return { answer: message };
   }
 
   /**
@@ -521,7 +515,7 @@ export class ProxySession {
     for (const [id, entry] of this.pending) {
       if (entry.progressToken !== params.progressToken) continue;
       entry.remainingMs = entry.limitMs;
-      if (entry.timer !== undefined) this.startClock(id, entry);
+      if (this.clocks.started(entry)) this.clocks.start(entry);
       return id;
     }
     return undefined;
@@ -587,7 +581,7 @@ export class ProxySession {
     if (this.failure !== undefined || this.shuttingDown) return;
     this.failure = { reason, code };
     this.options.metrics?.upstreamFailed();
-    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+    this.clocks.stop();
     const answered = [...this.pending].map(([id, entry]) =>
       this.answerWithFailure(
         id,
@@ -634,7 +628,7 @@ export class ProxySession {
     this.shuttingDown = true;
     if (this.counted) this.options.metrics?.sessionChanged(-1);
     this.endGrace?.();
-    for (const entry of this.pending.values()) clearTimeout(entry.timer);
+    this.clocks.stop();
     await this.upstream.close({ graceMs: upstreamGraceMs }).catch(() => {});
     this.problems.flush();
     this.pending.clear();

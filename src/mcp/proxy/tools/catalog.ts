@@ -20,6 +20,9 @@ import {
   LazyTools,
 } from './lazy.js';
 
+/** How many never-listed tools' facts a catalog keeps (see `ToolCatalog.facts`). */
+const MAX_UNLISTED_TOOLS = 256;
+
 /** What a session does with a tools/call request. */
 export type CallPlan =
   /** Answered by the proxy; a promise when the answer is read from a shared page store. */
@@ -70,6 +73,8 @@ interface LazyState {
  */
 export class ToolCatalog {
   private readonly known = new Map<string, ToolFacts>();
+  /** The facts of tools called but not (yet) listed: their names alone. */
+  private readonly unlisted = new Map<string, ToolFacts>();
   private readonly withFields = new Set<string>();
   private readonly lazy: LazyState | undefined;
   private readonly log: (message: string) => void;
@@ -91,7 +96,18 @@ export class ToolCatalog {
   /** What the proxy knows of the tool `name` (just its name when tools/list has not shown it). */
   facts(name: string | undefined): ToolFacts | undefined {
     if (name === undefined) return undefined;
-    return this.known.get(name) ?? { name };
+    const known = this.known.get(name);
+    if (known !== undefined) return known;
+    // The same object for each call of a tool never listed (a client that cached the list), so
+    // that what is worked out once per tool (the content policy's verdict) is, and a bounded
+    // number of them: the names come from the client.
+    let unlisted = this.unlisted.get(name);
+    if (unlisted === undefined) {
+      if (this.unlisted.size >= MAX_UNLISTED_TOOLS) this.unlisted.clear();
+      unlisted = { name };
+      this.unlisted.set(name, unlisted);
+    }
+    return unlisted;
   }
 
   /**

@@ -8,12 +8,19 @@ import { excerpt } from '../../../codec/excerpt.js';
 import { messageKind } from './json-rpc.js';
 
 /**
- * The bytes of the line each parsed message came from, so an unmodified message is written out
- * as it was read (and a large one is not encoded again).
+ * The bytes of the line each parsed message came from, its newline included when it had one, so
+ * an unmodified message is written out as it was read (and a large one is not encoded again).
  */
 const originalLines = new WeakMap<object, Buffer>();
 
 const NEWLINE = 0x0a;
+const NEWLINE_BYTES = Buffer.from('\n');
+/**
+ * Serialized messages up to this many UTF-8 bytes or so are written with their newline appended,
+ * in one write; longer ones are corked and written in two, so that a result of megabytes is not
+ * copied again to append one byte.
+ */
+const APPEND_NEWLINE_BELOW = 64 * 1024;
 /** How much of a bad line an error message quotes. */
 const QUOTE_LIMIT = 200;
 
@@ -96,18 +103,31 @@ export class JsonLineTransport implements Transport {
 
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the connection is closed');
-    const { output } = this.streams;
     const original = originalLines.get(message);
-    // Corked, the line and its newline leave in one write (one system call per message); the
-    // line is not copied to append the newline (a result line may be megabytes).
+    if (original !== undefined && original[original.length - 1] === NEWLINE) {
+      await this.write(original);
+      return;
+    }
+    const line = original ?? JSON.stringify(message);
+    if (line.length < APPEND_NEWLINE_BELOW) {
+      await this.write(
+        typeof line === 'string' ? `${line}\n` : Buffer.concat([line, NEWLINE_BYTES]),
+      );
+      return;
+    }
+    // Corked, the line and its newline leave in one system call, and the line is not copied.
+    const { output } = this.streams;
     output.cork?.();
-    if (original !== undefined) output.write(original);
-    const rest = original === undefined ? `${JSON.stringify(message)}\n` : '\n';
-    const written = new Promise<void>((resolve, reject) => {
-      output.write(rest, (error) => (error ? reject(error) : resolve()));
-    });
+    output.write(line);
+    const written = this.write('\n');
     output.uncork?.();
     await written;
+  }
+
+  private write(chunk: string | Buffer): Promise<void> {
+    return new Promise<void>((resolve, reject) => {
+      this.streams.output.write(chunk, (error) => (error ? reject(error) : resolve()));
+    });
   }
 
   /**
@@ -163,7 +183,7 @@ export class JsonLineTransport implements Transport {
     let bytes = typeof chunk === 'string' ? Buffer.from(chunk) : chunk;
     let newline = bytes.indexOf(NEWLINE);
     while (newline !== -1) {
-      const head = bytes.subarray(0, newline);
+      const head = bytes.subarray(0, newline + 1);
       const lineBytes =
         this.pendingChunks.length === 0 ? head : Buffer.concat([...this.pendingChunks, head]);
       this.pendingChunks = [];
@@ -194,8 +214,10 @@ export class JsonLineTransport implements Transport {
     this.onerror?.(error);
   };
 
+  /** Delivers the message(s) on one line: `bytes`, with its newline if it had one. */
   private deliver(bytes: Buffer): void {
-    const rawLine = bytes.toString('utf8');
+    const end = bytes[bytes.length - 1] === NEWLINE ? bytes.length - 1 : bytes.length;
+    const rawLine = bytes.toString('utf8', 0, end);
     // MCP's stdio framing tolerates CRLF; the \r stays in the forwarded text.
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (line.trim() === '') return;
