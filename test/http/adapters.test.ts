@@ -395,6 +395,14 @@ describe('Hono adapter', () => {
       return c.json({ ok: true }, 201);
     });
     app.post('/raw-json', async (c) => c.json({ got: await c.req.json() }));
+    app.post('/json-twice', async (c) => {
+      const first = await c.req.json();
+      first.a.push(3);
+      const second = await c.req.json();
+      return c.json({ first, second, same: first === second });
+    });
+    app.post('/raw-text', async (c) => c.json({ text: await c.req.text() }));
+    app.post('/raw-request', async (c) => c.json({ text: await c.req.raw.text() }));
     app.get('/forbidden', () => {
       throw new HTTPException(403, { message: 'Orders of other customers are private.' });
     });
@@ -459,6 +467,32 @@ describe('Hono adapter', () => {
       body: 'a[2]: 1,2',
     });
     assert.deepEqual(response.data, { got: { a: [1, 2] } });
+  });
+
+  it('gives each c.req.json() call its own copy of the body, as JSON.parse would', async () => {
+    const response = await send(server, {
+      method: 'POST',
+      path: '/json-twice',
+      headers: { 'content-type': 'text/toon', accept: 'application/json' },
+      body: 'a[2]: 1,2',
+    });
+    assert.deepEqual(response.data, {
+      first: { a: [1, 2, 3] },
+      second: { a: [1, 2] },
+      same: false,
+    });
+  });
+
+  it('gives c.req.text() and c.req.raw the JSON text of a TOON body, numbers beyond a double kept', async () => {
+    for (const path of ['/raw-text', '/raw-request']) {
+      const response = await send(server, {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'text/toon', accept: 'application/json' },
+        body: 'a[2]: 1,2\nq: 1e400\nname: "x, y"',
+      });
+      assert.deepEqual(response.data, { text: '{"a":[1,2],"q":1e999,"name":"x, y"}' }, path);
+    }
   });
 
   it('refuses a chunked body over maxSize with a 413 problem', async () => {
