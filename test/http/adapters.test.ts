@@ -300,6 +300,49 @@ describe('Express options', () => {
   });
 });
 
+describe('Express under auto, where JSON wins', () => {
+  it('answers what res.json writes, its app settings included, with the same headers', async () => {
+    // Nested records of few rows: JSON is the smaller, so 'auto' ships JSON.
+    const page = {
+      data: [
+        { id: 1, at: new Date(0), tags: ['a'], meta: { by: 'web' } },
+        { id: 2, at: new Date(1), tags: [], meta: { by: 'card', note: 'x <y> & z' } },
+      ],
+    };
+    const answers: Record<string, { text: string; type: string | null; etag: string | null }> = {};
+    for (const [name, settings] of Object.entries({
+      plain: {},
+      spaces: { 'json spaces': 2 },
+      escape: { 'json escape': true },
+      replacer: { 'json replacer': (key: string, value: unknown) => (key === 'by' ? 'x' : value) },
+    })) {
+      for (const auto of [false, true]) {
+        const app = express();
+        for (const [setting, value] of Object.entries(settings)) app.set(setting, value);
+        if (auto) app.use(toonExpress({ defaultFormat: 'auto' }));
+        app.get('/page', (_req, res) => {
+          res.json(page);
+        });
+        const server = await listen(createServer(app));
+        try {
+          const response = await send(server, { path: '/page' });
+          answers[`${name} ${auto ? 'auto' : 'express'}`] = {
+            text: response.text,
+            type: response.headers.get('content-type'),
+            etag: response.headers.get('etag'),
+          };
+        } finally {
+          await server.close();
+        }
+      }
+      assert.deepEqual(answers[`${name} auto`], answers[`${name} express`], name);
+    }
+    assert.notEqual(answers['spaces auto']!.text, answers['plain auto']!.text);
+    assert.notEqual(answers['escape auto']!.text, answers['plain auto']!.text);
+    assert.notEqual(answers['replacer auto']!.text, answers['plain auto']!.text);
+  });
+});
+
 describe('Express adapter', () => {
   let server: AppServer;
 
