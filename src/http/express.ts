@@ -3,6 +3,7 @@
 
 import type { ErrorRequestHandler, NextFunction, Request, RequestHandler, Response } from 'express';
 import express from 'express';
+import { isPlain } from '../codec/layout.js';
 import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
 import {
   attachSettings,
@@ -63,6 +64,15 @@ function skipped(req: Request, res: Response): boolean {
   return isOptedOut(req) || res.locals.toon === false;
 }
 
+// Does res.json write JSON.stringify(body) as it is in this app?
+function writesPlainJson(app: Response['app']): boolean {
+  return (
+    app.get('json spaces') === undefined &&
+    app.get('json replacer') === undefined &&
+    !app.get('json escape')
+  );
+}
+
 // res.json is replaced on this response object only: other responses, and every other way of
 // sending (res.send of a string or Buffer, res.sendFile, streams), are untouched. res.send(obj)
 // calls res.json, so it is negotiated too. A Content-Type set before res.json is the handler's
@@ -88,8 +98,16 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
     const rendered = renderBody(body, format, settings.delimiter, {
       jsonAcceptable: () => acceptsFormat(accept, 'json'),
     });
-    // 'auto' may pick JSON: let Express write it, with its `json spaces`/`json replacer` settings.
-    if (rendered.format === 'json') return json.call(this, body);
+    if (rendered.format === 'json') {
+      // 'auto' picked JSON, whose text the picker wrote already: JSON.stringify's, which is what
+      // res.json writes unless the app set `json spaces`, `json replacer` or `json escape` (then
+      // Express writes it its way) or the body is no plain object or array (its toJSON decides).
+      if (writesPlainJson(this.app) && typeof body === 'object' && body !== null && isPlain(body)) {
+        this.set('Content-Type', 'application/json');
+        return this.send(rendered.body);
+      }
+      return json.call(this, body);
+    }
     // An ETag set by the handler names the JSON representation; Express's own ETag (computed
     // in res.send from the body) describes the TOON bytes.
     retagForToon(
@@ -116,6 +134,7 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
  *
  * @example
  * import express from 'express';
+import { isPlain } from '../codec/layout.js';
  * import { toon } from 'toonwire/express';
  *
  * const app = express();

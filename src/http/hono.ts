@@ -79,19 +79,43 @@ function problemResponse(c: Context, error: unknown, settings: ToonSettings): Re
   return new Response(rendered.body, { status: rendered.status, headers });
 }
 
-// c.req.json(), c.req.valid('json') and validator('json') all read c.req.raw: replacing it with
-// a JSON request carrying the decoded data lets them work unchanged. The TOON bytes are read
-// from raw directly, not through c.req.text(), whose cache would later be parsed as JSON, and
-// decoded by the codec with a fatal UTF-8 decoder. An empty TOON body is `{}`, as in every
-// adapter, and JSON-twin numbers beyond a double stay numbers (jsonText).
+// c.req.json(), c.req.valid('json') and validator('json') all read through c.req: replacing the
+// request with a JSON one lets them work unchanged. The TOON bytes are read from raw directly, not
+// through c.req.text(), whose cache would later be parsed as JSON, and decoded by the codec with a
+// fatal UTF-8 decoder. An empty TOON body is `{}`, as in every adapter.
+//
+// The decoded value is handed over as it is: c.req.json() returns it on its first call, instead
+// of the value being written as JSON text only for Hono to parse that text back (for a body of
+// 70,000 keys that round trip cost as much as the decode). Later calls decode the bytes again, so
+// each call gets a fresh copy as JSON.parse gives one. The replacement request's body is that JSON
+// text (jsonText: numbers beyond a double stay numbers), written only if something reads it
+// (c.req.text(), c.req.arrayBuffer(), c.req.raw itself).
 async function replaceToonBody(c: Context): Promise<void> {
   const raw = c.req.raw;
-  const body = jsonText(decodeToonBody(new Uint8Array(await raw.arrayBuffer())));
+  const bytes = new Uint8Array(await raw.arrayBuffer());
+  const value = decodeToonBody(bytes);
   const headers = new Headers(raw.headers);
   headers.set('content-type', JSON_CONTENT_TYPE);
   headers.delete('content-length');
   headers.delete('transfer-encoding');
-  c.req.raw = new Request(raw, { body, headers });
+  // highWaterMark 0: a stream pulls to fill its queue as soon as it is made, unless it holds none.
+  const body = new ReadableStream<Uint8Array>(
+    {
+      pull(controller) {
+        controller.enqueue(new TextEncoder().encode(jsonText(decodeToonBody(bytes))));
+        controller.close();
+      },
+    },
+    { highWaterMark: 0 },
+  );
+  // duplex: web-standard for a stream body (Node's fetch requires it; others ignore it).
+  c.req.raw = new Request(raw, { body, headers, duplex: 'half' } as RequestInit);
+  let handedOver = false;
+  c.req.json = (() => {
+    if (handedOver) return Promise.resolve(decodeToonBody(bytes));
+    handedOver = true;
+    return Promise.resolve(value);
+  }) as Context['req']['json'];
 }
 
 // HTTP/1.1 announces a body with Content-Length or Transfer-Encoding; HTTP/2 and some runtimes

@@ -300,6 +300,49 @@ describe('Express options', () => {
   });
 });
 
+describe('Express under auto, where JSON wins', () => {
+  it('answers what res.json writes, its app settings included, with the same headers', async () => {
+    // Nested records of few rows: JSON is the smaller, so 'auto' ships JSON.
+    const page = {
+      data: [
+        { id: 1, at: new Date(0), tags: ['a'], meta: { by: 'web' } },
+        { id: 2, at: new Date(1), tags: [], meta: { by: 'card', note: 'x <y> & z' } },
+      ],
+    };
+    const answers: Record<string, { text: string; type: string | null; etag: string | null }> = {};
+    for (const [name, settings] of Object.entries({
+      plain: {},
+      spaces: { 'json spaces': 2 },
+      escape: { 'json escape': true },
+      replacer: { 'json replacer': (key: string, value: unknown) => (key === 'by' ? 'x' : value) },
+    })) {
+      for (const auto of [false, true]) {
+        const app = express();
+        for (const [setting, value] of Object.entries(settings)) app.set(setting, value);
+        if (auto) app.use(toonExpress({ defaultFormat: 'auto' }));
+        app.get('/page', (_req, res) => {
+          res.json(page);
+        });
+        const server = await listen(createServer(app));
+        try {
+          const response = await send(server, { path: '/page' });
+          answers[`${name} ${auto ? 'auto' : 'express'}`] = {
+            text: response.text,
+            type: response.headers.get('content-type'),
+            etag: response.headers.get('etag'),
+          };
+        } finally {
+          await server.close();
+        }
+      }
+      assert.deepEqual(answers[`${name} auto`], answers[`${name} express`], name);
+    }
+    assert.notEqual(answers['spaces auto']!.text, answers['plain auto']!.text);
+    assert.notEqual(answers['escape auto']!.text, answers['plain auto']!.text);
+    assert.notEqual(answers['replacer auto']!.text, answers['plain auto']!.text);
+  });
+});
+
 describe('Express adapter', () => {
   let server: AppServer;
 
@@ -395,6 +438,14 @@ describe('Hono adapter', () => {
       return c.json({ ok: true }, 201);
     });
     app.post('/raw-json', async (c) => c.json({ got: await c.req.json() }));
+    app.post('/json-twice', async (c) => {
+      const first = await c.req.json();
+      first.a.push(3);
+      const second = await c.req.json();
+      return c.json({ first, second, same: first === second });
+    });
+    app.post('/raw-text', async (c) => c.json({ text: await c.req.text() }));
+    app.post('/raw-request', async (c) => c.json({ text: await c.req.raw.text() }));
     app.get('/forbidden', () => {
       throw new HTTPException(403, { message: 'Orders of other customers are private.' });
     });
@@ -459,6 +510,32 @@ describe('Hono adapter', () => {
       body: 'a[2]: 1,2',
     });
     assert.deepEqual(response.data, { got: { a: [1, 2] } });
+  });
+
+  it('gives each c.req.json() call its own copy of the body, as JSON.parse would', async () => {
+    const response = await send(server, {
+      method: 'POST',
+      path: '/json-twice',
+      headers: { 'content-type': 'text/toon', accept: 'application/json' },
+      body: 'a[2]: 1,2',
+    });
+    assert.deepEqual(response.data, {
+      first: { a: [1, 2, 3] },
+      second: { a: [1, 2] },
+      same: false,
+    });
+  });
+
+  it('gives c.req.text() and c.req.raw the JSON text of a TOON body, numbers beyond a double kept', async () => {
+    for (const path of ['/raw-text', '/raw-request']) {
+      const response = await send(server, {
+        method: 'POST',
+        path,
+        headers: { 'content-type': 'text/toon', accept: 'application/json' },
+        body: 'a[2]: 1,2\nq: 1e400\nname: "x, y"',
+      });
+      assert.deepEqual(response.data, { text: '{"a":[1,2],"q":1e999,"name":"x, y"}' }, path);
+    }
   });
 
   it('refuses a chunked body over maxSize with a 413 problem', async () => {

@@ -549,6 +549,35 @@ describe('issue 32 core pieces', () => {
     assert.throws(() => jsonTwinModel({ n: 1n }), TypeError);
     assert.throws(() => JSON.stringify({ n: 1n }), TypeError);
   });
+  it('jsonTwinModel: what is not plain JSON data is normalized wherever it sits, after plain rows', () => {
+    const rows = (last: unknown) => ({
+      data: [
+        { a: 1, b: ['x', null] },
+        { a: 2, b: [last] },
+      ],
+    });
+    const twin = (value: unknown) => JSON.parse(JSON.stringify(value));
+    for (const last of [new Date(0), Number.NaN, undefined, { toJSON: () => 'j' }, Object('s')]) {
+      const value = rows(last);
+      const model = jsonTwinModel(value);
+      assert.notEqual(model, value, String(last));
+      assert.deepEqual(model, twin(value), String(last));
+    }
+    assert.deepEqual(jsonTwinModel(rows(new Map([['k', 1]]))), twin(rows(new Map())));
+    assert.throws(() => jsonTwinModel(rows(1n)), TypeError);
+    // A property whose value JSON drops is dropped, not kept as undefined.
+    assert.deepEqual(Object.keys(jsonTwinModel({ a: 1, f: () => 1 }) as object), ['a']);
+    const cyclic: Record<string, unknown> = { a: 1 };
+    cyclic.self = cyclic;
+    cyclic.again = cyclic;
+    assert.throws(() => jsonTwinModel(cyclic), TypeError);
+    let deep: unknown = 1;
+    for (let i = 0; i < 1001; i++) deep = [deep];
+    assert.throws(() => jsonTwinModel(deep), RangeError);
+    let deepButFine: unknown = 1;
+    for (let i = 0; i < 999; i++) deepButFine = [deepButFine];
+    assert.equal(jsonTwinModel(deepButFine), deepButFine);
+  });
   it('renderBody: too deep for TOON is JSON, or a 406 for a client that accepts TOON alone', () => {
     let deep: unknown = 1;
     for (let i = 0; i < 1001; i++) deep = { a: deep };
