@@ -22,7 +22,10 @@ export abstract class Reader extends TokenReader {
    */
   fieldKey = '';
   fieldValueStart = 0;
-  /** The key cache slot of `fieldKey` (see `keySlotOf`), or -1 for a key the cache does not hold. */
+  /**
+   * The key cache slot of the key {@link classify} just read (see `keySlotOf`), or -1 for a key
+   * the cache does not hold; {@link entryKey} leaves it alone.
+   */
   fieldSlot = -1;
   /** The record parseHeader refills for every inline-array header line. */
   readonly inlineHeader: InlineHeader = header.inlineHeaderRecord();
