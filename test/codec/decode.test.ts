@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { keySlotOf } from '../../src/codec/decode/tokens.js';
 import { decode, decodeFromLines, decodeWith } from '../../src/codec/decode.js';
 import { ToonDecodeError } from '../../src/codec/errors.js';
 import { parseUnquotedRange } from '../../src/codec/lexical.js';
@@ -861,6 +862,52 @@ describe('§14.3 duplicate keys', () => {
       rejects(insert(12, '    name: 9'), { line: 13, column: 5, reason: /duplicate key "name"/ });
       rejects(insert(5, '  id: 9'), { line: 6, column: 3, reason: /duplicate key "id"/ });
       assert.equal((decode(ok) as { tail: number }).tail, 6);
+    }
+  });
+  it('finds a repeat whichever way each of the two keys is written', () => {
+    // Keys come unquoted, quoted, before a header's bracket, or too long for the key cache; the
+    // duplicate check must not depend on how the first one was read (tree.ts, keyStamps).
+    const long = `k${'x'.repeat(80)}`;
+    const ways = (key: string) => [`${key}: 1`, `"${key}": 1`, `${key}[1]: 1`, `${key}:`];
+    for (const key of ['id', long]) {
+      for (const first of ways(key)) {
+        for (const second of ways(key)) {
+          for (let i = 0; i < 2; i++) {
+            rejects(lines(first, 'other: 2', second), {
+              line: 3,
+              column: 1,
+              reason: /duplicate key/,
+            });
+          }
+        }
+      }
+    }
+  });
+  it('finds a repeat after an object nested in between used the same key', () => {
+    for (let i = 0; i < 2; i++) {
+      rejects(lines('a: 1', 'b:', '  a: 2', 'a: 3'), { line: 4, column: 1 });
+      rejects(lines('l[1]:', '  - a: 1', '    b:', '      a: 2', '    a: 3'), {
+        line: 5,
+        column: 5,
+      });
+      assert.deepEqual(decode(lines('a: 1', 'b:', '  a: 2', 'c: 3')), { a: 1, b: { a: 2 }, c: 3 });
+    }
+  });
+  it('tells apart two keys that share a key-cache slot', () => {
+    // Distinct keys can land in one slot of the key cache; the duplicate check must still look.
+    const bySlot = new Map<number, string>();
+    let pair: [string, string] | undefined;
+    for (let i = 0; pair === undefined; i++) {
+      const key = `key${i}`;
+      const other = bySlot.get(keySlotOf(key));
+      if (other === undefined) bySlot.set(keySlotOf(key), key);
+      else pair = [other, key];
+    }
+    const [a, b] = pair;
+    for (let i = 0; i < 2; i++) {
+      assert.deepEqual(decode(lines(`${a}: 1`, `${b}: 2`)), { [a]: 1, [b]: 2 });
+      rejects(lines(`${a}: 1`, `${b}: 2`, `${a}: 3`), { line: 3, column: 1 });
+      rejects(lines(`${a}: 1`, `${b}: 2`, `${b}: 3`), { line: 3, column: 1 });
     }
   });
   it('does not confuse inherited names with duplicates', () => {

@@ -8,7 +8,7 @@ import type { JsonValue } from '../types.js';
 import type { Header, InlineHeader, LineClass } from './header.js';
 import * as header from './header.js';
 import { reasons } from './messages.js';
-import { TokenReader } from './tokens.js';
+import { keySlotOf, TokenReader } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
@@ -22,6 +22,11 @@ export abstract class Reader extends TokenReader {
    */
   fieldKey = '';
   fieldValueStart = 0;
+  /**
+   * The key cache slot of the key {@link classify} just read (see `keySlotOf`), or -1 for a key
+   * the cache does not hold; {@link entryKey} leaves it alone.
+   */
+  fieldSlot = -1;
   /** The record parseHeader refills for every inline-array header line. */
   readonly inlineHeader: InlineHeader = header.inlineHeaderRecord();
   /** Why a header-looking line without any colon failed, to explain a later "missing colon". */
@@ -43,19 +48,21 @@ export abstract class Reader extends TokenReader {
       }
       const after = this.skipSpaces(token.end, end);
       if (after < end && text.charCodeAt(after) === COLON)
-        return this.keyValue(token.value, after + 1);
+        return this.keyValue(token.value, after + 1, keySlotOf(token.value));
       if (after >= end) return KIND_SCALAR;
       throw this.error(after, reasons.textAfterQuotedKey());
     }
     if (first === BRACKET_OPEN) return this.tryHeader(p, p, end, null, rowLevel);
     const predicted = this.predictedKey(p, end);
-    if (predicted !== undefined) return this.keyValue(predicted, p + predicted.length + 1);
+    if (predicted !== undefined) {
+      return this.keyValue(predicted, p + predicted.length + 1, this.lastKeySlot);
+    }
     for (let j = p; j < end; j++) {
       const c = text.charCodeAt(j);
       if (c === COLON) {
         const key = this.keyAt(p, this.trimEnd(p, j));
         this.followKey();
-        return this.keyValue(key, j + 1);
+        return this.keyValue(key, j + 1, this.lastKeySlot);
       }
       if (c === BRACKET_OPEN) {
         // A `[` before the first colon opens a header, which must be valid (spec 4.3); the key
@@ -75,9 +82,10 @@ export abstract class Reader extends TokenReader {
     return KIND_SCALAR;
   }
 
-  private keyValue(key: string, valueStart: number): typeof KIND_FIELD {
+  private keyValue(key: string, valueStart: number, slot: number): typeof KIND_FIELD {
     this.fieldKey = key;
     this.fieldValueStart = valueStart;
+    this.fieldSlot = slot;
     return KIND_FIELD;
   }
 

@@ -20,6 +20,7 @@ import {
 } from './lines.js';
 import { reasons, surrogateCode } from './messages.js';
 import { Reader } from './reader.js';
+import { KEY_SLOTS, keySlotOf } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
@@ -27,6 +28,19 @@ const { KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
 const { BRACKET_CLOSE, BRACKET_OPEN, MINUS, SPACE } = codes;
 
 const hasOwn = Object.prototype.hasOwnProperty;
+
+/**
+ * Strict mode's duplicate-key check (§14) without a property lookup for most fields: a lookup on
+ * an object of many keys (a dictionary, as objects built key by key become) was a twelfth of
+ * decoding a GitHub API object. Every object gets an id from an ever-growing count as it begins,
+ * and storing a key stamps the key's cache slot (see `keySlotOf`) with the count. A slot stamped
+ * below an object's id has had no key stored since the object began, so the object cannot hold
+ * the key; otherwise (a key of the object, of one nested in it, or another key sharing the slot)
+ * the property lookup decides. Stamps only skip lookups that would find nothing: a key without a
+ * slot is always looked up. Doubles, so the count never wraps.
+ */
+const keyStamps = new Float64Array(KEY_SLOTS);
+let objectsBegun = 0;
 
 /**
  * Materialises one row object from its cells, one per leaf field (`readRow` checked the width,
@@ -273,7 +287,7 @@ export class TreeDecoder extends Reader {
     }
     const root: JsonObject = {};
     this.checkLevel(1, start);
-    this.objectFields(root, 0, 1);
+    this.objectFields(root, ++objectsBegun, 0, 1);
     return root;
   }
 
@@ -287,8 +301,11 @@ export class TreeDecoder extends Reader {
   // -------------------------------------------------------------------------------------------
   // Objects (§8) and fields
 
-  /** Reads the fields at `depth` into `target` (at nesting `level`) until the scope ends. */
-  private objectFields(target: JsonObject, depth: number, level: number): void {
+  /**
+   * Reads the fields at `depth` into `target` (at nesting `level`) until the scope ends. `id` is
+   * the object's, see {@link keyStamps}.
+   */
+  private objectFields(target: JsonObject, id: number, depth: number, level: number): void {
     const { count, contentStart, contentEnd } = this;
     while (this.cursor < count) {
       const k = this.cursor;
@@ -297,7 +314,8 @@ export class TreeDecoder extends Reader {
       if (lineDepth > depth) throw this.overIndented(k, depth);
       this.consume(k);
       const start = contentStart[k]!;
-      this.field(target, this.classify(start, contentEnd[k]!, level + 2), k, start, depth, level);
+      const line = this.classify(start, contentEnd[k]!, level + 2);
+      this.field(target, id, line, k, start, depth, level);
     }
   }
 
@@ -308,6 +326,7 @@ export class TreeDecoder extends Reader {
    */
   private field(
     target: JsonObject,
+    id: number,
     line: LineClass,
     k: number,
     keyOffset: number,
@@ -323,7 +342,8 @@ export class TreeDecoder extends Reader {
       throw this.error(line.keyOffset, reasons.keylessField());
     }
     const key = typeof line === 'object' ? line.key! : this.fieldKey;
-    if (this.strict && hasOwn.call(target, key)) {
+    const slot = typeof line === 'object' ? keySlotOf(key) : this.fieldSlot;
+    if (this.strict && (slot < 0 || keyStamps[slot]! >= id) && hasOwn.call(target, key)) {
       throw this.error(keyOffset, reasons.duplicateKey(key));
     }
     let value: JsonValue;
@@ -334,6 +354,7 @@ export class TreeDecoder extends Reader {
       value = this.fieldValue(k, this.fieldValueStart, keyOffset, fieldDepth, level);
     }
     setOwn(target, key, value);
+    if (slot >= 0) keyStamps[slot] = objectsBegun;
   }
 
   /** The value after a field's colon: nested object, `[]`, or a primitive (§8, §9.1). */
@@ -351,7 +372,7 @@ export class TreeDecoder extends Reader {
       const child: JsonObject = {};
       if (this.cursor < this.count) {
         const depth = this.childDepth(fieldDepth, this.cursor);
-        if (depth >= 0) this.objectFields(child, depth, level + 1);
+        if (depth >= 0) this.objectFields(child, ++objectsBegun, depth, level + 1);
       }
       return child;
     }
@@ -436,8 +457,9 @@ export class TreeDecoder extends Reader {
     // and so do the object's remaining fields (§10).
     this.checkLevel(level, p);
     const item: JsonObject = {};
-    this.field(item, line, k, p, itemDepth + 1, level);
-    this.objectFields(item, itemDepth + 1, level);
+    const id = ++objectsBegun;
+    this.field(item, id, line, k, p, itemDepth + 1, level);
+    this.objectFields(item, id, itemDepth + 1, level);
     return item;
   }
 
