@@ -287,13 +287,18 @@ function toCodeUnits(text: string, start: number, end: number): number {
 
 /** The estimate of the first `length` code units of {@link units}, unrounded. */
 function scan(length: number): number {
+  // The tables in locals: read from the module's bindings, each load in the loops below would
+  // be a context load with a hole check.
+  const bytes = units;
+  const kinds = unitKind;
+  let symbols = 0;
   let tokens = 0;
   let i = 0;
   while (i < length) {
-    let kind = unitKind[units[i]!]!;
+    let kind = kinds[bytes[i]!]!;
     if (kind === DIGIT) {
       let end = i + 1;
-      while (end < length && unitKind[units[end]!] === DIGIT) end++;
+      while (end < length && kinds[bytes[end]!] === DIGIT) end++;
       tokens += Math.ceil((end - i) / 3);
       i = end;
       continue;
@@ -304,7 +309,7 @@ function scan(length: number): number {
       let end = i;
       let lastNewline = -1;
       for (; end < length; end++) {
-        const next = unitKind[units[end]!]!;
+        const next = kinds[bytes[end]!]!;
         if (next === NEWLINE) lastNewline = end;
         else if (next !== SPACE) break;
       }
@@ -318,7 +323,7 @@ function scan(length: number): number {
       }
       // The last space joins a following word or punctuation chunk; before a digit it stands alone.
       if (spaces >= 2) tokens += 1;
-      kind = unitKind[units[end]!]!;
+      kind = kinds[bytes[end]!]!;
       if (kind === DIGIT) {
         tokens += 1;
         continue;
@@ -326,9 +331,9 @@ function scan(length: number): number {
       prefix = 1;
     } else if (!isLetter(kind) && i + 1 < length) {
       // Punctuation or a symbol: alone right before a letter it starts that word's chunk.
-      const next = unitKind[units[i + 1]!]!;
+      const next = kinds[bytes[i + 1]!]!;
       if (isLetter(next)) {
-        prefix = prefixRow(units[i]!);
+        prefix = prefixRow(bytes[i]!);
         kind = next;
         i++;
       }
@@ -340,7 +345,7 @@ function scan(length: number): number {
       let previous = -1;
       let end = i;
       for (; end < length; end++) {
-        const next = unitKind[units[end]!]!;
+        const next = kinds[bytes[end]!]!;
         if (next <= UPPER) {
           if (next === UPPER && previous === LOWER) break;
           ascii++;
@@ -360,22 +365,23 @@ function scan(length: number): number {
     let wide = 0;
     let end = i;
     for (; end < length; end++) {
-      const next = unitKind[units[end]!]!;
+      const next = kinds[bytes[end]!]!;
       if (next === PUNCT) ascii++;
       else if (next === WIDE_SYMBOL) wide++;
       else break;
     }
     while (end < length) {
-      const code = units[end];
+      const code = bytes[end];
       if (code !== 10 && code !== 13 && code !== 0x2f) break;
       end++;
     }
-    wideSymbols += wide;
+    symbols += wide;
     tokens +=
       (ascii <= 12 ? PUNCT_RUN[ascii]! : PUNCT_RUN[12]! + (ascii - 12) * LONG_PUNCT_RATE) +
       wide * WIDE_SYMBOL_RATE;
     i = end;
   }
+  wideSymbols += symbols;
   return tokens;
 }
 
