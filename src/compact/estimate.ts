@@ -194,6 +194,24 @@ export interface TokenEstimate {
  * estimateTokenRange('日本'); // { tokens: 2, low: 1 }
  */
 export function estimateTokenRange(text: string): TokenEstimate {
+  return estimateUpTo(text, Number.POSITIVE_INFINITY) as TokenEstimate;
+}
+
+/**
+ * {@link estimateTokenRange}, or, once the estimate has passed `limit` part way through the
+ * text, the tokens counted so far (rounded): a floor of the whole estimate, since every chunk
+ * adds tokens and none takes any away. For a caller that only asks whether the estimate is
+ * above `limit` (the picker, ruling TOON out on a long JSON text), the rest is not scanned.
+ *
+ * @example
+ * estimateTokenRangeWithin('hello world', 10); // { tokens: 2, low: 2 }
+ * estimateTokenRangeWithin('a, b, c, d, e, f, g, h', 3); // 4: four chunks counted, the rest not
+ */
+export function estimateTokenRangeWithin(text: string, limit: number): TokenEstimate | number {
+  return estimateUpTo(text, limit);
+}
+
+function estimateUpTo(text: string, limit: number): TokenEstimate | number {
   ready();
   let tokens = 0;
   let wide = 0;
@@ -203,7 +221,8 @@ export function estimateTokenRange(text: string): TokenEstimate {
     const end = last ? text.length : windowEnd(text, start + WINDOW);
     wideLetters = 0;
     wideSymbols = 0;
-    tokens += scan(toCodeUnits(text, start, end));
+    tokens += scan(toCodeUnits(text, start, end), limit - tokens);
+    if (tokens > limit) return Math.round(tokens);
     wide +=
       wideLetters * (WIDE_LETTER_RATE - WIDE_LOW_RATE) +
       wideSymbols * (WIDE_SYMBOL_RATE - WIDE_LOW_RATE);
@@ -285,8 +304,11 @@ function toCodeUnits(text: string, start: number, end: number): number {
   return out;
 }
 
-/** The estimate of the first `length` code units of {@link units}, unrounded. */
-function scan(length: number): number {
+/**
+ * The estimate of the first `length` code units of {@link units}, unrounded; it stops at the
+ * first chunk boundary after the estimate passes `limit`.
+ */
+function scan(length: number, limit = Number.POSITIVE_INFINITY): number {
   // The tables in locals: read from the module's bindings, each load in the loops below would
   // be a context load with a hole check.
   const bytes = units;
@@ -294,7 +316,7 @@ function scan(length: number): number {
   let symbols = 0;
   let tokens = 0;
   let i = 0;
-  while (i < length) {
+  while (i < length && tokens <= limit) {
     let kind = kinds[bytes[i]!]!;
     if (kind === DIGIT) {
       let end = i + 1;
