@@ -16,7 +16,7 @@ import {
   type ToonCandidate,
 } from './candidates.js';
 import { stringifyDeep } from './deep-json.js';
-import { estimateTokenRange, type TokenEstimate } from './estimate.js';
+import { estimateTokenRange, estimateTokenRangeWithin, type TokenEstimate } from './estimate.js';
 import { type FieldSpec, project } from './project.js';
 import { cannotPassGuard, type ShapeBound, shapeBound } from './shape-bound.js';
 import {
@@ -240,7 +240,8 @@ function ruledOutByShape(bound: ShapeBound, jsonBytes: number): boolean {
  * any length counts a token at most), so when its bytes cannot clear the guard but its floor
  * leaves TOON in, JSON's text is estimated and the bound judged against that: about one
  * `JSON.stringify` of work, which the guard would spend on the same text anyway whenever TOON
- * comes out smaller (it cannot come out smaller by half, the bytes bound shows).
+ * comes out smaller (it cannot come out smaller by half, the bytes bound shows). The scan stops
+ * once JSON's tokens so far rule TOON out (then no guard runs, and the bound carries that floor).
  */
 function decideFromShape(
   value: unknown,
@@ -255,7 +256,17 @@ function decideFromShape(
   ) {
     return { bound, jsonEstimate: undefined };
   }
-  const jsonEstimate = estimateTokenRange(json);
+  // The bound rules TOON out once JSON's tokens pass this (cannotPassGuard, solved for them;
+  // a token over, so that the rounded floor below passes it too), and the estimate only grows as
+  // it scans: on a long text it can stop there, without the rest.
+  const enough = (bound.tokensSaved - TOKEN_GUARD_SLACK) / TOKEN_GUARD_MARGIN + 1;
+  const estimate = estimateTokenRangeWithin(json, enough);
+  if (typeof estimate === 'number') {
+    const floored = { ...bound, jsonTokens: estimate };
+    // Ruled out by a floor of JSON's estimate, so by the estimate itself.
+    if (ruledOutByShape(floored, jsonBytes)) return { bound: floored, jsonEstimate: undefined };
+  }
+  const jsonEstimate = typeof estimate === 'number' ? estimateTokenRange(json) : estimate;
   return { bound: { ...bound, jsonTokens: jsonEstimate.tokens }, jsonEstimate };
 }
 

@@ -6,7 +6,8 @@
 // and lone surrogates, and a text long enough to be scanned in several windows.
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
-import { estimateTokens } from '../../src/compact/index.js';
+import { estimateTokenRangeWithin } from '../../src/compact/estimate.js';
+import { estimateTokenRange, estimateTokens } from '../../src/compact/index.js';
 
 const cases: ReadonlyArray<readonly [string, number]> = [
   ['', 0],
@@ -47,5 +48,42 @@ describe('estimateTokens', () => {
   it('splits no surrogate pair between windows', () => {
     // An odd offset puts a window's end between the two halves of a pair.
     assert.equal(estimateTokens(`a${'😀'.repeat(40000)}`), 96001);
+  });
+});
+
+describe('estimateTokenRangeWithin', () => {
+  const texts = [
+    ...cases.map(([text]) => text),
+    '{"name":"Ünïcode 😀 word","tags":["a","b"],"n":12345}'.repeat(3000),
+  ];
+
+  it('gives the whole estimate when it stays within the limit', () => {
+    for (const text of texts) {
+      const whole = estimateTokenRange(text);
+      // The whole estimate before rounding is at most half a token over its rounded value.
+      assert.deepEqual(
+        estimateTokenRangeWithin(text, whole.tokens + 0.5),
+        whole,
+        JSON.stringify(text),
+      );
+    }
+  });
+
+  it('stops past the limit with a floor of the whole estimate, above the limit', () => {
+    // The picker rules TOON out on that floor: it must never exceed the whole estimate.
+    let stopped = 0;
+    for (const text of texts) {
+      const whole = estimateTokenRange(text).tokens;
+      for (const limit of [0, whole / 4, whole / 2, whole - 1.5]) {
+        const found = estimateTokenRangeWithin(text, limit);
+        if (typeof found !== 'number') continue;
+        stopped++;
+        assert.ok(
+          found <= whole && found >= limit,
+          `${JSON.stringify(text.slice(0, 40))} ${limit}`,
+        );
+      }
+    }
+    assert.ok(stopped > texts.length, `stopped ${stopped} times`);
   });
 });
