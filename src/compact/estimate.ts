@@ -13,6 +13,8 @@
 // included), so the text is first written to a byte buffer with one byte per UTF-16 code unit
 // (ASCII as it is, any other code unit as its class) and the scanner reads that.
 
+import { SHORT_TEXT } from './size.js';
+
 /**
  * The classes of characters outside ASCII, as regular expressions made on the first such
  * character: V8 checks a regular expression literal as it compiles the module, and building the
@@ -250,13 +252,6 @@ function windowEnd(text: string, limit: number): number {
   }
   return limit;
 }
-
-/**
- * Below this many code units, {@link toCodeUnits} copies with charCodeAt: `encodeInto`'s call
- * costs more. Above it the native copy wins (on texts of 60 to 300 code units, estimates took
- * half the time once they no longer copied with charCodeAt; see size.ts's threshold).
- */
-const SHORT_TEXT = 16;
 
 /**
  * Writes `text.slice(start, end)` into {@link units}, one byte per UTF-16 code unit, and returns

@@ -134,7 +134,6 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
  *
  * @example
  * import express from 'express';
-import { isPlain } from '../codec/layout.js';
  * import { toon } from 'toonwire/express';
  *
  * const app = express();

@@ -342,7 +342,8 @@ export class TreeDecoder extends Reader {
       throw this.error(line.keyOffset, reasons.keylessField());
     }
     const key = typeof line === 'object' ? line.key! : this.fieldKey;
-    const slot = typeof line === 'object' ? keySlotOf(key) : this.fieldSlot;
+    // Only strict mode checks, so only it stamps (a later strict decode's ids are all higher).
+    const slot = !this.strict ? -1 : typeof line === 'object' ? keySlotOf(key) : this.fieldSlot;
     if (this.strict && (slot < 0 || keyStamps[slot]! >= id) && hasOwn.call(target, key)) {
       throw this.error(keyOffset, reasons.duplicateKey(key));
     }

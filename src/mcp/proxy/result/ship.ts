@@ -55,7 +55,11 @@ export function ship(
   metaKey: string,
 ): ShippedResult {
   const { data, text, notes } = view;
-  const textsIn = () => shippedTexts({ ...view, text: undefined, notes: [] }, true);
+  // The texts in, and out: the same array unless the result's content changed.
+  const textsOf = (changed: boolean) => (): ShippedTexts => {
+    const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
+    return { in: textsIn, out: changed ? shippedTexts(view, true) : textsIn };
+  };
   const base = {
     bytesIn: view.bytesIn,
     tokensOut: view.tokens,
@@ -68,10 +72,7 @@ export function ship(
       changed: false,
       strategy: 'verbatim',
       verbatim: view.verbatim,
-      texts: () => {
-        const texts = textsIn();
-        return { in: texts, out: texts };
-      },
+      texts: textsOf(false),
     };
   const original = view.result;
   const shipped: Record<string, unknown> = { ...original };
@@ -116,10 +117,7 @@ export function ship(
     changed,
     strategy: rewritten ? text.encoding : 'verbatim',
     verbatim: rewritten ? undefined : view.verbatim,
-    texts: () => {
-      const texts = textsIn();
-      return { in: texts, out: changed ? shippedTexts(view, true) : texts };
-    },
+    texts: textsOf(changed),
   };
 }
 

@@ -23,7 +23,7 @@ export const EXPIRED = -1;
 
 /**
  * The clocks of a set of pending requests, on one timer: {@link start}, {@link pause} and
- * {@link running} work on the `Clock` fields of each request's own record, and `onExpired` is
+ * {@link started} work on the `Clock` fields of each request's own record, and `onExpired` is
  * called for each request whose clock runs out. A request that is no longer in `pending` has no
  * clock: nothing to clear when it is answered. Call {@link stop} when the requests' owner is
  * done: the timer may still be armed for a request answered long ago.

@@ -8,7 +8,8 @@ import { excerpt } from '../../../codec/excerpt.js';
 import { messageKind } from './json-rpc.js';
 
 /**
- * The bytes of the line each parsed message came from, its newline included when it had one, so
+ * The bytes of the line each parsed message came from, its newline included (one is added to a
+ * last line that had none), so
  * an unmodified message is written out as it was read (and a large one is not encoded again).
  */
 const originalLines = new WeakMap<object, Buffer>();
@@ -104,15 +105,13 @@ export class JsonLineTransport implements Transport {
   async send(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the connection is closed');
     const original = originalLines.get(message);
-    if (original !== undefined && original[original.length - 1] === NEWLINE) {
+    if (original !== undefined) {
       await this.write(original);
       return;
     }
-    const line = original ?? JSON.stringify(message);
+    const line = JSON.stringify(message);
     if (line.length < APPEND_NEWLINE_BELOW) {
-      await this.write(
-        typeof line === 'string' ? `${line}\n` : Buffer.concat([line, NEWLINE_BYTES]),
-      );
+      await this.write(`${line}\n`);
       return;
     }
     // Corked, the line and its newline leave in one system call, and the line is not copied.
@@ -201,8 +200,8 @@ export class JsonLineTransport implements Transport {
    */
   private readonly onEnd = (): void => {
     if (this.pendingChunks.length > 0) {
-      // A last message without its newline is still a message.
-      const rest = Buffer.concat(this.pendingChunks);
+      // A last message without its newline is still a message (kept with one, as every line is).
+      const rest = Buffer.concat([...this.pendingChunks, NEWLINE_BYTES]);
       this.pendingChunks = [];
       this.deliver(rest);
     }
@@ -214,10 +213,9 @@ export class JsonLineTransport implements Transport {
     this.onerror?.(error);
   };
 
-  /** Delivers the message(s) on one line: `bytes`, with its newline if it had one. */
+  /** Delivers the message(s) on one line: `bytes`, its newline included. */
   private deliver(bytes: Buffer): void {
-    const end = bytes[bytes.length - 1] === NEWLINE ? bytes.length - 1 : bytes.length;
-    const rawLine = bytes.toString('utf8', 0, end);
+    const rawLine = bytes.toString('utf8', 0, bytes.length - 1);
     // MCP's stdio framing tolerates CRLF; the \r stays in the forwarded text.
     const line = rawLine.endsWith('\r') ? rawLine.slice(0, -1) : rawLine;
     if (line.trim() === '') return;
