@@ -4,6 +4,7 @@
 // compact engine by relative path, reach the very same bindings, so that a class or a loaded
 // tokenizer is one thing whichever entry it came through.
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
 import fs from 'node:fs';
 import path from 'node:path';
 import { describe, it } from 'node:test';
@@ -19,6 +20,30 @@ describe('the bundled package root', () => {
     const text = fs.readFileSync(path.join(dist, 'index.js'), 'utf8');
     assert.doesNotMatch(text, /\bfrom\s*["']\.{1,2}\//);
     assert.doesNotMatch(text, /\bimport\s*\(\s*["']\.{1,2}\//);
+  });
+
+  it('is minified, with a source map that gives stack frames their own file back', () => {
+    const text = fs.readFileSync(path.join(dist, 'index.js'), 'utf8');
+    assert.match(text, /\n\/\/# sourceMappingURL=index\.js\.map\n?$/);
+    const script = `import(${JSON.stringify(pathToFileURL(path.join(dist, 'index.js')).href)}).then((m) => {
+      try { m.decode('a[2]: 1'); } catch (error) { console.log(error.stack); }
+    });`;
+    const plain = execFileSync(process.execPath, ['-e', script], { encoding: 'utf8' });
+    const mapped = execFileSync(process.execPath, ['--enable-source-maps', '-e', script], {
+      encoding: 'utf8',
+    });
+    assert.match(plain, /^ToonDecodeError: Line 1: expected 2 values/);
+    assert.match(plain, /dist\/index\.js:\d+:\d+/);
+    // Through the map, each frame names the module and line of tsc's output it came from.
+    assert.match(mapped, /dist\/codec\/decode\/reader\.js:\d+:\d+/);
+    assert.match(mapped, /dist\/codec\/decode\.js:\d+:\d+/);
+    const map = JSON.parse(fs.readFileSync(path.join(dist, 'index.js.map'), 'utf8')) as {
+      sources: string[];
+      sourcesContent: string[];
+    };
+    const reader = map.sources.indexOf('codec/decode/reader.js');
+    assert.ok(reader >= 0, 'the map names codec/decode/reader.js');
+    assert.match(map.sourcesContent[reader]!, /countError/);
   });
 
   it('shares its classes and state with the modules the subpaths import', async () => {
