@@ -621,6 +621,45 @@ describe('§9.3 tabular arrays', () => {
     });
     assert.deepEqual(decode(lines('t[1]{a,b,a}:', '  1,2,3'), lenient), { t: [{ a: 3, b: 2 }] });
   });
+  it('finds a duplicate field name anywhere in a wide header, and in each group on its own', () => {
+    // Past a few names the check keeps a hash table that grows as the header does: a duplicate
+    // just before and after each growth, and at the very end of 80,000 names.
+    for (const [count, repeatAt] of [
+      [9, 8],
+      [10, 9],
+      [40, 33],
+      [200, 129],
+      [5_000, 4_097],
+      [80_000, 79_999],
+    ] as const) {
+      const fields = Array.from({ length: count }, (_, i) => `f${i}`);
+      fields[repeatAt] = `f${repeatAt >> 1}`;
+      const header = `t[1]{${fields.join(',')}}:`;
+      const cells = fields.map(() => '0').join(',');
+      rejects(lines(header, `  ${cells}`), {
+        line: 1,
+        column: header.lastIndexOf(`,f${repeatAt >> 1}`) + 2,
+        reason: new RegExp(`duplicate field name "f${repeatAt >> 1}"`),
+      });
+      // Without the repeat, the row decodes with every field.
+      const row = decode(`t[1]{${fields.map((_, i) => `f${i}`).join(',')}}:\n  ${cells}`) as {
+        t: Record<string, number>[];
+      };
+      assert.equal(Object.keys(row.t[0]!).length, count);
+    }
+    // Names repeat across groups freely: each group is checked on its own.
+    const group = Array.from({ length: 20 }, (_, i) => `g${i}`).join(',');
+    assert.deepEqual(
+      Object.keys(
+        (
+          decode(`t[1]{a{${group}},b{${group}}}:\n  ${Array(40).fill(1).join(',')}`) as {
+            t: { a: object; b: object }[];
+          }
+        ).t[0]!.b,
+      ).length,
+      20,
+    );
+  });
   it('reads a line without a colon as no header, even with a duplicate field name or a group past maxDepth', () => {
     // The header parser reports these as "not a header" (a scalar line without a colon), and the
     // error only when the line has a colon: a root scalar is its text, an object line is refused

@@ -413,8 +413,8 @@ function slotOfHash(hash: number): number {
   return (hash >>> 20) & (KEY_SLOTS - 1);
 }
 
-/** A hash of `text[start, end)`, never 0 (a slot of {@link keySeen} that saw no key). */
-function keyHash(text: string, start: number, end: number): number {
+/** A hash of `text[start, end)` (FNV-1a), never 0 (a slot of {@link keySeen} that saw no key). */
+export function keyHash(text: string, start: number, end: number): number {
   let hash = 0x811c9dc5;
   for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
   return hash | 1;
