@@ -40,7 +40,7 @@ node -e '
     "package/dist/index.js", "package/dist/index.js.map", "package/dist/index.d.ts", "package/dist/cli/main.js", "package/docs/codec.md"];
   for (const file of must) if (!files.includes(file)) problems.push(`missing ${file}`);
   for (const file of files) {
-    // The bundled root carries its own map (tsc's output inside it); any other map would point
+    // The bundled root carries its own map (the tsc output inside it); any other map would point
     // at src/, which is not in the package.
     if (file.endsWith(".map") && file !== "package/dist/index.js.map") problems.push(`a source map: ${file}`);
     if (/^package\/(corpus|src|test|bench|scripts|examples)\//.test(file)) problems.push(`not for the package: ${file}`);
