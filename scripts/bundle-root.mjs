@@ -85,7 +85,7 @@ const { outputFiles } = await esbuild.build({
   // Less text for V8 to compile at import: a fresh process tokenizes the whole file before running
   // a line of it, in time proportional to its tokens, so whitespace, long local names and
   // roundabout syntax all cost start-up (issue 34: the root's import went from 1.65-2.05x the
-  // reference's to about 1.5x). Stack traces keep their meaning through the source map written
+  // reference's to 1.62-1.91x in quiet runs of bench:startup). Stack traces keep their meaning through the source map written
   // beside it, which holds tsc's output in full: `node --enable-source-maps` (or any debugger)
   // shows each frame's own function, file and line.
   minify: true,

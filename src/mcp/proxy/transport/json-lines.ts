@@ -9,8 +9,8 @@ import { messageKind } from './json-rpc.js';
 
 /**
  * The bytes of the line each parsed message came from, its newline included (one is added to a
- * last line that had none), so
- * an unmodified message is written out as it was read (and a large one is not encoded again).
+ * last line that had none), so an unmodified message is written out as it was read (and a large
+ * one is not encoded again).
  */
 const originalLines = new WeakMap<object, Buffer>();
 
