@@ -7,12 +7,15 @@ import type { DefaultFormat, ToonSettings } from './settings.js';
 
 /**
  * The format of a response whose status the handler chose: the negotiated one, `undefined` for
- * a 406 when the client refuses both formats, except that an error status (400 or more) is
- * kept: its body then goes out as JSON, since an error has to be sent in something.
+ * a 406 when the client refuses both formats, except where the handler's status stands: an error
+ * status (400 or more), whose body then goes out as JSON since an error has to be sent in
+ * something, and a status that sends no content (204, 205, 304), where there is nothing to
+ * negotiate.
  *
  * @example
  * responseFormat('*\/*;q=0', 'json', 200); // undefined (answer 406)
  * responseFormat('*\/*;q=0', 'json', 404); // 'json'
+ * responseFormat('*\/*;q=0', 'json', 204); // 'json'
  * responseFormat('text/toon', 'json', 404); // 'toon'
  */
 export function responseFormat(
@@ -21,8 +24,12 @@ export function responseFormat(
   status: number,
 ): DefaultFormat | undefined {
   const format = negotiateFormat(accept, defaultFormat);
-  return format === undefined && status >= 400 ? 'json' : format;
+  if (format !== undefined) return format;
+  return status >= 400 || NO_CONTENT_STATUSES.has(status) ? 'json' : undefined;
 }
+
+/** Statuses whose responses carry no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */
+const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 
 /**
  * The path of a request URL without its query string: the `instance` of problem documents.

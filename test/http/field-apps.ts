@@ -51,7 +51,7 @@ export const STREAM_CHUNKS = ['{"rows":[1,', '2]}'] as const;
 /** GET /buffer. */
 export const BUFFER_JSON = '{"bytes":true}';
 
-/** GET /gone: the handler's own 404, with a body of its own. */
+/** GET /gone: the handler's own 404, with a body of its own; GET /empty/204 and /empty/304 send it with a status that has no content. */
 export const GONE = { error: 'gone' };
 
 /** GET /deep: 1,001 objects deep, one more than TOON documents may nest. */
@@ -155,6 +155,9 @@ async function startFastify(options: FieldOptions): Promise<FieldServer> {
 
   app.get('/data', async () => DATA);
   app.get('/gone', async (_request, reply) => reply.code(404).send(GONE));
+  app.get<{ Params: { status: string } }>('/empty/:status', async (request, reply) =>
+    reply.code(Number(request.params.status)).send(GONE),
+  );
   app.get('/deep', async () => deepValue());
   app.get<{ Params: { kind: string } }>('/twin/:kind', async (request) =>
     twinValue(request.params.kind),
@@ -226,6 +229,9 @@ async function startExpress(options: FieldOptions): Promise<FieldServer> {
   });
   app.get('/gone', (_req, res) => {
     res.status(404).json(GONE);
+  });
+  app.get('/empty/:status', (req, res) => {
+    res.status(Number(req.params.status)).json(GONE);
   });
   app.get('/deep', (_req, res) => {
     res.json(deepValue());
@@ -313,6 +319,7 @@ async function startHono(options: FieldOptions): Promise<FieldServer> {
 
   app.get('/data', (c) => c.json(DATA));
   app.get('/gone', (c) => c.json(GONE, 404));
+  app.get('/empty/:status', (c) => c.json(GONE, Number(c.req.param('status')) as 204));
   app.get('/deep', (c) => c.json(deepValue()));
   app.get('/twin/:kind', (c) => c.json(twinValue(c.req.param('kind'))));
   app.get('/stream', (c) => {
@@ -396,6 +403,10 @@ async function startKoa(options: FieldOptions): Promise<FieldServer> {
   });
   router.get('/gone', (ctx) => {
     ctx.status = 404;
+    ctx.body = GONE;
+  });
+  router.get('/empty/:status', (ctx) => {
+    ctx.status = Number(ctx.params.status);
     ctx.body = GONE;
   });
   router.get('/deep', (ctx) => {

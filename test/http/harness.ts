@@ -91,7 +91,9 @@ export async function send(server: { url: string }, request: HttpRequest): Promi
   const contentType = response.headers.get('content-type');
   const mediaType = mediaTypeOf(contentType);
   let data: unknown;
-  if (mediaType === 'text/toon') data = decode(text);
+  // A 204 or 304 has no content, whatever Content-Type a framework labels it with.
+  if (text === '' && (response.status === 204 || response.status === 304)) data = undefined;
+  else if (mediaType === 'text/toon') data = decode(text);
   else if (mediaType === 'application/json' || mediaType === 'application/problem+json')
     data = JSON.parse(text);
   return { status: response.status, headers: response.headers, text, mediaType, data };

@@ -829,6 +829,18 @@ const FIELD_CASES: FieldCase[] = [
     },
   },
   {
+    it: "keeps a handler's 204 and 304 under every Accept, */*;q=0 included: no content, nothing to negotiate",
+    options: { defaultFormat: 'toon' },
+    async run(server) {
+      for (const status of [204, 304])
+        for (const accept of ['*/*;q=0', 'text/toon;q=0, application/json;q=0', 'text/toon']) {
+          const response = await send(server, { path: `/empty/${status}`, headers: { accept } });
+          assert.equal(response.status, status, `${status}, ${accept}: ${response.text}`);
+          assert.equal(response.text, '', `${status}, ${accept}`);
+        }
+    },
+  },
+  {
     it: `sends a ${DEEP_LEVELS}-deep response as JSON to clients that take JSON, 406 to TOON-only clients, never 500 (issue 32)`,
     options: { defaultFormat: 'toon' },
     async run(server) {
