@@ -82,12 +82,12 @@ describe('toonwire proxy when the upstream fails', () => {
     );
   });
 
-  it('answers with an error when the upstream writes a JSON line that is not JSON-RPC, and exits 1', async () => {
+  it('answers with an error when the upstream writes a JSON-RPC line that is no valid message, and exits 1', async () => {
     const { error, exitCode, stderr } = await callAndFail([], 'bad_rpc');
     assert.equal(error.code, -32000);
     assert.match(
       error.message,
-      /broke the MCP protocol: it sent a line that is not a JSON-RPC 2\.0 message: "\{\\"debug\\"/,
+      /broke the MCP protocol: it sent a line that is not a JSON-RPC 2\.0 message: "\{\\"jsonrpc\\":\\"2\.0\\",\\"debug\\"/,
     );
     assert.match(stderr, /broke the MCP protocol/);
     assert.equal(exitCode, 1);
@@ -108,7 +108,34 @@ describe('toonwire proxy when the upstream fails', () => {
       );
       assert.match(
         connection.stderr(),
-        /skipped 1 line of the upstream's stdout that was not JSON/,
+        /skipped 1 line of the upstream's stdout that was no MCP message/,
+      );
+    } finally {
+      await connection.client.close();
+    }
+  });
+
+  it("skips JSON lines without a jsonrpc member (a logger's record, a number) as the SDK's client does, and carries on", async () => {
+    const connection = await connectStdio(process.execPath, proxyArgs(['--stats']));
+    try {
+      const result = (await connection.client.callTool({ name: 'json_log' })) as {
+        content: Array<{ text: string }>;
+      };
+      assert.equal(result.content[0]!.text, 'answered after the log record');
+      const after = (await connection.client.callTool({ name: 'garbage' })) as {
+        content: Array<{ text: string }>;
+      };
+      assert.equal(after.content[0]!.text, 'answered after the stray line');
+      await connection.client.close();
+      assert.equal(await connection.exited, 0);
+      assert.match(
+        connection.stderr(),
+        /skipped a JSON line that is no JSON-RPC message: "\{\\"level\\":30,.*" from the upstream/,
+      );
+      assert.match(connection.stderr(), /skipped a JSON line that is no JSON-RPC message: "42"/);
+      assert.match(
+        connection.stderr(),
+        /skipped 3 lines of the upstream's stdout that were no MCP message/,
       );
     } finally {
       await connection.client.close();

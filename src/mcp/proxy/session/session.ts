@@ -540,7 +540,7 @@ export class ProxySession {
 
   private onUpstreamError(error: Error): void {
     if (error instanceof SkippedLineNotice) {
-      // A banner or a stray console.log: the SDK's own client skips those too.
+      // A banner, a stray console.log, a logger's JSON record: the SDK's own client skips those too.
       this.options.pipeline.stats?.recordSkippedLine();
       this.problems.report(`toonwire proxy: skipped ${error.message} from ${this.upstreamName}`);
       return;

@@ -74,7 +74,7 @@ export class ProxyStats {
     return this.tokenizer;
   }
 
-  /** Lines the upstream wrote to stdout that were not JSON, skipped. */
+  /** Lines the upstream wrote to stdout that were no message (not JSON, or JSON without `jsonrpc`), skipped. */
   get skippedLines(): number {
     return this.skipped;
   }
@@ -98,7 +98,7 @@ export class ProxyStats {
     this.sessions[what] += 1;
   }
 
-  /** Counts one line the upstream wrote to stdout that was not JSON (and was skipped). */
+  /** Counts one line the upstream wrote to stdout that was no message (and was skipped). */
   recordSkippedLine(): void {
     this.skipped += 1;
   }
@@ -147,7 +147,7 @@ export class ProxyStats {
     const skipped =
       this.skipped === 0
         ? ''
-        : `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} of the upstream's stdout that ${this.skipped === 1 ? 'was' : 'were'} not JSON\n`;
+        : `skipped ${this.skipped} line${this.skipped === 1 ? '' : 's'} of the upstream's stdout that ${this.skipped === 1 ? 'was' : 'were'} no MCP message\n`;
     const { reaped, refused } = this.sessions;
     const sessions =
       reaped + refused === 0

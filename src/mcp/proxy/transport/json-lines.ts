@@ -38,14 +38,19 @@ export class JsonRpcProtocolError extends Error {
 }
 
 /**
- * Not an error: a line that is not JSON at all (a banner, a stray `console.log`), skipped as the
- * SDK's own stdio client skips it. Reported through `onerror` so that it is logged and counted.
+ * Not an error: a line that is no message at all, skipped as the SDK's own stdio client skips
+ * it: not JSON (a banner, a stray `console.log`), or JSON without a `jsonrpc` member (a log
+ * record of a logger writing JSON to stdout, a printed number). Reported through `onerror` so
+ * that it is logged and counted.
  */
 export class SkippedLineNotice extends Error {
   override readonly name = 'SkippedLineNotice';
 
-  constructor(readonly line: string) {
-    super(`a line that is not JSON: ${quote(line)}`);
+  constructor(
+    readonly line: string,
+    readonly reason = 'a line that is not JSON',
+  ) {
+    super(`${reason}: ${quote(line)}`);
   }
 }
 
@@ -60,9 +65,11 @@ export interface JsonLineStreams {
   /** End `output` when the transport closes (a child's stdin: the child sees end of input). */
   endOutputOnClose?: boolean;
   /**
-   * Skip lines that are not JSON, reporting each as a {@link SkippedLineNotice} (an upstream's
-   * stdout, where servers print banners), instead of as a {@link JsonRpcProtocolError}. A JSON
-   * line that is not JSON-RPC stays a protocol error either way.
+   * Skip lines that are no message, reporting each as a {@link SkippedLineNotice} (an upstream's
+   * stdout, where servers print banners and loggers write JSON records), instead of as a
+   * {@link JsonRpcProtocolError}: lines that are not JSON, and JSON without a `jsonrpc` member.
+   * A line that claims to be JSON-RPC (has `jsonrpc`) but is no valid message stays a protocol
+   * error either way: its sender speaks the protocol wrongly, and waiting would only hang.
    */
   skipNonJson?: boolean;
 }
@@ -232,7 +239,11 @@ export class JsonLineTransport implements Transport {
     }
     const messages = Array.isArray(value) ? value : [value];
     if (messages.length === 0 || !messages.every((message) => messageKind(message) !== undefined)) {
-      this.onerror?.(new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line));
+      this.onerror?.(
+        this.streams.skipNonJson && !claimsJsonRpc(value)
+          ? new SkippedLineNotice(line, 'a JSON line that is no JSON-RPC message')
+          : new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line),
+      );
       return;
     }
     if (!Array.isArray(value)) originalLines.set(value as object, bytes);
@@ -241,4 +252,10 @@ export class JsonLineTransport implements Transport {
       if (!this.reading) return;
     }
   }
+}
+
+/** Whether a JSON value says it is JSON-RPC: an object, or a batch holding one, with `jsonrpc`. */
+function claimsJsonRpc(value: unknown): boolean {
+  const items = Array.isArray(value) ? value : [value];
+  return items.some((item) => typeof item === 'object' && item !== null && 'jsonrpc' in item);
 }
