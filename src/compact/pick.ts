@@ -278,13 +278,15 @@ function tokenSafe(
   jsonBytes: number,
   knownJsonEstimate: TokenEstimate | undefined,
 ): boolean {
-  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
-  const estimate = estimateTokenRange(text);
-  const jsonEstimate = knownJsonEstimate ?? estimateTokenRange(json);
-  return (
-    clearsMargin(estimate.tokens, jsonEstimate.tokens) &&
-    clearsMargin(estimate.low, jsonEstimate.low)
-  );
+  return passesTokenGuard(bytes, jsonBytes, () => [
+    estimateTokenRange(text),
+    knownJsonEstimate ?? estimateTokenRange(json),
+  ]);
+}
+
+/** Does a text of `bytes` save enough of JSON's `jsonBytes` to ship on bytes alone? */
+function clearsBytes(bytes: number, jsonBytes: number): boolean {
+  return bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES);
 }
 
 /** Are `tokens` at least the guard's margin and slack below `jsonTokens`? */
@@ -293,8 +295,8 @@ function clearsMargin(tokens: number, jsonTokens: number): boolean {
 }
 
 /**
- * The default measure's rule for a text smaller than JSON in bytes: it ships when it saves at
- * least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
+ * The default measure's rule for a text smaller than JSON in bytes: it ships when it is not empty
+ * and saves at least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
  * tokens and JSON's, asked for only then) shows a saving of {@link TOKEN_GUARD_MARGIN} and
  * {@link TOKEN_GUARD_SLACK} tokens. Given {@link estimateTokenRange}'s pairs, the saving must
  * hold on both estimates. For callers that size a text in pieces (the CLI on files too large
@@ -303,13 +305,17 @@ function clearsMargin(tokens: number, jsonTokens: number): boolean {
  * @example
  * passesTokenGuard(400, 1000, () => [0, 0]); // true: 60% of the bytes saved
  * passesTokenGuard(900, 1000, () => [95, 100]); // false: 5% is too close to call
+ * passesTokenGuard(0, 2, () => [0, 1]); // false: empty (the empty object's TOON)
  */
 export function passesTokenGuard(
   bytes: number,
   jsonBytes: number,
   estimates: () => readonly [number | TokenEstimate, number | TokenEstimate],
 ): boolean {
-  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) return true;
+  // The empty TOON document (the empty object's) reads to a model as no result at all, where
+  // JSON's `{}` says there is an empty object.
+  if (bytes === 0) return false;
+  if (clearsBytes(bytes, jsonBytes)) return true;
   const [text, json] = estimates();
   if (typeof text === 'number' || typeof json === 'number') {
     return clearsMargin(
@@ -324,7 +330,7 @@ export function passesTokenGuard(
  * The default measure's rule in words, for explanations (`toonwire pick --explain`, the size
  * report): what {@link passesTokenGuard} asks of a TOON text.
  */
-export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate, also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
+export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes, not empty (the empty object's TOON reads as no result), and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate, also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
 
 /** The default measure's verdict on one TOON text, from {@link guardVerdict}. */
 export interface GuardVerdict {
@@ -355,8 +361,11 @@ export function guardVerdict(
   if (bytes >= jsonBytes) {
     return { passes: false, reason: 'no smaller than JSON in bytes' };
   }
+  if (bytes === 0) {
+    return { passes: false, reason: 'empty, which reads as no result at all' };
+  }
   const savedBytes = share(jsonBytes - bytes, jsonBytes);
-  if (bytes <= jsonBytes * (1 - TOKEN_GUARD_CLEAR_BYTES)) {
+  if (clearsBytes(bytes, jsonBytes)) {
     return {
       passes: true,
       reason: `saves ${savedBytes} of the bytes (${TOKEN_GUARD_CLEAR_BYTES * 100}% clears the rule)`,

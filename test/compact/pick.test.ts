@@ -6,6 +6,7 @@ import {
   byteLength,
   type Candidate,
   flatten,
+  guardVerdict,
   loadTokenizer,
   measureCandidates,
   parseCompact,
@@ -35,6 +36,20 @@ describe('pick', () => {
       assert.equal(result.strategy, 'json', JSON.stringify(value));
       assert.equal(result.text, JSON.stringify(value));
     }
+  });
+
+  it('never ships an empty text by default: the empty object goes as `{}`, since an empty text reads as no result', () => {
+    assert.deepEqual(pick({}), {
+      text: '{}',
+      strategy: 'json',
+      size: 2,
+      sizes: { json: 2, toon: 0 },
+    });
+    assert.equal(guardVerdict(0, 2, 0, 1).passes, false);
+    assert.match(guardVerdict(0, 2, 0, 1).reason, /empty/);
+    // Bytes alone, as asked: the empty document is the smallest.
+    assert.equal(pick({}, { by: 'bytes' }).text, '');
+    assert.deepEqual(parseCompact('', 'toon'), {});
   });
 
   it('ships TOON for uniform rows, exactly as the full encoder writes it', () => {
