@@ -7,6 +7,7 @@ import { isPlain } from '../codec/layout.js';
 import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType } from './body.js';
 import {
   attachSettings,
+  DATA_VALIDATORS,
   isOptedOut,
   markOptedOut,
   notAcceptableProblem,
@@ -86,6 +87,8 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
     // An error status the handler set is kept whatever Accept says (its body then goes as JSON).
     const format = responseFormat(accept, settings.defaultFormat, this.statusCode);
     if (format === undefined) {
+      // The handler's validators name its data, not this problem (Express may tag the problem).
+      for (const name of DATA_VALIDATORS) this.removeHeader(name);
       const problem = renderProblem(notAcceptableProblem(), {
         accept,
         settings,

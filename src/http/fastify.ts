@@ -17,6 +17,7 @@ import {
   unsupportedMediaType,
 } from './body.js';
 import {
+  DATA_VALIDATORS,
   isOptedOut,
   markOptedOut,
   notAcceptableProblem,
@@ -305,6 +306,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     // An error status the handler set (reply.code(404).send(...)) is kept whatever Accept says.
     const format = responseFormat(accept, settings.defaultFormat, reply.statusCode);
     if (format === undefined) {
+      for (const name of DATA_VALIDATORS) reply.removeHeader(name);
       (next as (error: Error) => void)(notAcceptableProblem());
       return;
     }

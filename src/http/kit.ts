@@ -71,6 +71,15 @@ export function notAcceptableProblem(): HttpProblem {
 }
 
 /**
+ * The validators a handler sets for its data (ETag, Last-Modified), in lower case: a problem
+ * document sent in the data's place (the 406) is not what they name, so the adapters remove them.
+ *
+ * @example
+ * for (const name of DATA_VALIDATORS) reply.removeHeader(name);
+ */
+export const DATA_VALIDATORS: readonly string[] = ['etag', 'last-modified'];
+
+/**
  * The ETag a response may keep once its JSON body is re-encoded as TOON: an ETag names one
  * representation, so a strong one is dropped (etag middleware then computes one from the TOON
  * bytes) and a weak one is made TOON's own (`W/"x"` becomes `W/"x-toon"`). `undefined`: send none.

@@ -9,7 +9,7 @@ import {
   type PrototypeKeyOptions,
   unsupportedMediaType,
 } from './body.js';
-import { notFoundProblem, retagForToon } from './kit.js';
+import { DATA_VALIDATORS, notFoundProblem, retagForToon } from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
 import { renderOrProblem, renderProblem } from './render.js';
@@ -145,6 +145,8 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       instance: ctx.path,
     });
     if (rendered.status !== undefined) {
+      // A problem document went in the data's place: the data's validators do not name it.
+      for (const name of DATA_VALIDATORS) ctx.remove(name);
       ctx.status = rendered.status;
       ctx.set(rendered.headers);
     }

@@ -54,6 +54,12 @@ export const BUFFER_JSON = '{"bytes":true}';
 /** GET /gone: the handler's own 404, with a body of its own; GET /empty/204 and /empty/304 send it with a status that has no content. */
 export const GONE = { error: 'gone' };
 
+/** GET /tagged: DATA with the validators a handler sets for it. */
+export const TAGGED_HEADERS = {
+  ETag: 'W/"data-1"',
+  'Last-Modified': 'Tue, 01 Dec 2026 10:00:00 GMT',
+};
+
 /** GET /deep: 1,001 objects deep, one more than TOON documents may nest. */
 export const DEEP_LEVELS = 1001;
 function deepValue(): unknown {
@@ -155,6 +161,7 @@ async function startFastify(options: FieldOptions): Promise<FieldServer> {
 
   app.get('/data', async () => DATA);
   app.get('/gone', async (_request, reply) => reply.code(404).send(GONE));
+  app.get('/tagged', async (_request, reply) => reply.headers(TAGGED_HEADERS).send(DATA));
   app.get<{ Params: { status: string } }>('/empty/:status', async (request, reply) =>
     reply.code(Number(request.params.status)).send(GONE),
   );
@@ -229,6 +236,9 @@ async function startExpress(options: FieldOptions): Promise<FieldServer> {
   });
   app.get('/gone', (_req, res) => {
     res.status(404).json(GONE);
+  });
+  app.get('/tagged', (_req, res) => {
+    res.set(TAGGED_HEADERS).json(DATA);
   });
   app.get('/empty/:status', (req, res) => {
     res.status(Number(req.params.status)).json(GONE);
@@ -319,6 +329,7 @@ async function startHono(options: FieldOptions): Promise<FieldServer> {
 
   app.get('/data', (c) => c.json(DATA));
   app.get('/gone', (c) => c.json(GONE, 404));
+  app.get('/tagged', (c) => c.json(DATA, 200, TAGGED_HEADERS));
   // Hono's types rule out a body with 204 or 304; a handler written in JavaScript sends one anyway.
   app.get('/empty/:status', (c) => c.json(GONE, Number(c.req.param('status')) as 200));
   app.get('/deep', (c) => c.json(deepValue()));
@@ -405,6 +416,10 @@ async function startKoa(options: FieldOptions): Promise<FieldServer> {
   router.get('/gone', (ctx) => {
     ctx.status = 404;
     ctx.body = GONE;
+  });
+  router.get('/tagged', (ctx) => {
+    ctx.set(TAGGED_HEADERS);
+    ctx.body = DATA;
   });
   router.get('/empty/:status', (ctx) => {
     ctx.status = Number(ctx.params.status);

@@ -21,6 +21,7 @@ import {
   GONE,
   PRESERIALIZED,
   STREAM_CHUNKS,
+  TAGGED_HEADERS,
   TEAPOT_TEXT,
   TWIN_KINDS,
 } from './field-apps.js';
@@ -838,6 +839,20 @@ const FIELD_CASES: FieldCase[] = [
           assert.equal(response.status, status, `${status}, ${accept}: ${response.text}`);
           assert.equal(response.text, '', `${status}, ${accept}`);
         }
+    },
+  },
+  {
+    it: 'sends the 406 without the validators the handler set for its data (they do not name the problem)',
+    async run(server) {
+      const refused = await send(server, { path: '/tagged', headers: { accept: '*/*;q=0' } });
+      assertProblem(refused, 'json', 406);
+      // None, or one the framework computed for the problem's own bytes (Express).
+      assert.notEqual(refused.headers.get('etag'), TAGGED_HEADERS.ETag);
+      assert.equal(refused.headers.get('last-modified'), null);
+      const json = await send(server, { path: '/tagged', headers: JSON_ACCEPT });
+      assert.equal(json.status, 200);
+      assert.equal(json.headers.get('etag'), TAGGED_HEADERS.ETag);
+      assert.equal(json.headers.get('last-modified'), TAGGED_HEADERS['Last-Modified']);
     },
   },
   {
