@@ -266,7 +266,16 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
       }
     }
     if (!skipped) c.json = negotiatingJson(c, settings);
-    await next();
+    try {
+      await next();
+    } catch (thrown) {
+      // Hono hands only Errors to onError and rethrows anything else (`throw 'x'`), which
+      // @hono/node-server answers with an empty 500: answer it with a problem, as every other
+      // adapter does, and log it as Hono's own error handler logs what it answers.
+      if (thrown instanceof Error) throw thrown;
+      console.error(thrown);
+      return problemResponse(c, thrown, settings);
+    }
     return undefined;
   };
 

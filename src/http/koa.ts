@@ -169,7 +169,7 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       instance: ctx.path,
       ...(skipped ? { format: 'json' as const } : {}),
     });
-    if (rendered.status >= 500) ctx.app.emit('error', error, ctx);
+    if (rendered.status >= 500) ctx.app.emit('error', asError(error), ctx);
     // An error thrown after headers were set for another answer: start from a clean response.
     for (const name of Object.keys(ctx.response.headers)) {
       if (name.toLowerCase() !== 'vary') ctx.remove(name);
@@ -197,6 +197,21 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   };
 
   return Object.assign(middleware, { settings });
+}
+
+/**
+ * `thrown` as Koa's own error handling passes it to the app's 'error' event: a non-Error (`throw
+ * 'x'`) wrapped, since Koa's default listener throws on anything but an Error.
+ */
+function asError(thrown: unknown): Error {
+  if (thrown instanceof Error) return thrown;
+  let text: string;
+  try {
+    text = JSON.stringify(thrown) ?? String(thrown);
+  } catch {
+    text = typeof thrown;
+  }
+  return new Error(`non-error thrown: ${text}`);
 }
 
 export default toon;

@@ -88,11 +88,16 @@ export class TeapotError extends Error {}
 export const TEAPOT_TEXT = 'short and stout';
 
 /** Routes that throw, the same in every app. */
-const THROWING: ReadonlyArray<readonly [string, () => Error]> = [
+const THROWING: ReadonlyArray<readonly [string, () => unknown]> = [
   ['/allow', () => ALLOW_PROBLEM],
   ['/busy', () => BUSY_PROBLEM],
   ['/teapot', () => new TeapotError('teapot')],
+  // Not an Error: JavaScript lets a handler throw anything.
+  ['/thrown-string', () => THROWN_STRING],
 ];
+
+/** What GET /thrown-string throws. */
+export const THROWN_STRING = 'a thrown string, not an Error';
 
 const ALLOW_PROBLEM = new HttpProblem({
   status: 405,

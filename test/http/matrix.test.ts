@@ -842,6 +842,39 @@ const FIELD_CASES: FieldCase[] = [
     },
   },
   {
+    it: 'answers a handler that throws a non-Error with a negotiated 500 problem, never an empty 500',
+    async run(server) {
+      const original = console.error;
+      console.error = () => {};
+      try {
+        for (const [headers, format] of [
+          [TOON_ACCEPT, 'toon'],
+          [JSON_ACCEPT, 'json'],
+        ] as const) {
+          const response = await send(server, { path: '/thrown-string', headers });
+          assert.equal(response.status, 500, response.text);
+          assertVaryAccept(response);
+          assert.equal(
+            response.mediaType,
+            format === 'toon' ? 'text/toon' : 'application/problem+json',
+          );
+          assert.deepEqual(
+            { ...(response.data as object), instance: undefined },
+            {
+              type: 'about:blank',
+              title: 'Internal Server Error',
+              status: 500,
+              instance: undefined,
+            },
+          );
+          assert.doesNotMatch(response.text, /thrown string/, 'no detail of the error leaks');
+        }
+      } finally {
+        console.error = original;
+      }
+    },
+  },
+  {
     it: 'sends the 406 without the validators the handler set for its data (they do not name the problem)',
     async run(server) {
       const refused = await send(server, { path: '/tagged', headers: { accept: '*/*;q=0' } });
