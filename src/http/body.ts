@@ -107,6 +107,12 @@ export interface DecodeBodyOptions {
    * (`strict`). Default `false`: any TOON document, as Fastify and Hono accept any JSON one.
    */
   containerRoot?: boolean;
+  /**
+   * The request's Content-Encoding, on a framework that reads bodies as they are sent (Fastify
+   * and Hono; a plugin may have inflated the body and left the header): named in the problem
+   * when the bytes are not UTF-8, since compressed bytes nobody inflated are the likely cause.
+   */
+  contentEncoding?: string | null;
 }
 
 /**
@@ -126,6 +132,7 @@ export interface DecodeBodyOptions {
  * decodeToonBody('sku: "1e400"'); // { sku: '1e400' }: quoted, a string in both formats
  * decodeToonBody('items[2]{sku}:\n  TEA'); // throws HttpProblem 400 "... line 2, column ...: ..."
  * decodeToonBody(Buffer.from([0x61, 0x3a, 0x20, 0xff])); // throws HttpProblem 400 "... byte offset 3 ..."
+ * decodeToonBody(new Uint8Array([0x1f, 0x8b, 0x08]), { contentEncoding: 'gzip' }); // throws HttpProblem 400 "... declares Content-Encoding: gzip ..."
  * decodeToonBody('42', { containerRoot: true }); // throws HttpProblem 400 (primitive root)
  */
 export function decodeToonBody(
@@ -138,9 +145,14 @@ export function decodeToonBody(
   } catch (error) {
     if (!(error instanceof ToonDecodeError)) throw error;
     if (error.offset !== undefined) {
+      const encoding = options.contentEncoding?.trim().toLowerCase();
+      const advice =
+        encoding === undefined || encoding === '' || encoding === 'identity'
+          ? 'Send the body encoded as UTF-8.'
+          : `The request declares Content-Encoding: ${encoding}, and this server reads request bodies as they are sent, without inflating them: send the body unencoded.`;
       throw new HttpProblem({
         status: 400,
-        detail: `The text/toon request body is not valid UTF-8 at byte offset ${error.offset} (line ${error.line}, column ${error.column}). Send the body encoded as UTF-8.`,
+        detail: `The text/toon request body is not valid UTF-8 at byte offset ${error.offset} (line ${error.line}, column ${error.column}). ${advice}`,
         offset: error.offset,
         line: error.line,
         column: error.column,

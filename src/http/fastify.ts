@@ -260,7 +260,13 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
         assertToonCharset(request.headers['content-type']);
         // An empty TOON body is the empty object (`encode({})` is the empty text), validated
         // like the JSON body {}; Fastify refuses an empty JSON body, but that has no TOON twin.
-        parsed(null, decodeToonBody(body, { prototypeKeys }));
+        parsed(
+          null,
+          decodeToonBody(body, {
+            prototypeKeys,
+            contentEncoding: request.headers['content-encoding'],
+          }),
+        );
       } catch (error) {
         parsed(error as Error);
       }

@@ -93,7 +93,7 @@ function problemResponse(c: Context, error: unknown, settings: ToonSettings): Re
 async function replaceToonBody(c: Context): Promise<void> {
   const raw = c.req.raw;
   const bytes = new Uint8Array(await raw.arrayBuffer());
-  const value = decodeToonBody(bytes);
+  const value = decodeToonBody(bytes, { contentEncoding: raw.headers.get('content-encoding') });
   const headers = new Headers(raw.headers);
   headers.set('content-type', JSON_CONTENT_TYPE);
   headers.delete('content-length');
