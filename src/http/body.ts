@@ -145,9 +145,9 @@ export function decodeToonBody(
   } catch (error) {
     if (!(error instanceof ToonDecodeError)) throw error;
     if (error.offset !== undefined) {
-      const encoding = options.contentEncoding?.trim().toLowerCase();
+      const encoding = contentCoding(options.contentEncoding);
       const advice =
-        encoding === undefined || encoding === '' || encoding === 'identity'
+        encoding === 'identity'
           ? 'Send the body encoded as UTF-8.'
           : `The request declares Content-Encoding: ${encoding}, and this server reads request bodies as they are sent, without inflating them: send the body unencoded.`;
       throw new HttpProblem({
@@ -191,6 +191,18 @@ export function assertToonCharset(contentType: string | null | undefined): void 
     status: 415,
     detail: `TOON request bodies must be UTF-8, but the Content-Type declares charset=${charset}. Send the body as UTF-8 (or omit the charset).`,
   });
+}
+
+/**
+ * A request's Content-Encoding header as one coding name, lower case: `'identity'` when there is
+ * none.
+ *
+ * @example
+ * contentCoding(' GZip '); // 'gzip'
+ * contentCoding(undefined); // 'identity'
+ */
+export function contentCoding(header: string | null | undefined): string {
+  return (header ?? '').trim().toLowerCase() || 'identity';
 }
 
 /**

@@ -2,7 +2,7 @@
 // and gzip/deflate/br inflation, the two things body-parser gives JSON bodies, so a TOON body
 // meets the same limits and encodings as its JSON twin. node:zlib is loaded only for an encoded
 // body, so importing this module costs nothing on runtimes without it.
-import { payloadTooLarge } from './body.js';
+import { contentCoding, payloadTooLarge } from './body.js';
 import { HttpProblem } from './problem.js';
 
 /** Options of {@link readBody}. */
@@ -134,7 +134,7 @@ export async function readBody(
   options: ReadBodyOptions = {},
 ): Promise<Uint8Array> {
   const limit = options.limit ?? DEFAULT_BODY_LIMIT;
-  const encoding = (options.encoding ?? '').trim().toLowerCase() || 'identity';
+  const encoding = contentCoding(options.encoding);
   if (encoding === 'identity') {
     const declared = Number(options.length ?? Number.NaN);
     if (declared > limit) throw payloadTooLarge(limit);

@@ -5,7 +5,21 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
-import { connectStdio, LineProcess, proxyArgs, proxyCli, UPSTREAM } from './helpers.js';
+import {
+  connectStdio,
+  LineProcess,
+  proxyArgs,
+  proxyCli,
+  type StdioConnection,
+  type ToolResult,
+  UPSTREAM,
+} from './helpers.js';
+
+/** The text of the first content of `tool`'s result, called without arguments. */
+async function firstText(connection: StdioConnection, tool: string): Promise<string | undefined> {
+  const result = (await connection.client.callTool({ name: tool })) as ToolResult;
+  return result.content[0]?.text;
+}
 
 async function callAndFail(
   options: string[],
@@ -96,10 +110,7 @@ describe('toonwire proxy when the upstream fails', () => {
   it('skips a stdout line that is not JSON (a banner, a stray log), logs it and counts it in --stats', async () => {
     const connection = await connectStdio(process.execPath, proxyArgs(['--stats']));
     try {
-      const result = (await connection.client.callTool({ name: 'garbage' })) as {
-        content: Array<{ text: string }>;
-      };
-      assert.equal(result.content[0]!.text, 'answered after the stray line');
+      assert.equal(await firstText(connection, 'garbage'), 'answered after the stray line');
       await connection.client.close();
       assert.equal(await connection.exited, 0);
       assert.match(
@@ -118,14 +129,8 @@ describe('toonwire proxy when the upstream fails', () => {
   it("skips JSON lines without a jsonrpc member (a logger's record, a number) as the SDK's client does, and carries on", async () => {
     const connection = await connectStdio(process.execPath, proxyArgs(['--stats']));
     try {
-      const result = (await connection.client.callTool({ name: 'json_log' })) as {
-        content: Array<{ text: string }>;
-      };
-      assert.equal(result.content[0]!.text, 'answered after the log record');
-      const after = (await connection.client.callTool({ name: 'garbage' })) as {
-        content: Array<{ text: string }>;
-      };
-      assert.equal(after.content[0]!.text, 'answered after the stray line');
+      assert.equal(await firstText(connection, 'json_log'), 'answered after the log record');
+      assert.equal(await firstText(connection, 'garbage'), 'answered after the stray line');
       await connection.client.close();
       assert.equal(await connection.exited, 0);
       assert.match(
