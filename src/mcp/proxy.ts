@@ -236,7 +236,7 @@ export async function runStdioProxy(options: StdioProxyOptions): Promise<ProxySe
   const pipeline = await createResultPipeline(options, logFor(options));
   const session = createSession(downstream, options, pipeline);
   const { signal } = options;
-  const stop = (): void => void session.close();
+  const stop = (): void => void session.close('the proxy was stopped');
   signal?.addEventListener('abort', stop, { once: true });
   try {
     if (signal?.aborted) await session.close();

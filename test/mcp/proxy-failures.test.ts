@@ -198,6 +198,33 @@ describe('toonwire proxy exit', () => {
     }
   });
 
+  it('answers a call in flight with an error on SIGTERM, then exits 0', async () => {
+    const proxy = new LineProcess(process.execPath, proxyArgs());
+    try {
+      proxy.write(
+        '{"jsonrpc":"2.0","id":"i","method":"initialize","params":{"protocolVersion":"2025-06-18","capabilities":{},"clientInfo":{"name":"t","version":"1"}}}',
+      );
+      await proxy.waitFor((line) => line.includes('"id":"i"'));
+      proxy.write('{"jsonrpc":"2.0","method":"notifications/initialized"}');
+      proxy.write('{"jsonrpc":"2.0","id":"h","method":"tools/call","params":{"name":"hang"}}');
+      // The upstream has the call once it answers the ping sent after it.
+      proxy.write('{"jsonrpc":"2.0","id":"p","method":"ping"}');
+      await proxy.waitFor((line) => line.includes('"id":"p"'));
+      proxy.child.kill('SIGTERM');
+      const answer = JSON.parse(
+        proxy.lines[await proxy.waitFor((line) => line.includes('"id":"h"'))]!,
+      );
+      assert.equal(answer.error.code, -32000);
+      assert.match(
+        answer.error.message,
+        /^toonwire proxy: the proxy was stopped, so 'tools\/call hang' \(id "h"\) got no answer$/,
+      );
+      assert.equal(await proxy.exited, 0);
+    } finally {
+      proxy.kill();
+    }
+  });
+
   it('exits 2 with a usage message when no upstream is given', async () => {
     const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy']);
     assert.equal(await proxy.exited, 2);

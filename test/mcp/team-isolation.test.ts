@@ -8,6 +8,8 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { withinHangGuard } from '../support/patience.js';
 import {
   type LineProcess,
@@ -145,5 +147,44 @@ describe('toonwire proxy --listen: drain on SIGTERM', () => {
     assert.equal(code, 0, proxy.stderr);
     await withinHangGuard(gone(Number(pid)), 30_000, 'the upstream to end');
     assert.doesNotMatch(proxy.stderr, /still in flight/);
+  });
+
+  it('answers the calls still in flight when --drain-timeout runs out with an error, on both routes, then exits 0', async () => {
+    const { proxy, url } = await startListening(['--drain-timeout', '0.2', '--', ...TEAM_UPSTREAM]);
+    // A 2026-07-28 request, and a call in a session of the SDK's own client (the older route).
+    const modern = modernRequest(1, 'tools/call', { name: 'hold', arguments: { label: 'modern' } });
+    const modernAnswer = post(url, modern.body, modern.headers);
+    const client = new Client({ name: 'drained', version: '1' });
+    await client.connect(new StreamableHTTPClientTransport(new URL(url)));
+    const sessionAnswer = client
+      .callTool({ name: 'hold', arguments: { label: 'session' } }, undefined, { timeout: 600_000 })
+      .then(
+        () => 'answered',
+        (error: Error) => error.message,
+      );
+    // One upstream per route, each holding its call.
+    await withinHangGuard(
+      stderrMatches(proxy, /holding 1\n[\s\S]*holding 1\n/),
+      30_000,
+      'both calls held',
+    );
+    const pids = [...proxy.stderr.matchAll(/team-upstream: pid (\d+)/g)].map((m) => Number(m[1]));
+    assert.equal(pids.length, 2, proxy.stderr);
+    proxy.child.kill('SIGTERM');
+    const [posted, sessionMessage] = await withinHangGuard(
+      Promise.all([modernAnswer, sessionAnswer]),
+      30_000,
+      'the answers to the calls in flight',
+    );
+    assert.match(
+      String(posted.messages.at(-1)?.error?.message),
+      /the proxy is shutting down, so 'tools\/call hold' \(id 1\) got no answer/,
+    );
+    assert.match(sessionMessage, /-32000: toonwire proxy: the proxy is shutting down/);
+    const code = await withinHangGuard(proxy.exited, 30_000, 'the exit');
+    assert.equal(code, 0, proxy.stderr);
+    assert.match(proxy.stderr, /still in flight after --drain-timeout 0.2 s are ended/);
+    for (const pid of pids) await withinHangGuard(gone(pid), 30_000, 'the upstreams to end');
+    await client.close();
   });
 });

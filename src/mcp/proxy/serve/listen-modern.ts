@@ -256,12 +256,14 @@ export class ModernRoute {
     } as JSONRPCMessage;
   }
 
-  /** Ends every shared session (and its upstream). */
-  async close(): Promise<void> {
+  /** Ends every shared session (and its upstream); `why` answers their requests still pending. */
+  async close(why?: string): Promise<void> {
     this.closed = true;
     const all = await Promise.allSettled(this.shared.values());
     await Promise.allSettled(
-      all.map((entry) => (entry.status === 'fulfilled' ? entry.value.session.close() : undefined)),
+      all.map((entry) =>
+        entry.status === 'fulfilled' ? entry.value.session.close(why) : undefined,
+      ),
     );
   }
 

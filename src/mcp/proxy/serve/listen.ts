@@ -325,12 +325,19 @@ export async function listenHttp(
     },
     close: async () => {
       clearInterval(sweeper);
-      await Promise.allSettled([modern.close(), ...[...live].map((session) => session.close())]);
+      // Calls still in flight (a drain that ran out) are answered with an error, not a closed stream.
+      await Promise.allSettled([
+        modern.close(STOPPING),
+        ...[...live].map((session) => session.close(STOPPING)),
+      ]);
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
   };
 }
+
+/** Why the calls still in flight when the server closes get no answer from their server. */
+const STOPPING = 'the proxy is shutting down';
 
 function reply(response: ServerResponse, status: number, message: string, code = -32000): void {
   response.writeHead(status, { 'content-type': 'application/json' });

@@ -191,8 +191,25 @@ export class ProxySession {
     await this.downstream.start();
   }
 
-  /** Ends the session from outside (a signal, a server shutting down); resolves once it is over. */
-  async close(): Promise<void> {
+  /**
+   * Ends the session from outside (a signal, a server shutting down); resolves once it is over.
+   * With `why`, every request still pending is first answered with a JSON-RPC error saying why,
+   * so its client is not left waiting for its own timeout (an HTTP stream closed without an
+   * answer tells it nothing).
+   *
+   * @example
+   * await session.close('the proxy is shutting down');
+   * // a pending tools/call gets: "toonwire proxy: the proxy is shutting down, so 'tools/call
+   * // search' (id 7) got no answer" (code -32000)
+   */
+  async close(why?: string): Promise<void> {
+    if (why !== undefined && !this.shuttingDown && this.failure === undefined) {
+      const answered = [...this.pending].map(([id, entry]) =>
+        this.answerWithError(id, ProxyErrorCode.UpstreamClosed, why, entry),
+      );
+      this.pending.clear();
+      await Promise.all(answered);
+    }
     await this.shutdown({ reason: 'closed' });
     await this.ended;
   }
@@ -609,6 +626,16 @@ export class ProxySession {
     request: { method: string; toolName?: string } | undefined,
   ): Promise<void> {
     const { reason, code } = this.failure!;
+    return this.answerWithError(id, code, reason, request);
+  }
+
+  /** Answers `id` with an error giving `reason` and, when `request` is given, naming it. */
+  private answerWithError(
+    id: RequestId,
+    code: number,
+    reason: string,
+    request: { method: string; toolName?: string } | undefined,
+  ): Promise<void> {
     const consequence =
       request === undefined
         ? ''
