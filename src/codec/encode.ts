@@ -7,9 +7,12 @@ import {
   allPrimitives,
   type Field,
   fieldList,
+  firstRowLayout,
+  fitsLayout,
   isPlain,
   isPrimitive,
   keyedLayout,
+  laterRowsFit,
   NOT_JSON,
   sharedLayout,
 } from './layout.js';
@@ -20,6 +23,7 @@ import {
   jsonStrings,
 } from './lexical.js';
 import { type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
+import { isPlainObject } from './objects.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
 import type {
@@ -276,6 +280,20 @@ function layoutDepth(fields: readonly Field[]): number {
     if (children !== undefined) deepest = Math.max(deepest, layoutDepth(children));
   }
   return 1 + deepest;
+}
+
+/** Does `object` have an enumerable key, its own or inherited? */
+function hasEnumerableKeys(object: object): boolean {
+  for (const _ in object) return true;
+  return false;
+}
+
+/** Where the text written so far ends (see Writer.mark). */
+interface Mark {
+  readonly out: string;
+  /** How many strings were waiting to be quoted. */
+  readonly waiting: number;
+  readonly waitingLength: number;
 }
 
 /** Where an array stands, which decides its empty form and whether it may be a table. */
@@ -591,16 +609,7 @@ class Writer {
       return;
     }
     // §9.4: an array that is itself a list item never takes tabular form.
-    const layout =
-      position === 'item' ? undefined : sharedLayout(array, this.lastLayout, this.rawStrings);
-    if (layout !== undefined) {
-      this.write(`${bracket + this.tableHeader(layout)}:`);
-      for (let i = 0; i < length; i++) {
-        this.startLine(childDepth);
-        this.cells(array[i] as JsonObject, layout);
-      }
-      return;
-    }
+    if (position !== 'item' && this.table(array, bracket, childDepth)) return;
     this.write(`${bracket}:`);
     if (allArraysOfNonStrings(array)) {
       // The item arrays are one level deeper, all at once.
@@ -608,6 +617,93 @@ class Writer {
       this.numericRows(array as JsonPrimitive[][], childDepth);
       this.leave();
     } else for (let i = 0; i < length; i++) this.listItem(array[i]!, childDepth);
+  }
+
+  /**
+   * Writes `rows` as a table (§9.3) when they are one, and says whether they were. The layout
+   * comes from the first row, and the rows are checked as their cells are written
+   * ({@link fittedCells}), not in a pass of their own before (which cost a tenth of encoding a
+   * table, two arrays per row and nested group). A row that is not read in the layout's order
+   * is checked exactly ({@link fitsLayout}: its keys in another order still fit). When a row
+   * does not fit, or anything is thrown on the way, the text written since the header is taken
+   * back; a throw is then decided by the exact check run first, as in {@link sharedLayout}, so
+   * that the outcome (text, error or over-budget) is exactly that of checking before writing.
+   */
+  private table(rows: JsonArray, bracket: string, childDepth: number): boolean {
+    const layout = firstRowLayout(rows[0], this.lastLayout, this.rawStrings);
+    if (layout === undefined) return false;
+    const mark = this.mark();
+    const { lastLayout, lastHeader, lastLayoutDepth } = this;
+    this.keysInherited = hasEnumerableKeys(Object.prototype);
+    try {
+      this.write(`${bracket + this.tableHeader(layout)}:`);
+      let i = 0;
+      for (; i < rows.length; i++) {
+        this.startLine(childDepth);
+        const row = rows[i]!;
+        const rowMark = this.mark();
+        if (this.fittedCells(row, layout)) continue;
+        this.rollBack(rowMark);
+        if (!fitsLayout(row, layout, this.rawStrings)) break;
+        this.cells(row as JsonObject, layout);
+      }
+      if (i === rows.length) return true;
+    } catch (error) {
+      // Had the rows been checked first, a table that fits would have been written as here, up
+      // to the same throw (over budget, say); the check itself may throw first (NOT_JSON).
+      if (laterRowsFit(rows, layout, this.rawStrings)) throw error;
+    }
+    this.rollBack(mark);
+    this.lastLayout = lastLayout;
+    this.lastHeader = lastHeader;
+    this.lastLayoutDepth = lastLayoutDepth;
+    return false;
+  }
+
+  /** Does Object.prototype have enumerable keys, which `for...in` would list (see fittedCells)? */
+  private keysInherited = false;
+
+  /** Where the text written so far ends, for {@link rollBack}. */
+  private mark(): Mark {
+    return { out: this.out, waiting: this.jsonStrings.length, waitingLength: this.waitingLength };
+  }
+
+  /** Takes back the text written since `mark`. */
+  private rollBack(mark: Mark): void {
+    this.out = mark.out;
+    this.jsonStrings.length = mark.waiting;
+    this.textBefore.length = mark.waiting;
+    this.waitingLength = mark.waitingLength;
+  }
+
+  /**
+   * {@link cells} for a row not known to fit `fields`: writes its cells while it is read in
+   * the layout's order, and says whether it fits (then everything was written). `false` leaves
+   * a partial row for the caller to take back; the row may still fit, with its keys in another
+   * order. `for...in` lists an object's own keys as `Object.keys` does, then any enumerable
+   * keys of its prototypes: rows of other prototypes than Object's or none are left to the
+   * exact check, and so is everything when Object.prototype has enumerable keys (see table).
+   */
+  private fittedCells(row: JsonValue, fields: readonly Field[]): boolean {
+    if (this.keysInherited || !isPlainObject(row)) return false;
+    this.check(row);
+    const count = fields.length;
+    let i = 0;
+    for (const key in row) {
+      if (i === count) return false;
+      const field = fields[i]!;
+      if (key !== field.key) return false;
+      const value = row[key] as JsonValue;
+      if (field.children === undefined) {
+        if (!isPrimitive(value, this.rawStrings)) return false;
+        this.primitive(i > 0 ? this.delimiter : '', value);
+      } else {
+        if (i > 0) this.write(this.delimiter);
+        if (!this.fittedCells(value, field.children)) return false;
+      }
+      i++;
+    }
+    return i === count;
   }
 
   /**

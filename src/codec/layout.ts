@@ -171,19 +171,43 @@ export function sharedLayout(
   previous?: readonly Field[],
   rawStrings = true,
 ): Field[] | undefined {
-  const first = rows[0];
+  const fields = firstRowLayout(rows[0], previous, rawStrings);
+  return fields !== undefined && laterRowsFit(rows, fields, rawStrings) ? fields : undefined;
+}
+
+/**
+ * Does every row after the first fit `fields` ({@link fitsLayout})? `rawStrings` as in
+ * {@link isPrimitive}.
+ */
+export function laterRowsFit(
+  rows: readonly JsonValue[],
+  fields: readonly Field[],
+  rawStrings = true,
+): boolean {
+  for (let i = 1; i < rows.length; i++) if (!fitsLayout(rows[i]!, fields, rawStrings)) return false;
+  return true;
+}
+
+/**
+ * The layout a table whose first row is `first` would have, if the other rows fit it (see
+ * {@link sharedLayout}, which checks that; the encoder checks it as it writes the rows).
+ * `previous` and `rawStrings` as there.
+ *
+ * @example
+ * firstRowLayout({ id: 1, s: { a: 1 } });
+ * // [{ key: 'id', children: undefined }, { key: 's', children: [{ key: 'a', children: undefined }] }]
+ */
+export function firstRowLayout(
+  first: JsonValue | undefined,
+  previous?: readonly Field[],
+  rawStrings = true,
+): Field[] | undefined {
   if (!isRecord(first, rawStrings)) return undefined;
   // Responses repeat the same nested tables (every order's items): when the first row has the
   // previous table's keys in the same order, that layout is this table's too.
-  const fields =
-    previous !== undefined && hasLayout(first, previous, rawStrings)
-      ? (previous as Field[])
-      : layoutOf(first, rawStrings);
-  if (fields === undefined) return undefined;
-  for (let i = 1; i < rows.length; i++) {
-    if (!fitsLayout(rows[i]!, fields, rawStrings)) return undefined;
-  }
-  return fields;
+  return previous !== undefined && hasLayout(first, previous, rawStrings)
+    ? (previous as Field[])
+    : layoutOf(first, rawStrings);
 }
 
 /**

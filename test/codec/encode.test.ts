@@ -14,6 +14,16 @@ import { rawString } from '../../src/codec/raw-string.js';
 
 const lines = (...text: string[]) => text.join('\n');
 
+/** Runs `check` while Object.prototype has an enumerable `key` (as after prototype pollution). */
+function withPollutedPrototype(key: string, check: () => void): void {
+  Object.defineProperty(Object.prototype, key, { value: 1, enumerable: true, configurable: true });
+  try {
+    check();
+  } finally {
+    delete (Object.prototype as Record<string, unknown>)[key];
+  }
+}
+
 describe('§2 numbers are canonical', () => {
   it('writes integers and decimals without exponents inside [1e-6, 1e21)', () => {
     assert.equal(
@@ -299,12 +309,7 @@ describe('§9.3 tabular arrays', () => {
     assert.equal(encode({ t: rows }), 't[3]{a,b{x,y},c}:\n  1,2,3,4\n  6,8,7,5\n  9,10,11,12');
   });
   it('ignores enumerable keys inherited from a polluted Object.prototype', () => {
-    Object.defineProperty(Object.prototype, 'polluted', {
-      value: 1,
-      enumerable: true,
-      configurable: true,
-    });
-    try {
+    withPollutedPrototype('polluted', () => {
       assert.equal(
         encode({
           t: [
@@ -314,9 +319,65 @@ describe('§9.3 tabular arrays', () => {
         }),
         't[2]{a,b}:\n  1,2\n  4,3',
       );
-    } finally {
-      delete (Object.prototype as { polluted?: number }).polluted;
+    });
+  });
+  it('takes back the rows written when a later row breaks the table', () => {
+    // The rows are checked as they are written: a row that breaks the table sends the array to
+    // list form, strings waiting to be quoted (the batch of jsonStrings) included.
+    const rows = [
+      { id: 1, note: 'say "hi"' },
+      { note: 'a\nb', id: 2 },
+      { id: 3, note: 'c' },
+      { id: 4, note: 'd', extra: true },
+    ];
+    const list = lines(
+      't[4]:',
+      '  - id: 1',
+      '    note: "say \\"hi\\""',
+      '  - note: "a\\nb"',
+      '    id: 2',
+      '  - id: 3',
+      '    note: c',
+      '  - id: 4',
+      '    note: d',
+      '    extra: true',
+    );
+    assert.equal(encode({ t: rows, u: 'x"y' }), `${list}\nu: "x\\"y"`);
+    assert.equal(
+      encode({ t: rows.slice(0, 3) }),
+      lines('t[3]{id,note}:', '  1,"say \\"hi\\""', '  2,"a\\nb"', '  3,c'),
+    );
+    for (const broken of [{ id: 4 }, { id: 4, note: [] }, { id: 4, note: { a: 1 } }, 5, [1]]) {
+      assert.equal(
+        encode({ t: [...rows.slice(0, 3), broken] }),
+        encode({ t: [...rows.slice(0, 3), broken] }, { replacer: (_key, value) => value }),
+      );
+      assert.match(encode({ t: [...rows.slice(0, 3), broken] }), /^t\[4\]:/);
     }
+  });
+  it('reads rows with no prototype, and not keys a polluted prototype lends a row', () => {
+    const bare = (entries: Record<string, unknown>) =>
+      Object.assign(Object.create(null) as Record<string, unknown>, entries);
+    assert.equal(encode([bare({ a: 1, b: 2 }), bare({ a: 3, b: 4 })]), '[2]{a,b}:\n  1,2\n  3,4');
+    withPollutedPrototype('b', () => {
+      assert.equal(
+        encode([{ a: 1, b: 2 }, { a: 3 }]),
+        lines('[2]:', '  - a: 1', '    b: 2', '  - a: 3'),
+      );
+    });
+  });
+  it('throws what checking the rows first would throw, for a table that breaks', () => {
+    // The header's key cannot be written, but the rows are no table: as a list, the string in
+    // the first row comes before that key.
+    assert.throws(() => encode([{ a: '\ud800', '\udc00': 1 }, { a: 2 }]), /cannot encode a string/);
+    assert.throws(
+      () =>
+        encode([
+          { a: 1, '\udc00': 1 },
+          { a: 2, '\udc00': 2 },
+        ]),
+      /cannot encode a key/,
+    );
   });
   it('writes uniform objects of primitives as a table in the first row’s key order', () => {
     assert.equal(
@@ -466,6 +527,34 @@ describe('encodeWithin (the picker’s budgeted encode)', () => {
     assert.equal(encodeWithin(value, undefined, full.length - 1), undefined);
     assert.equal(encodeWithin(value, undefined, 5), undefined);
     assert.equal(encodeWithin('a primitive root', undefined, 3), undefined);
+  });
+});
+
+describe('encodeWithin on tables checked as they are written', () => {
+  it('is encode() at or over its length and undefined under it, at every budget', () => {
+    const rows = Array.from({ length: 6 }, (_, id) => ({ id, name: `n"${id}`, s: { a: id } }));
+    for (const value of [
+      { t: rows },
+      { t: [...rows, { id: 6, name: 'x' }] },
+      { t: [...rows.slice(0, 3), { s: { a: 3 }, name: 'y', id: 3 }, ...rows.slice(4)] },
+    ]) {
+      const full = encode(value);
+      for (let budget = 0; budget <= full.length + 1; budget++) {
+        assert.equal(
+          encodeWithin(value, undefined, budget),
+          budget >= full.length ? full : undefined,
+          `${budget}`,
+        );
+      }
+    }
+  });
+  it('says NOT_PLAIN over budget when a later row holds what JSON has not, as checking first would', () => {
+    const rows = Array.from({ length: 20 }, (_, id) => ({ id, name: `row ${id}` }));
+    assert.equal(encodeIfPlain([...rows, { id: 20, name: undefined }], undefined, 30), NOT_PLAIN);
+    assert.equal(
+      encodeIfPlain([...rows, { id: 20, name: 'x', more: 1 }], undefined, 30),
+      undefined,
+    );
   });
 });
 
