@@ -15,6 +15,8 @@
 //   npm run bench:http -- --edge             # issue 31: quoted/nested/tabular under 'auto' and hostile
 //                                            # bodies, Fastify, Express, Hono and Koa (--app to pick one);
 //                                            # --duration N: 100 x N requests per side, N per hostile body
+//   npm run bench:http -- --edge --against ../old  # the hostile bodies only, this checkout's server and
+//                                            # another's, both formats, all four sides interleaved
 //
 // On Linux each run also reports the server's CPU time per request (from /proc), which moves
 // less than requests per second when other work shares the machine. The `strings` server is this
@@ -726,15 +728,125 @@ async function edgeCompare(
   sides: Record<string, Parameters<typeof edgeSide>[2]>,
   count: number,
 ): Promise<Record<string, number>> {
+  return edgeCompareServers(
+    Object.fromEntries(
+      Object.entries(sides).map(([name, request]) => [name, { url, pid, request }]),
+    ),
+    count,
+  );
+}
+
+/** {@link edgeCompare} over sides that may each be another server. */
+async function edgeCompareServers(
+  sides: Record<
+    string,
+    { url: string; pid: number | undefined; request: Parameters<typeof edgeSide>[2] }
+  >,
+  count: number,
+): Promise<Record<string, number>> {
   const samples: Record<string, number[]> = Object.fromEntries(
     Object.keys(sides).map((k) => [k, []]),
   );
   const names = Object.keys(sides);
   for (let round = 0; round < rounds; round++) {
     const order = round % 2 === 0 ? names : [...names].reverse();
-    for (const name of order) samples[name]!.push(await edgeSide(url, pid, sides[name]!, count));
+    for (const name of order) {
+      const side = sides[name]!;
+      samples[name]!.push(await edgeSide(side.url, side.pid, side.request, count));
+    }
   }
   return Object.fromEntries(names.map((name) => [name, median(samples[name]!)]));
+}
+
+/** Starts a checkout's `--serve-edge` server for one adapter. */
+async function startEdgeServer(
+  name: App,
+  tree = THIS_TREE,
+): Promise<{ child: ChildProcess; url: string }> {
+  const child = spawn(
+    process.execPath,
+    ['--import', 'tsx', resolve(tree, 'bench/http.bench.ts'), '--serve-edge', '--app', name],
+    {
+      cwd: tree,
+      env: { ...process.env, NODE_ENV: 'production' },
+      stdio: ['ignore', 'pipe', 'inherit'],
+    },
+  );
+  child.stdout!.setEncoding('utf8');
+  const [line] = (await once(child.stdout!, 'data')) as [string];
+  return { child, url: /listening on (\S+)/.exec(line)![1]! };
+}
+
+/** The hostile request bodies as requests to `/sink`, JSON twin and TOON. */
+function hostileRequests(texts: {
+  json: string;
+  toon: string;
+}): Record<'json' | 'toon', Parameters<typeof edgeSide>[2]> {
+  const post = (type: string, body: string) => ({
+    path: '/sink',
+    method: 'POST',
+    headers: { 'content-type': type },
+    body,
+  });
+  return { json: post('application/json', texts.json), toon: post('text/toon', texts.toon) };
+}
+
+// --edge --against: the hostile bodies in this checkout's server and another's (the checkout the
+// change started from, say), JSON and TOON on each, all four sides interleaved per body, so the
+// TOON/JSON ratios of both are taken under the same load.
+async function edgeAgainst(otherTree: string): Promise<void> {
+  const other = resolve(otherTree);
+  console.log(
+    `load average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')}, Node ${process.version}; this checkout (new) against ${other} (other)`,
+  );
+  const hostile = hostileBodies();
+  for (const name of edgeApps()) {
+    const [mine, theirs] = await Promise.all([startEdgeServer(name), startEdgeServer(name, other)]);
+    try {
+      console.log(
+        `\n${APPS[name]} (server CPU ms per request, ${duration} sequential requests per sample; median of ${rounds} interleaved rounds):`,
+      );
+      for (const [body, texts] of Object.entries(hostile)) {
+        const requests = hostileRequests(texts);
+        const side = (server: { child: ChildProcess; url: string }, format: 'json' | 'toon') => ({
+          url: server.url,
+          pid: server.child.pid,
+          request: requests[format],
+        });
+        const cpu = await edgeCompareServers(
+          {
+            'other json': side(theirs, 'json'),
+            'other toon': side(theirs, 'toon'),
+            'new json': side(mine, 'json'),
+            'new toon': side(mine, 'toon'),
+          },
+          duration,
+        );
+        const ratio = (who: string) => cpu[`${who} toon`]! / cpu[`${who} json`]!;
+        const figures = (who: string) =>
+          `TOON ${(cpu[`${who} toon`]! / 1e3).toFixed(1)} / JSON ${(cpu[`${who} json`]! / 1e3).toFixed(1)} = ${ratio(who).toFixed(2)}`;
+        console.log(
+          `  ${body.padEnd(9)} other ${figures('other')}; new ${figures('new')} (goal <= 2: ${ratio('new') <= 2 ? 'met' : 'missed'}); new/other TOON ${(cpu['new toon']! / cpu['other toon']!).toFixed(2)}`,
+        );
+      }
+    } finally {
+      await Promise.all([stop(mine.child), stop(theirs.child)]);
+    }
+  }
+  console.log(
+    `\nload average ${loadavg()
+      .map((n) => n.toFixed(2))
+      .join(' ')} at the end`,
+  );
+}
+
+/** The adapters --edge measures: all four, unless --app names one. */
+function edgeApps(): readonly App[] {
+  return values.app === 'fastify' && !process.argv.includes('--app')
+    ? ['fastify', 'express', 'hono', 'koa']
+    : [app];
 }
 
 async function edge(): Promise<void> {
@@ -769,22 +881,8 @@ async function edge(): Promise<void> {
       `  ${name.padEnd(9)} JSON.parse ${(parse / 1e6).toFixed(1)} ms, decode ${(plain / 1e6).toFixed(1)} ms, decodeToonBody with the guard ${(adapter / 1e6).toFixed(1)} ms (x${(adapter / plain).toFixed(2)} of decode)`,
     );
   }
-  const apps: readonly App[] =
-    values.app === 'fastify' && !process.argv.includes('--app')
-      ? ['fastify', 'express', 'hono', 'koa']
-      : [app];
-  for (const name of apps) {
-    const child = spawn(
-      process.execPath,
-      ['--import', 'tsx', fileURLToPath(import.meta.url), '--serve-edge', '--app', name],
-      {
-        env: { ...process.env, NODE_ENV: 'production' },
-        stdio: ['ignore', 'pipe', 'inherit'],
-      },
-    );
-    child.stdout!.setEncoding('utf8');
-    const [line] = (await once(child.stdout!, 'data')) as [string];
-    const url = /listening on (\S+)/.exec(line)![1]!;
+  for (const name of edgeApps()) {
+    const { child, url } = await startEdgeServer(name);
     try {
       console.log(
         `\n${APPS[name]} (server CPU µs per request, sequential requests; median of ${rounds} interleaved rounds):`,
@@ -808,25 +906,7 @@ async function edge(): Promise<void> {
         );
       }
       for (const [body, texts] of Object.entries(hostile)) {
-        const cpu = await edgeCompare(
-          url,
-          child.pid,
-          {
-            json: {
-              path: '/sink',
-              method: 'POST',
-              headers: { 'content-type': 'application/json' },
-              body: texts.json,
-            },
-            toon: {
-              path: '/sink',
-              method: 'POST',
-              headers: { 'content-type': 'text/toon' },
-              body: texts.toon,
-            },
-          },
-          duration,
-        );
+        const cpu = await edgeCompare(url, child.pid, hostileRequests(texts), duration);
         const hostileRatio = cpu.toon! / cpu.json!;
         console.log(
           `  ${body.padEnd(9)} JSON ${(cpu.json! / 1e3).toFixed(1)} ms, TOON ${(cpu.toon! / 1e3).toFixed(1)} ms (TOON/JSON ${hostileRatio.toFixed(2)}; goal <= 2: ${hostileRatio <= 2 ? 'met' : 'missed'})`,
@@ -841,6 +921,8 @@ async function edge(): Promise<void> {
 
 if (values['serve-edge']) {
   await serveEdge();
+} else if (values.edge && values.against !== undefined) {
+  await edgeAgainst(values.against);
 } else if (values.edge) {
   await edge();
 } else if (values.serve) {

@@ -660,6 +660,44 @@ describe('§9.3 tabular arrays', () => {
       20,
     );
   });
+  it('finds a duplicate spelled two ways in a wide header: quoted and bare, spaces, quotes, long and non-ASCII names', () => {
+    // Bare names of plain characters are hashed as they are read, others after; a name is the
+    // same name either way. Twelve names first, so the check has its hash table.
+    const first = Array.from({ length: 12 }, (_, i) => `f${i}`).join(',');
+    const long = 'k'.repeat(70);
+    for (const [earlier, later] of [
+      ['q3', '"q3"'],
+      ['"q13"', 'q13'],
+      ['a b', '"a b"'],
+      ['x"y"', '"x\\"y\\""'],
+      [long, `"${long}"`],
+      ['café', '"café"'],
+      ['"é1"', 'é1'],
+    ] as const) {
+      const header = `t[1]{${first},${earlier},m,${later}}:`;
+      rejects(lines(header, `  ${Array(15).fill(0).join(',')}`), {
+        line: 1,
+        column: header.lastIndexOf(`,${later}`) + 2,
+        reason: /^duplicate field name "/,
+      });
+    }
+  });
+  it('reads a group that opens after many leaf names, and its rows', () => {
+    const leaves = Array.from({ length: 12 }, (_, i) => `f${i}`);
+    const value = decode(
+      `t[1]{${leaves.join(',')},g{x,y},__proto__,z}:\n  ${[...leaves.keys(), 'X', 'Y', 'P', 'Z'].join(',')}`,
+    ) as { t: Record<string, unknown>[] };
+    const row = value.t[0]!;
+    assert.deepEqual(Object.keys(row), [...leaves, 'g', '__proto__', 'z']);
+    assert.deepEqual(row.g, { x: 'X', y: 'Y' });
+    assert.equal(Object.getPrototypeOf(row), Object.prototype);
+    assert.equal(Object.getOwnPropertyDescriptor(row, '__proto__')?.value, 'P');
+    rejects(lines(`t[1]{${leaves.join(',')},g{x,y},z}:`, `  ${Array(14).fill(0).join(',')}`), {
+      line: 2,
+      column: 30,
+      reason: /14 values but the header declares 15 fields/,
+    });
+  });
   it('reads a line without a colon as no header, even with a duplicate field name or a group past maxDepth', () => {
     // The header parser reports these as "not a header" (a scalar line without a colon), and the
     // error only when the line has a colon: a root scalar is its text, an object line is refused

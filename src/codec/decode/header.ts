@@ -6,7 +6,7 @@
 import * as codes from '../char-codes.js';
 import { QuotedTokenError } from '../lexical.js';
 import { reasons } from './messages.js';
-import { keyHash, type TokenReader } from './tokens.js';
+import { FNV_OFFSET, FNV_PRIME, keyHash, type TokenReader } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
@@ -189,22 +189,15 @@ export function parseHeader(
   j++;
   let fields: FieldList | null = null;
   if (text.charCodeAt(j) === BRACE_OPEN) {
-    const names: string[] = [];
-    const ops: number[] = [];
-    const after = parseFieldGroup(reader, j, end, delimiter, rowLevel, names, ops);
+    const list = new FieldListBuilder();
+    const after = parseFieldGroup(reader, j, end, delimiter, rowLevel, list);
     if (after instanceof HeaderSyntax) return after;
     j = after;
-    let nested = false;
-    let leafCount = 0;
-    for (let o = 0; o < ops.length; o++) {
-      if (ops[o] === OP_LEAF) leafCount++;
-      else nested = true;
-    }
     fields = {
-      names: nested ? names : names.slice(),
-      ops: nested ? ops : null,
-      leafCount,
-      hasProtoName: names.includes('__proto__'),
+      names: list.names,
+      ops: list.ops,
+      leafCount: list.leafCount,
+      hasProtoName: list.hasProtoName,
     };
   }
   if (text.charCodeAt(j) !== COLON) {
@@ -234,8 +227,37 @@ export function parseHeader(
 }
 
 /**
- * Parses the field group opening at `open` (a `{`) into `names`/`ops` and returns the offset
- * past its `}`, or why the line is no header. Field names follow the line scanner's grammar: a name that starts with `"` is a
+ * A field list while {@link parseFieldGroup} builds it. `ops` stays null while every name is a
+ * leaf (the common, flat list): a program with one step per name was an array as long as the
+ * header for nothing, and a hostile header of 80,000 names grew it step by step.
+ */
+class FieldListBuilder {
+  readonly names: string[] = [];
+  ops: number[] | null = null;
+  leafCount = 0;
+  hasProtoName = false;
+
+  /** Adds a step; the first group opened turns the leaves before it into a program. */
+  step(op: number): void {
+    let ops = this.ops;
+    if (op === OP_LEAF) {
+      this.leafCount++;
+      if (ops !== null) ops.push(OP_LEAF);
+      return;
+    }
+    if (ops === null) {
+      // Every name so far but the group's own (just added) was a leaf.
+      ops = [];
+      for (let i = 1; i < this.names.length; i++) ops.push(OP_LEAF);
+      this.ops = ops;
+    }
+    ops.push(op);
+  }
+}
+
+/**
+ * Parses the field group opening at `open` (a `{`) into `list` and returns the offset past its
+ * `}`, or why the line is no header. Field names follow the line scanner's grammar: a name that starts with `"` is a
  * quoted name; a `"` later in a bare name opens a quoted span that the name keeps as written (like
  * an unquoted key), and a bare name ends at the delimiter or a brace outside such spans. Recursion
  * is bounded by maxDepth: every nested group is one level deeper.
@@ -246,16 +268,18 @@ function parseFieldGroup(
   end: number,
   delimiter: number,
   level: number,
-  names: string[],
-  ops: number[],
+  list: FieldListBuilder,
 ): number | HeaderSyntax {
   const text = reader.text;
-  const seen = reader.strict ? new FieldNameSet() : null;
+  const names = list.names;
+  const seen = reader.strict ? new FieldNameSet(names) : null;
   let j = open + 1;
   for (let entries = 0; ; entries++) {
     j = reader.skipSpaces(j, end);
     const nameOffset = j;
     let name: string;
+    // The name's keyHash when the token layer computed it (bare names), else 0.
+    let hash = 0;
     if (j < end && text.charCodeAt(j) === QUOTE) {
       const token = reader.tryReadQuoted(j, end);
       // An unterminated or badly escaped name makes the line no header; without any colon
@@ -267,9 +291,19 @@ function parseFieldGroup(
         return new HeaderSyntax(token.end, reasons.spaceBeforeGroup());
       }
     } else {
+      // The name's hash as it is read (keyHash's FNV-1a), while every character is a plain one:
+      // between the quote and the open brace, and no comma. Any other character ends the name
+      // or leaves the hash to keyAt.
+      let read = FNV_OFFSET;
+      let plain = true;
       for (; j < end; j++) {
         const c = text.charCodeAt(j);
+        if (c > QUOTE && c < BRACE_OPEN && c !== COMMA) {
+          read = Math.imul(read ^ c, FNV_PRIME);
+          continue;
+        }
         if (c === delimiter || c === BRACE_OPEN || c === BRACE_CLOSE) break;
+        plain = false;
         // A `"` inside a bare name opens a quoted span (spec 4.2), kept as written, as in a key.
         if (c === QUOTE) j = reader.skipQuoted(j, end) - 1;
         if (isDelimiterCode(c)) return new HeaderSyntax(j, reasons.delimiterMismatch(c, delimiter));
@@ -285,25 +319,27 @@ function parseFieldGroup(
         }
         return new HeaderSyntax(j, reasons.emptyFieldName());
       }
-      name = reader.keyAt(nameOffset, nameEnd);
+      name = reader.keyAt(nameOffset, nameEnd, plain ? read | 1 : 0);
+      hash = reader.lastKeyHash;
     }
-    if (seen !== null && !seen.add(name)) {
+    if (seen !== null && !seen.add(name, hash, names.length)) {
       return new HeaderSyntax(nameOffset, reasons.duplicateField(name), false);
     }
     names.push(name);
+    if (name === '__proto__') list.hasProtoName = true;
     if (j < end && text.charCodeAt(j) === BRACE_OPEN) {
       if (level + 1 > reader.maxDepth) {
         return new HeaderSyntax(j, reasons.tooDeep(reader.maxDepth), false);
       }
-      ops.push(OP_OPEN);
-      const after = parseFieldGroup(reader, j, end, delimiter, level + 1, names, ops);
+      list.step(OP_OPEN);
+      const after = parseFieldGroup(reader, j, end, delimiter, level + 1, list);
       if (after instanceof HeaderSyntax) return after;
       j = after;
       names.push('');
-      ops.push(OP_CLOSE);
+      list.step(OP_CLOSE);
       j = reader.skipSpaces(j, end);
     } else {
-      ops.push(OP_LEAF);
+      list.step(OP_LEAF);
     }
     if (j >= end) return new HeaderSyntax(open, reasons.unclosedBrace());
     const c = text.charCodeAt(j);
@@ -327,49 +363,58 @@ const FEW_NAMES = 8;
  * header of 80,000 names that alone cost more than a third of the decode (issue 31: strict mode
  * 107-118 ms against 62-68 ms without the check; with the table, 77-92 ms against 57-77 ms).
  *
+ * The set keeps no names of its own: it is given the list the group's names go on (shared with
+ * any nested groups) and each name's place there, and its table holds the hash and the place of
+ * each name side by side, so a probe reads one stretch of memory, and the table is the only
+ * memory it grows (copies of 80,000 names, and a table of places apart from one of hashes, were
+ * most of what the check cost).
+ *
  * @example
- * const names = new FieldNameSet();
- * names.add('id'); // true
- * names.add('id'); // false: a duplicate
+ * const names: string[] = [];
+ * const seen = new FieldNameSet(names);
+ * seen.add('id', 0, names.length); // true
+ * names.push('id');
+ * seen.add('id', 0, names.length); // false: a duplicate
  */
 export class FieldNameSet {
-  /** The names, in order. */
-  private readonly names: string[] = [];
-  /** Once the table is built: each name's hash, in the same order (at least as long). */
-  private hashes: Int32Array | undefined;
-  /** The table: each slot's index into `names` plus one, 0 for an empty slot. */
-  private slots: Int32Array | undefined;
+  /** Places in `names` of the first {@link FEW_NAMES} names, until the table is built. */
+  private few: number[] | null = [];
+  /**
+   * The table, once built: two entries per slot, a name's hash and its place in `names` plus one
+   * (0 for an empty slot); the slot count is a power of two.
+   */
+  private table: Int32Array | undefined;
+  private count = 0;
   private shift = 0;
 
-  /** Adds `name`; `false` when the group already has it. */
-  add(name: string): boolean {
+  /** `names`: the list every added name is then pushed on, at the place `add` was given. */
+  constructor(private readonly names: readonly string[]) {}
+
+  /**
+   * Adds `name`, which goes at place `at` of the list; `hash` is its {@link keyHash}, or 0 to
+   * have it computed when needed. `false` when the group already has the name.
+   */
+  add(name: string, hash: number, at: number): boolean {
     const names = this.names;
-    const slots = this.slots;
-    if (slots === undefined) {
-      for (let i = 0; i < names.length; i++) if (names[i] === name) return false;
-      names.push(name);
-      if (names.length > FEW_NAMES) this.rebuild(64);
+    const few = this.few;
+    if (few !== null) {
+      for (let i = 0; i < few.length; i++) if (names[few[i]!] === name) return false;
+      few.push(at);
+      if (few.length > FEW_NAMES) this.build(few, name, at);
       return true;
     }
-    let hashes = this.hashes!;
-    const hash = keyHash(name, 0, name.length);
-    const mask = slots.length - 1;
+    if (hash === 0) hash = keyHash(name, 0, name.length);
+    const table = this.table!;
+    const mask = (table.length >> 1) - 1;
     let slot = this.slotOf(hash);
-    for (let held = slots[slot]!; held !== 0; held = slots[slot]!) {
-      if (hashes[held - 1] === hash && names[held - 1] === name) return false;
+    for (let held = table[2 * slot + 1]!; held !== 0; held = table[2 * slot + 1]!) {
+      if (table[2 * slot] === hash && names[held - 1] === name) return false;
       slot = (slot + 1) & mask;
     }
-    const index = names.length;
-    names.push(name);
-    if (index === hashes.length) {
-      const longer = new Int32Array(index * 2);
-      longer.set(hashes);
-      this.hashes = hashes = longer;
-    }
-    hashes[index] = hash;
-    slots[slot] = index + 1;
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = at + 1;
     // Growing four times over: each name is placed about 1.3 times in all, not twice.
-    if (names.length * 2 > slots.length) this.rebuild(slots.length * 4);
+    if (++this.count * 2 > mask + 1) this.rehash((mask + 1) * 4);
     return true;
   }
 
@@ -378,23 +423,36 @@ export class FieldNameSet {
     return Math.imul(hash, 0x9e3779b1) >>> this.shift;
   }
 
+  /** Moves the first names, the last of them `name` at `at` (not yet in the list), to a table. */
+  private build(few: readonly number[], name: string, at: number): void {
+    this.few = null;
+    this.table = new Int32Array(2 * 64);
+    this.shift = 32 - 6;
+    this.count = few.length;
+    for (let i = 0; i < few.length; i++) {
+      const held = few[i]!;
+      const text = held === at ? name : this.names[held]!;
+      this.place(this.table, keyHash(text, 0, text.length), held + 1);
+    }
+  }
+
   /** Places every name in a new table of `size` slots (a power of two). */
-  private rebuild(size: number): void {
-    const names = this.names;
-    let hashes = this.hashes;
-    if (hashes === undefined) {
-      hashes = new Int32Array(size >> 1);
-      for (let i = 0; i < names.length; i++) hashes[i] = keyHash(names[i]!, 0, names[i]!.length);
-      this.hashes = hashes;
-    }
-    const slots = new Int32Array(size);
-    const mask = size - 1;
+  private rehash(size: number): void {
+    const old = this.table!;
+    const table = new Int32Array(2 * size);
     this.shift = 32 - Math.log2(size);
-    for (let i = 0; i < names.length; i++) {
-      let slot = this.slotOf(hashes[i]!);
-      while (slots[slot] !== 0) slot = (slot + 1) & mask;
-      slots[slot] = i + 1;
+    for (let s = 0; s < old.length; s += 2) {
+      if (old[s + 1] !== 0) this.place(table, old[s]!, old[s + 1]!);
     }
-    this.slots = slots;
+    this.table = table;
+  }
+
+  /** Stores a hash and place in the first free slot from the hash's own. */
+  private place(table: Int32Array, hash: number, held: number): void {
+    const mask = (table.length >> 1) - 1;
+    let slot = this.slotOf(hash);
+    while (table[2 * slot + 1] !== 0) slot = (slot + 1) & mask;
+    table[2 * slot] = hash;
+    table[2 * slot + 1] = held;
   }
 }

@@ -115,6 +115,12 @@ export abstract class TokenReader {
   protected lastKeySlot = -1;
   /** The cache slot {@link keyAt} just used, or -1 for a key it did not cache. */
   private keySlot = -1;
+  /**
+   * The {@link keyHash} of the key {@link keyAt} just returned, or 0 when it computed none (an
+   * empty key or one too long to cache): the header parser's duplicate check reuses it rather
+   * than hash every field name twice.
+   */
+  lastKeyHash = 0;
 
   /** Where the next quote, backslash and cell delimiter are; see {@link NextIndex}. */
   private readonly quotes = new NextIndex('"');
@@ -149,13 +155,19 @@ export abstract class TokenReader {
     this.delimiters.reset(this.delimiterChar);
   }
 
-  /** `text.slice(start, end)` for a key, reusing an identical recent key when there is one. */
-  keyAt(start: number, end: number): string {
+  /**
+   * `text.slice(start, end)` for a key, reusing an identical recent key when there is one.
+   * `knownHash` is the key's {@link keyHash} when the caller computed it while reading the key
+   * (the header parser does), else 0.
+   */
+  keyAt(start: number, end: number, knownHash = 0): string {
     const text = this.text;
     const length = end - start;
     this.keySlot = -1;
+    this.lastKeyHash = 0;
     if (length === 0 || length > KEY_CACHE_MAX_LENGTH) return text.slice(start, end);
-    const hash = keyHash(text, start, end);
+    const hash = knownHash === 0 ? keyHash(text, start, end) : knownHash;
+    this.lastKeyHash = hash;
     const slot = slotOfHash(hash);
     this.keySlot = slot;
     const cached = keyCache[slot]!;
@@ -415,10 +427,14 @@ function slotOfHash(hash: number): number {
 
 /** A hash of `text[start, end)` (FNV-1a), never 0 (a slot of {@link keySeen} that saw no key). */
 export function keyHash(text: string, start: number, end: number): number {
-  let hash = 0x811c9dc5;
-  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), 0x01000193);
+  let hash = FNV_OFFSET;
+  for (let i = start; i < end; i++) hash = Math.imul(hash ^ text.charCodeAt(i), FNV_PRIME);
   return hash | 1;
 }
+
+/** FNV-1a's offset basis and prime, for a caller that hashes a key as it reads it. */
+export const FNV_OFFSET = 0x811c9dc5;
+export const FNV_PRIME = 0x01000193;
 
 /**
  * Does `text` hold `key` at `start`? A loop over character codes: for keys this short it runs
