@@ -1,6 +1,8 @@
 // Streamed input text: UTF-8 decoded chunk by chunk (1 MB reads) is the file's text, whatever
-// sequence a chunk boundary cuts, a leading byte order mark dropped and one further in kept.
+// sequence a chunk boundary cuts, a leading byte order mark dropped and one further in kept; a
+// named pipe (`<(curl ...)`), which has no offsets, is read like a file.
 import assert from 'node:assert/strict';
+import { spawn, spawnSync } from 'node:child_process';
 import { mkdtempSync, readFileSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
@@ -38,5 +40,21 @@ describe('readAllText on multi-chunk files', () => {
       'efbbbf',
     );
     assert.ok((await readAllText(file)) === body);
+  });
+});
+
+describe('readAllText on a named pipe', () => {
+  it('reads it whole, several blocks long', async (t) => {
+    const fifo = join(dir, 'pipe.json');
+    if (spawnSync('mkfifo', [fifo]).status !== 0) return t.skip('no mkfifo here');
+    const file = join(dir, 'piped.json');
+    const text = `[${'"é", '.repeat(CHUNK)}1]`;
+    writeFileSync(file, text);
+    // A writer of its own: opening a pipe waits for both ends.
+    const writer = spawn('sh', ['-c', 'cat "$1" > "$2"', 'sh', file, fifo], { stdio: 'ignore' });
+    const written = new Promise((resolve) => writer.on('close', resolve));
+    const read = await readAllText(fifo);
+    await written;
+    assert.ok(read === text);
   });
 });
