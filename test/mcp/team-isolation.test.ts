@@ -156,12 +156,10 @@ describe('toonwire proxy --listen: drain on SIGTERM', () => {
     const modernAnswer = post(url, modern.body, modern.headers);
     const client = new Client({ name: 'drained', version: '1' });
     await client.connect(new StreamableHTTPClientTransport(new URL(url)));
-    const sessionAnswer = client
-      .callTool({ name: 'hold', arguments: { label: 'session' } }, undefined, { timeout: 600_000 })
-      .then(
-        () => 'answered',
-        (error: Error) => error.message,
-      );
+    const sessionAnswer = client.callTool({ name: 'hold', arguments: { label: 'session' } }).then(
+      () => 'answered',
+      (error: Error) => error.message,
+    );
     // One upstream per route, each holding its call.
     await withinHangGuard(
       stderrMatches(proxy, /holding 1\n[\s\S]*holding 1\n/),
