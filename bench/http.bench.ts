@@ -797,9 +797,7 @@ function hostileRequests(texts: {
 async function edgeAgainst(otherTree: string): Promise<void> {
   const other = resolve(otherTree);
   console.log(
-    `load average ${loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' ')}, Node ${process.version}; this checkout (new) against ${other} (other)`,
+    `load average ${loadText()}, Node ${process.version}; this checkout (new) against ${other} (other)`,
   );
   const hostile = hostileBodies();
   for (const name of edgeApps()) {
@@ -835,11 +833,14 @@ async function edgeAgainst(otherTree: string): Promise<void> {
       await Promise.all([stop(mine.child), stop(theirs.child)]);
     }
   }
-  console.log(
-    `\nload average ${loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' ')} at the end`,
-  );
+  console.log(`\nload average ${loadText()} at the end`);
+}
+
+/** The load averages (1, 5 and 15 minutes), for the lines that open and close a run. */
+function loadText(): string {
+  return loadavg()
+    .map((n) => n.toFixed(2))
+    .join(' ');
 }
 
 /** The adapters --edge measures: all four, unless --app names one. */
@@ -850,12 +851,8 @@ function edgeApps(): readonly App[] {
 }
 
 async function edge(): Promise<void> {
-  const load = () =>
-    loadavg()
-      .map((n) => n.toFixed(2))
-      .join(' ');
   console.log(
-    `load average ${load()}, Node ${process.version}; a shared machine: ratios, not absolutes\n`,
+    `load average ${loadText()}, Node ${process.version}; a shared machine: ratios, not absolutes\n`,
   );
   console.log('codec share, in this process (median µs per call):');
   for (const [name, value] of Object.entries(EDGE_PAYLOADS)) {
@@ -916,7 +913,7 @@ async function edge(): Promise<void> {
       await stop(child);
     }
   }
-  console.log(`\nload average ${load()} at the end`);
+  console.log(`\nload average ${loadText()} at the end`);
 }
 
 if (values['serve-edge']) {
@@ -930,19 +927,11 @@ if (values['serve-edge']) {
 } else if (values.overhead) {
   await overhead();
 } else {
-  console.log(
-    `load average ${loadavg()
-      .map((load) => load.toFixed(2))
-      .join(' ')}, Node ${process.version}\n`,
-  );
+  console.log(`load average ${loadText()}, Node ${process.version}\n`);
   for (const payload of payloads) {
     if (values.against !== undefined) await against(payload, values.against);
     else await formats(payload);
     console.log('');
   }
-  console.log(
-    `load average ${loadavg()
-      .map((load) => load.toFixed(2))
-      .join(' ')} at the end`,
-  );
+  console.log(`load average ${loadText()} at the end`);
 }

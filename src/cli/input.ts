@@ -79,9 +79,7 @@ export async function writeChunks(pieces: Iterable<string> | AsyncIterable<strin
   }
   await flush();
   // Resolves once everything written so far is handed to the OS.
-  await new Promise<void>((resolve, reject) => {
-    process.stdout.write('', (error) => (error ? reject(error) : resolve()));
-  });
+  await written(process.stdout, '');
 }
 
 /**
@@ -89,8 +87,18 @@ export async function writeChunks(pieces: Iterable<string> | AsyncIterable<strin
  * is handed to the OS, so a large output is not cut off when the process exits.
  */
 export function writeOutput(text: string): Promise<void> {
-  const out = text.endsWith('\n') ? text : `${text}\n`;
+  return written(process.stdout, text.endsWith('\n') ? text : `${text}\n`);
+}
+
+/**
+ * Writes `data` to `out` and resolves once `out` is done with it (handed to the OS, for stdout;
+ * a buffer can then be reused), or rejects with the write's error.
+ *
+ * @example
+ * await written(process.stdout, '\n');
+ */
+export function written(out: NodeJS.WritableStream, data: string | Uint8Array): Promise<void> {
   return new Promise((resolve, reject) => {
-    process.stdout.write(out, (error) => (error ? reject(error) : resolve()));
+    out.write(data, (error) => (error ? reject(error) : resolve()));
   });
 }

@@ -338,6 +338,11 @@ class Writer {
   private readonly textBefore: string[] = [];
   /** The length of the text in `textBefore` and of the waiting strings' texts (at least). */
   private waitingLength = 0;
+  /**
+   * Does Object.prototype have enumerable keys, which `for...in` would list (see fittedCells)?
+   * Read as each table begins, so that a document without tables never pays for the look.
+   */
+  private keysInherited = false;
 
   constructor(settings: EncodeSettings, mode: WriterMode) {
     this.verify = mode.verify;
@@ -659,9 +664,6 @@ class Writer {
     this.lastLayoutDepth = lastLayoutDepth;
     return false;
   }
-
-  /** Does Object.prototype have enumerable keys, which `for...in` would list (see fittedCells)? */
-  private keysInherited = false;
 
   /** Where the text written so far ends, for {@link rollBack}. */
   private mark(): Mark {

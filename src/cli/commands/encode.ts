@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { encode } from '../../codec/encode.js';
 import type { Delimiter, EncodeOptions, JsonValue } from '../../codec/types.js';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
-import { readInput, writeChunks, writeOutput } from '../input.js';
+import { readInput, writeChunks, writeOutput, written } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
 import { parseDelimiter, parsePositiveInteger } from '../options.js';
 import { type ArrayForm, ArrayShape } from '../stream/encode.js';
@@ -122,9 +122,7 @@ export async function encodeLargeFile(
     }
     process.stdout.write(shape.header());
     await spool.copyTo(process.stdout);
-    await new Promise<void>((resolve, reject) => {
-      process.stdout.write('\n', (error) => (error ? reject(error) : resolve()));
-    });
+    await written(process.stdout, '\n');
   } finally {
     spool.close();
   }

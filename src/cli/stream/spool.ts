@@ -10,6 +10,7 @@
 import { closeSync, mkdtempSync, openSync, readSync, rmSync, writeSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
+import { written } from '../input.js';
 
 /** Bytes gathered before one write to the file, and read back at a time. */
 const BUFFER_BYTES = 1 << 20;
@@ -72,7 +73,7 @@ export class Spool {
       if (read === 0) break;
       position += read;
       await pending;
-      pending = writeTo(out, buffer.subarray(0, read));
+      pending = written(out, buffer.subarray(0, read));
     }
     await pending;
   }
@@ -93,11 +94,4 @@ export class Spool {
 
 function writeAll(fd: number, bytes: Uint8Array): void {
   for (let at = 0; at < bytes.length; ) at += writeSync(fd, bytes, at);
-}
-
-/** Writes `bytes` to `out`, resolved once `out` is done with them (so the buffer can be reused). */
-function writeTo(out: NodeJS.WritableStream, bytes: Uint8Array): Promise<void> {
-  return new Promise((resolve, reject) => {
-    out.write(bytes, (error) => (error ? reject(error) : resolve()));
-  });
 }
