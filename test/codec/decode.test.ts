@@ -590,6 +590,27 @@ describe('§9.3 tabular arrays', () => {
     });
     rejects(lines('t[1]{a}:', '  1,2'), { line: 2, column: 5, reason: /more than 1 value/ });
   });
+  it('reads rows of plain fields straight into objects as it reads rows through cells', () => {
+    // Flat field lists skip the buffer of cells (readFlatRow); a nested group or a __proto__
+    // name takes the buffer. Both paths give the same values and the same errors.
+    assert.deepEqual(decode(lines('t[2]{a,b}:', '  1,', '  "x" , y ')), {
+      t: [
+        { a: 1, b: '' },
+        { a: 'x', b: 'y' },
+      ],
+    });
+    const proto = decode(lines('t[1]{a,__proto__}:', '  1,2')) as { t: object[] };
+    assert.deepEqual(Object.keys(proto.t[0]!), ['a', '__proto__']);
+    assert.equal(Object.getPrototypeOf(proto.t[0]), Object.prototype);
+    assert.deepEqual(decode(lines('t[1:]{a,b}:', '  k: 1,2')), { t: { k: { a: 1, b: 2 } } });
+    rejects(lines('t[1]{a,b}:', '  1,2,'), { line: 2, column: 7, reason: /more than 2/ });
+    rejects(lines('t[1]{a,b}:', '  "x" y,2'), { line: 2, column: 7, reason: /after/ });
+    rejects(lines('t[1]{a,b,c}:', '  1,'), { line: 2, column: 5, reason: /2 values/ });
+    const width = 5000;
+    const names = Array.from({ length: width }, (_, i) => `f${i}`);
+    const wide = decode(lines(`t[1|]{${names.join('|')}}:`, `  ${names.join('|')}`));
+    assert.deepEqual(wide, { t: [Object.fromEntries(names.map((name) => [name, name]))] });
+  });
   it('rejects too many or too few rows', () => {
     rejects(lines('t[1]{a}:', '  1', '  2'), {
       line: 3,

@@ -191,10 +191,12 @@ export function parseHeader(
   if (text.charCodeAt(j) === BRACE_OPEN) {
     const list = new FieldListBuilder();
     const after = parseFieldGroup(reader, j, end, delimiter, rowLevel, list);
+    // Taken even from a line that is no header, so the shared list keeps none of its names.
+    const names = list.takeNames();
     if (after instanceof HeaderSyntax) return after;
     j = after;
     fields = {
-      names: list.names,
+      names,
       ops: list.ops,
       leafCount: list.leafCount,
       hasProtoName: list.hasProtoName,
@@ -227,15 +229,40 @@ export function parseHeader(
 }
 
 /**
+ * The names of the field list being parsed: the first `count` entries (see FieldListBuilder), the
+ * rest empty strings. One list serves every header, since header parsing never reenters itself:
+ * a list of its own per header, grown name by name, went through megabytes of ever larger copies
+ * for a hostile header of 80,000 names (issue 31), all garbage the collector then had to mark
+ * around. A list grown past {@link SHARED_NAMES_KEPT} slots is let go rather than kept.
+ */
+let sharedNames: string[] = [];
+const SHARED_NAMES_KEPT = 1 << 17;
+
+/**
  * A field list while {@link parseFieldGroup} builds it. `ops` stays null while every name is a
  * leaf (the common, flat list): a program with one step per name was an array as long as the
  * header for nothing, and a hostile header of 80,000 names grew it step by step.
  */
 class FieldListBuilder {
-  readonly names: string[] = [];
+  /** The shared list the names go on; {@link takeNames} copies them out. */
+  readonly names: string[] = sharedNames;
+  count = 0;
   ops: number[] | null = null;
   leafCount = 0;
   hasProtoName = false;
+
+  add(name: string): void {
+    this.names[this.count++] = name;
+  }
+
+  /** The names, in an array of exactly their count, and the shared list cleared of them. */
+  takeNames(): string[] {
+    const shared = this.names;
+    const names = shared.slice(0, this.count);
+    if (shared.length > SHARED_NAMES_KEPT) sharedNames = [];
+    else shared.fill('', 0, this.count);
+    return names;
+  }
 
   /** Adds a step; the first group opened turns the leaves before it into a program. */
   step(op: number): void {
@@ -248,7 +275,7 @@ class FieldListBuilder {
     if (ops === null) {
       // Every name so far but the group's own (just added) was a leaf.
       ops = [];
-      for (let i = 1; i < this.names.length; i++) ops.push(OP_LEAF);
+      for (let i = 1; i < this.count; i++) ops.push(OP_LEAF);
       this.ops = ops;
     }
     ops.push(op);
@@ -271,8 +298,7 @@ function parseFieldGroup(
   list: FieldListBuilder,
 ): number | HeaderSyntax {
   const text = reader.text;
-  const names = list.names;
-  const seen = reader.strict ? new FieldNameSet(names) : null;
+  const seen = reader.strict ? new FieldNameSet(list.names) : null;
   let j = open + 1;
   for (let entries = 0; ; entries++) {
     j = reader.skipSpaces(j, end);
@@ -322,10 +348,10 @@ function parseFieldGroup(
       name = reader.keyAt(nameOffset, nameEnd, plain ? read | 1 : 0);
       hash = reader.lastKeyHash;
     }
-    if (seen !== null && !seen.add(name, hash, names.length)) {
+    if (seen !== null && !seen.add(name, hash, list.count)) {
       return new HeaderSyntax(nameOffset, reasons.duplicateField(name), false);
     }
-    names.push(name);
+    list.add(name);
     if (name === '__proto__') list.hasProtoName = true;
     if (j < end && text.charCodeAt(j) === BRACE_OPEN) {
       if (level + 1 > reader.maxDepth) {
@@ -335,7 +361,7 @@ function parseFieldGroup(
       const after = parseFieldGroup(reader, j, end, delimiter, level + 1, list);
       if (after instanceof HeaderSyntax) return after;
       j = after;
-      names.push('');
+      list.add('');
       list.step(OP_CLOSE);
       j = reader.skipSpaces(j, end);
     } else {

@@ -4,7 +4,7 @@
 
 import * as codes from '../char-codes.js';
 import type { ToonDecodeError } from '../errors.js';
-import type { JsonValue } from '../types.js';
+import type { JsonObject, JsonValue } from '../types.js';
 import type { Header, InlineHeader, LineClass } from './header.js';
 import * as header from './header.js';
 import { reasons } from './messages.js';
@@ -153,20 +153,69 @@ export abstract class Reader extends TokenReader {
   ): void {
     cells.length = 0;
     this.extraCellOffset = -1;
-    const overflow =
-      first < end && this.readCells(cells, first, end, head.delimiter, fields.leafCount, true);
-    if (overflow || cells.length !== fields.leafCount) {
-      const extra = this.extraCellOffset >= 0;
-      throw this.error(
-        extra ? this.extraCellOffset : end,
-        reasons.width(
-          noun,
-          extra ? reasons.moreValues(fields.leafCount) : reasons.values(cells.length),
-          leafNames(fields),
-          head.delimiter,
-        ),
-      );
+    if (first < end) this.readCells(cells, first, end, head.delimiter, fields.leafCount, true);
+    this.checkWidth(cells.length, end, head, fields, noun);
+  }
+
+  /**
+   * {@link readRow} for a flat field list with no `__proto__` name: each cell goes straight into
+   * `row` under its field's name, as it is read. A row of 80,000 fields (issue 31's hostile
+   * header) otherwise grew a buffer of 80,000 cells, megabytes of garbage per row, only to read it
+   * back once. The same cells are read in the same order, so the value and any error are
+   * {@link readRow}'s; a row of the wrong width leaves `row` half filled, and the caller drops it.
+   */
+  readFlatRow(
+    row: JsonObject,
+    first: number,
+    end: number,
+    head: Header,
+    fields: header.FieldList,
+    noun: string,
+  ): void {
+    const text = this.text;
+    const names = fields.names;
+    const width = fields.leafCount;
+    const delimiter = head.delimiter;
+    this.extraCellOffset = -1;
+    let count = 0;
+    if (first < end) {
+      // As readCells: p++ steps past a delimiter, and a trailing one leaves one more, empty cell.
+      for (let p = first; ; p++) {
+        while (p < end && text.charCodeAt(p) === SPACE) p++;
+        if (count === width) {
+          this.extraCellOffset = p;
+          break;
+        }
+        row[names[count++]!] = this.readCell(p, end, delimiter);
+        p = this.cellStop;
+        if (p >= end) break;
+      }
     }
+    this.checkWidth(count, end, head, fields, noun);
+  }
+
+  /**
+   * Throws the width error (§14.1) of a row that had `count` cells, or more than the header's leaf
+   * fields when `extraCellOffset` is set.
+   */
+  private checkWidth(
+    count: number,
+    end: number,
+    head: Header,
+    fields: header.FieldList,
+    noun: string,
+  ): void {
+    const extra = this.extraCellOffset >= 0;
+    if (!extra && count === fields.leafCount) return;
+    throw this.error(
+      extra ? this.extraCellOffset : end,
+      reasons.width(
+        noun,
+        extra ? reasons.moreValues(fields.leafCount) : reasons.values(count),
+        leafNames(fields),
+        head.delimiter,
+      ),
+    );
   }
 
   /** Reads an inline primitive array (§9.1) from `[p, end)` into `cells`, count checked. */

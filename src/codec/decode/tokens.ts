@@ -137,6 +137,9 @@ export abstract class TokenReader {
   /** Offset of the first cell beyond the expected count after {@link readCells}, or -1. */
   extraCellOffset = -1;
 
+  /** Where the cell {@link readCell} last read stops: the offset of its delimiter, or the end. */
+  protected cellStop = 0;
+
   constructor(text: string, strict: boolean, indentSize: number, maxDepth: number) {
     this.text = text;
     this.strict = strict;
@@ -326,21 +329,33 @@ export abstract class TokenReader {
         this.extraCellOffset = p;
         if (stopAtLimit) return true;
       }
-      if (p < end && text.charCodeAt(p) === QUOTE) {
-        const token = this.readQuotedAt(p, end);
-        p = this.skipSpaces(token.end, end);
-        if (p < end && text.charCodeAt(p) !== delimiter) {
-          throw this.error(p, reasons.textAfterCell(delimiter));
-        }
-        out.push(token.value);
-      } else {
-        const start = p;
-        p = this.cellEnd(p, end, delimiter);
-        out.push(parseUnquotedRange(text, start, this.trimEnd(start, p), this.beyondDouble));
-      }
+      out.push(this.readCell(p, end, delimiter));
+      p = this.cellStop;
       if (p >= end) return this.extraCellOffset >= 0;
       p++; // past the delimiter; a trailing delimiter leaves one more, empty cell
     }
+  }
+
+  /**
+   * The value of the cell starting at `p` (spaces before it skipped) and ending at the next
+   * `delimiter` outside quotes or at `end`, which it leaves in {@link cellStop}: a quoted string
+   * (only spaces may follow it), or an unquoted token (§4).
+   */
+  protected readCell(p: number, end: number, delimiter: number): JsonValue {
+    const text = this.text;
+    if (p < end && text.charCodeAt(p) === QUOTE) {
+      const token = this.readQuotedAt(p, end);
+      p = this.skipSpaces(token.end, end);
+      if (p < end && text.charCodeAt(p) !== delimiter) {
+        throw this.error(p, reasons.textAfterCell(delimiter));
+      }
+      this.cellStop = p;
+      return token.value;
+    }
+    const start = p;
+    p = this.cellEnd(p, end, delimiter);
+    this.cellStop = p;
+    return parseUnquotedRange(text, start, this.trimEnd(start, p), this.beyondDouble);
   }
 
   /**

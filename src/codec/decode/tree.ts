@@ -44,7 +44,8 @@ let objectsBegun = 0;
 
 /**
  * Materialises one row object from its cells, one per leaf field (`readRow` checked the width,
- * in both modes). `stack` is a reused buffer for nested field groups.
+ * in both modes). `stack` is a reused buffer for nested field groups. Rows of plain leaf fields
+ * skip the cells and come from `readFlatRow` instead.
  */
 export function materializeRow(
   cells: readonly JsonValue[],
@@ -484,6 +485,8 @@ export class TreeDecoder extends Reader {
     if (this.cursor < lineCount) depth = this.childDepth(ownerDepth, this.cursor);
     if (depth >= 0) this.checkLevel(level + 1, contentStart[this.cursor]!);
     const cells = this.cells;
+    // Rows of plain leaf fields are read straight into their objects (see readFlatRow).
+    const flat = fields.ops === null && !fields.hasProtoName;
     let count = 0;
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = contentStart[k]!;
@@ -502,8 +505,14 @@ export class TreeDecoder extends Reader {
       }
       this.consume(k);
       const first = keyed ? this.skipSpaces(cellsStart, end) : cellsStart;
-      this.readRow(cells, first, end, header, fields, noun);
-      const row = materializeRow(cells, fields, this.groupStack);
+      let row: JsonObject;
+      if (flat) {
+        row = {};
+        this.readFlatRow(row, first, end, header, fields, noun);
+      } else {
+        this.readRow(cells, first, end, header, fields, noun);
+        row = materializeRow(cells, fields, this.groupStack);
+      }
       if (keyed) setOwn(into, key, row);
       else (into as JsonArray).push(row);
       // The span opens with the first row.
