@@ -24,7 +24,7 @@ import { KEY_SLOTS, keySlotOf } from './tokens.js';
 
 // Copied into module constants once: imported bindings are live (getter calls under some
 // loaders, tsx among them), and these are read for every character.
-const { KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
+const { KIND_FIELD, KIND_SCALAR, OP_LEAF, OP_OPEN } = header;
 const { BRACKET_CLOSE, BRACKET_OPEN, MINUS, SPACE } = codes;
 
 const hasOwn = Object.prototype.hasOwnProperty;
@@ -287,8 +287,20 @@ export class TreeDecoder extends Reader {
       return this.primitive(start, end);
     }
     const root: JsonObject = {};
+    const id = ++objectsBegun;
     this.checkLevel(1, start);
-    this.objectFields(root, ++objectsBegun, 0, 1);
+    // The first line is the root object's first field: read as classified above, not classified
+    // again (a table header of 80,000 names was parsed twice, issue 31). A header whose field
+    // groups nest is classified again, since their maxDepth check counts from the rows' level (3
+    // here, where it was 2), and so is a scalar line, for the reason its error gives.
+    if (
+      line === KIND_FIELD ||
+      (typeof line === 'object' && (line.fields === null || line.fields.ops === null))
+    ) {
+      this.consume(k);
+      this.field(root, id, line, k, start, 0, 1);
+    }
+    this.objectFields(root, id, 0, 1);
     return root;
   }
 
