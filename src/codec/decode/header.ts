@@ -190,9 +190,14 @@ export function parseHeader(
   let fields: FieldList | null = null;
   if (text.charCodeAt(j) === BRACE_OPEN) {
     const list = new FieldListBuilder();
-    const after = parseFieldGroup(reader, j, end, delimiter, rowLevel, list);
-    // Taken even from a line that is no header, so the shared list keeps none of its names.
-    const names = list.takeNames();
+    let after: number | HeaderSyntax;
+    let names: string[];
+    try {
+      after = parseFieldGroup(reader, j, end, delimiter, rowLevel, list);
+    } finally {
+      // Taken whatever the line turns out to be, so the shared list keeps none of its names.
+      names = list.takeNames();
+    }
     if (after instanceof HeaderSyntax) return after;
     j = after;
     fields = {
