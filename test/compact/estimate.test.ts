@@ -52,9 +52,14 @@ describe('estimateTokens', () => {
 });
 
 describe('estimateTokenRangeWithin', () => {
+  // Under a limit, a long text is converted and scanned a piece at a time (1 Ki code units, then
+  // 2, 4, ...), each ending where a chunk does: these cross pieces at ordinary places, and inside
+  // letters, digits or CJK text with no place to end one (the piece then runs to the window's end).
   const texts = [
     ...cases.map(([text]) => text),
     '{"name":"Ünïcode 😀 word","tags":["a","b"],"n":12345}'.repeat(3000),
+    '日本語のテキスト'.repeat(1000),
+    `${'a'.repeat(1500)} ${'1'.repeat(1500)},"${'x'.repeat(700)}"`.repeat(30),
   ];
 
   it('gives the whole estimate when it stays within the limit', () => {
