@@ -61,15 +61,16 @@ function hintFor(hint: FormatHint | undefined, strategy: string): string | undef
  * text must still be smaller than JSON, or JSON ships unlabelled.
  */
 export function modelText(value: unknown, options: ModelTextOptions = {}): PickResult {
-  const { hint, ...pickOptions } = options;
-  const picked = pick(value, pickOptions);
-  const label = hintFor(hint, picked.strategy);
+  // The picker reads the options it knows, so it is given these as they are (`hint` too): no
+  // copy of them on every call.
+  const picked = pick(value, options);
+  const label = hintFor(options.hint, picked.strategy);
   if (label === undefined) return picked;
   const text = `${label}\n${picked.text}`;
-  const size = measureText(text, pickOptions);
+  const size = measureText(text, options);
   const jsonSize = picked.sizes.json!;
   if (size < jsonSize) return { ...picked, text, size };
-  return pick(value, { ...pickOptions, candidates: ['json'] });
+  return pick(value, { ...options, candidates: ['json'] });
 }
 
 /**

@@ -151,13 +151,14 @@ export interface ToolCall {
 export class ResultPipeline {
   /** The pager, when any tool has a token budget. */
   readonly pager: Pager | undefined;
-  private readonly settings = new Map<string, ResolvedToolSettings>();
-  private readonly defaults: ResolvedToolSettings;
+  /** Each tool's settings and encoder, worked out on its first call. */
+  private readonly tools = new Map<string, ToolEntry>();
+  private readonly defaults: ToolEntry;
   private failures = 0;
 
   /** Use {@link createResultPipeline}. */
   constructor(private readonly parts: PipelineParts) {
-    this.defaults = resolveToolSettings(parts.config, parts.flags, undefined);
+    this.defaults = this.entry(undefined);
     this.pager =
       parts.cache === undefined ? undefined : new Pager(parts.cache, { keep: !parts.observe });
     const cache = parts.cache;
@@ -234,7 +235,7 @@ export class ResultPipeline {
     mode: StructuredContentMode,
     countTokens: CountOnce | undefined,
   ): ShippedResult {
-    const settings = this.settingsFor(call.tool);
+    const { settings, encoder } = this.entryFor(call.tool);
     let view = read(
       result,
       tool,
@@ -242,7 +243,7 @@ export class ResultPipeline {
       this.parts.maxCompactBytes,
       this.parts.rules.named(tool),
     );
-    view = choose(view, settings, call.fields, this.encoderFor(settings, countTokens));
+    view = choose(view, settings, call.fields, this.counting(encoder, countTokens));
     view = project(view);
     view = page(view, this.pager, call.tool ?? '');
     view = pick(view);
@@ -270,7 +271,7 @@ export class ResultPipeline {
 
   /** The encoder of `tool`'s pages, as its settings have it (for a rest read from a store). */
   pageEncoderFor(tool: string): PageEncoder {
-    const encoder = this.encoderFor(this.settingsFor(tool === '' ? undefined : tool), undefined);
+    const { encoder } = this.entryFor(tool === '' ? undefined : tool);
     return {
       encode: (value) => {
         const { text, encoding } = encoder.encode(value);
@@ -317,13 +318,22 @@ export class ResultPipeline {
 
   /** The settings of `tool` (flags, then its `--config` entry, then the config's top level). */
   settingsFor(tool: string | undefined): ResolvedToolSettings {
+    return this.entryFor(tool).settings;
+  }
+
+  private entryFor(tool: string | undefined): ToolEntry {
     if (tool === undefined) return this.defaults;
-    let settings = this.settings.get(tool);
-    if (settings === undefined) {
-      settings = resolveToolSettings(this.parts.config, this.parts.flags, tool);
-      this.settings.set(tool, settings);
+    let entry = this.tools.get(tool);
+    if (entry === undefined) {
+      entry = this.entry(tool);
+      this.tools.set(tool, entry);
     }
-    return settings;
+    return entry;
+  }
+
+  private entry(tool: string | undefined): ToolEntry {
+    const settings = resolveToolSettings(this.parts.config, this.parts.flags, tool);
+    return { settings, encoder: this.parts.encoders.get(encoderKey(settings))! };
   }
 
   /** Why results of `tool` are left alone without a look (see `ToolRules`), or `undefined`. */
@@ -331,9 +341,8 @@ export class ResultPipeline {
     return this.parts.rules.leaveAlone(tool, this.settingsFor(tool?.name));
   }
 
-  /** The encoder of `settings`, counting tokens with this result's `countTokens`. */
-  private encoderFor(settings: ResolvedToolSettings, countTokens: CountOnce | undefined): Encoder {
-    const encoder = this.parts.encoders.get(encoderKey(settings))!;
+  /** `encoder`, counting tokens with this result's `countTokens`. */
+  private counting(encoder: Encoder, countTokens: CountOnce | undefined): Encoder {
     if (countTokens === undefined) return encoder;
     const byTokens = encoder.measure === encoder.countTokens;
     return {
@@ -366,6 +375,12 @@ export class ResultPipeline {
       paged: false,
     };
   }
+}
+
+/** A tool's settings, and the encoder they pick. */
+interface ToolEntry {
+  settings: ResolvedToolSettings;
+  encoder: Encoder;
 }
 
 /** What {@link ResultPipeline.ship} made of a result, and how its record counts tokens. */

@@ -87,12 +87,14 @@ function dataOf(
   const content = result.content as unknown[];
   const texts = textsOf(content, maxBytes);
   if (texts === undefined) return 'too-large';
-  const bytes = sizeOf(texts, (text) => text.bytes);
+  const bytes = sizeOf(texts, textBytes);
   if (texts.length === 0) return { verbatim: 'no-text', bytes };
   const json = new JsonReads(texts);
+  // FastMCP's `{ result }` wrapping, looked up once for both readings that ask for it.
+  const wrapped = wrappedResult(result.structuredContent);
   const found =
-    (named ? undefined : stringEvidence(result, tool, texts)) ??
-    itemsOfStructuredList(result, content, texts, json) ??
+    (named ? undefined : stringEvidence(tool, wrapped, texts)) ??
+    itemsOfStructuredList(wrapped, content, texts, json) ??
     jsonTexts(content, texts, json);
   return typeof found === 'string' ? { verbatim: found, bytes } : { data: found, bytes };
 }
@@ -122,6 +124,10 @@ interface Text {
   index: number;
   text: string;
   bytes: number;
+}
+
+function textBytes(text: Text): number {
+  return text.bytes;
 }
 
 /**
@@ -155,12 +161,11 @@ class JsonReads {
  * such text is what it is, even when it parses as JSON.
  */
 function stringEvidence(
-  result: Record<string, unknown>,
   tool: ToolFacts | undefined,
+  wrapped: unknown,
   texts: readonly Text[],
 ): 'string' | undefined {
   if (declaresStringResult(tool?.outputSchema)) return 'string';
-  const wrapped = wrappedResult(result.structuredContent);
   if (typeof wrapped === 'string')
     return texts.some(({ text }) => text === wrapped) ? 'string' : undefined;
   if (
@@ -178,12 +183,11 @@ function stringEvidence(
  * `undefined`. (Items may be any JSON value here, since the list says what each is.)
  */
 function itemsOfStructuredList(
-  result: Record<string, unknown>,
+  wrapped: unknown,
   content: readonly unknown[],
   texts: readonly Text[],
   json: JsonReads,
 ): DataPart | VerbatimReason | undefined {
-  const wrapped = wrappedResult(result.structuredContent);
   if (!Array.isArray(wrapped) || wrapped.length !== texts.length) return undefined;
   if (!isPlainRun(content, texts)) return undefined;
   const items: JsonValue[] = [];
@@ -203,18 +207,21 @@ function jsonTexts(
   texts: readonly Text[],
   reads: JsonReads,
 ): DataPart | VerbatimReason {
-  const json: (Text & { value: JsonValue })[] = [];
-  let unsafe = false;
-  texts.forEach((text, i) => {
+  // The texts holding JSON, and their values, index for index.
+  const json: Text[] = [];
+  const values: JsonValue[] = [];
+  for (let i = 0; i < texts.length; i++) {
     const read = reads.container(i);
-    if (read.failed === 'unsafe-numbers') unsafe = true;
-    else if (read.failed === undefined) json.push({ ...text, value: read.value });
-  });
-  // A number the data would change in: the whole result goes as it came.
-  if (unsafe) return 'unsafe-numbers';
+    // A number the data would change in: the whole result goes as it came.
+    if (read.failed === 'unsafe-numbers') return 'unsafe-numbers';
+    if (read.failed !== undefined) continue;
+    json.push(texts[i]!);
+    values.push(read.value);
+  }
   if (json.length === 0) return 'not-json';
   if (json.length === 1) {
-    const [{ index, text, bytes, value }] = json as [(typeof json)[number]];
+    const [{ index, text, bytes }] = json as [Text];
+    const value = values[0]!;
     return {
       value,
       original: value,
@@ -227,10 +234,7 @@ function jsonTexts(
     };
   }
   if (!isPlainRun(content, json)) return 'mixed';
-  return blocksPart(
-    json.map(({ value }) => value),
-    json,
-  );
+  return blocksPart(values, json);
 }
 
 function blocksPart(items: JsonValue[], texts: readonly Text[]): DataPart {

@@ -2,7 +2,8 @@
 // the upstream's own blocks; the data's text takes the place of the texts it stands for; notes
 // follow; `_meta` says what was done; `structuredContent` follows the session's mode.
 
-import { isPlainObject } from '../../../codec/objects.js';
+import { isPlainObject, setOwn } from '../../../codec/objects.js';
+import type { JsonObject } from '../../../codec/types.js';
 import type { StructuredContentMode } from '../../clients.js';
 import { PAGE_META_KEY, pageMeta } from '../paging/pages.js';
 import type { ResultStrategy, VerbatimReason } from '../telemetry/outcome.js';
@@ -55,51 +56,36 @@ export function ship(
   metaKey: string,
 ): ShippedResult {
   const { data, text, notes } = view;
-  // The texts in, and out: the same array unless the result's content changed.
-  const textsOf = (changed: boolean) => (): ShippedTexts => {
-    const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
-    return { in: textsIn, out: changed ? shippedTexts(view, true) : textsIn };
-  };
-  const base = {
-    bytesIn: view.bytesIn,
-    tokensOut: view.tokens,
-    paged: view.page !== undefined,
-  };
-  if (!isPlainObject(view.result))
-    return {
-      ...base,
-      result: view.result,
-      changed: false,
-      strategy: 'verbatim',
-      verbatim: view.verbatim,
-      texts: textsOf(false),
-    };
   const original = view.result;
+  if (!isPlainObject(original)) return shippedResult(view, original, false, view.verbatim);
   const shipped: Record<string, unknown> = { ...original };
   let changed = false;
-  if (data !== undefined && text !== undefined) {
+  const rewritten = data !== undefined && text !== undefined;
+  if (rewritten) {
+    // The data's text in place of the texts it stands for.
     const content = contentOf(original);
     const first = content[data.first] as Record<string, unknown>;
     const block =
       data.count === 1 ? { ...first, text: text.text } : { type: 'text', text: text.text };
-    shipped.content = [
-      ...content.slice(0, data.first),
-      block,
-      ...content.slice(data.first + data.count),
-    ];
-    shipped._meta = {
-      ...(isPlainObject(original._meta) ? original._meta : {}),
-      [metaKey]: text.encoding,
-      ...(data.count > 1 ? { [MERGED_META_KEY]: data.count } : {}),
-      ...(view.page === undefined ? {} : { [PAGE_META_KEY]: pageMeta(view.page) }),
-    };
+    const blocks: unknown[] = content.slice(0, data.first);
+    blocks.push(block);
+    for (let index = data.first + data.count; index < content.length; index++)
+      blocks.push(content[index]);
+    shipped.content = blocks;
+    const meta: Record<string, unknown> = isPlainObject(original._meta)
+      ? { ...original._meta }
+      : {};
+    // A `__proto__` key is data here, as it is in an object literal.
+    setOwn(meta as JsonObject, metaKey, text.encoding);
+    if (data.count > 1) meta[MERGED_META_KEY] = data.count;
+    if (view.page !== undefined) meta[PAGE_META_KEY] = pageMeta(view.page);
+    shipped._meta = meta;
     changed = true;
   }
   if (notes.length > 0) {
-    shipped.content = [
-      ...contentOf(shipped),
-      ...notes.map((note) => ({ type: 'text', text: note })),
-    ];
+    const blocks = [...contentOf(shipped)];
+    for (const note of notes) blocks.push({ type: 'text', text: note });
+    shipped.content = blocks;
     changed = true;
   }
   const structured = structuredContentFor(view, mode);
@@ -110,14 +96,32 @@ export function ship(
     shipped.structuredContent = structured;
     changed = true;
   }
-  const rewritten = data !== undefined && text !== undefined;
+  return rewritten
+    ? shippedResult(view, changed ? shipped : original, changed, undefined, text.encoding)
+    : shippedResult(view, changed ? shipped : original, changed, view.verbatim);
+}
+
+/** The {@link ShippedResult} of `view`: `result` goes out, `strategy` names its text. */
+function shippedResult(
+  view: PayloadView,
+  result: unknown,
+  changed: boolean,
+  verbatim: VerbatimReason | undefined,
+  strategy: ResultStrategy = 'verbatim',
+): ShippedResult {
   return {
-    ...base,
-    result: changed ? shipped : original,
+    result,
     changed,
-    strategy: rewritten ? text.encoding : 'verbatim',
-    verbatim: rewritten ? undefined : view.verbatim,
-    texts: textsOf(changed),
+    strategy,
+    verbatim,
+    // The texts in, and out: the same array unless the result's content changed.
+    texts: () => {
+      const textsIn = shippedTexts({ ...view, text: undefined, notes: [] }, true);
+      return { in: textsIn, out: changed ? shippedTexts(view, true) : textsIn };
+    },
+    bytesIn: view.bytesIn,
+    tokensOut: view.tokens,
+    paged: view.page !== undefined,
   };
 }
 

@@ -89,6 +89,9 @@ export interface PayloadView {
   readonly tokens: number | undefined;
 }
 
+/** The notes of a view that has none: shared, since stages add notes by copying, never in place. */
+const NO_NOTES: readonly string[] = Object.freeze([]);
+
 /**
  * A view of `result` whose texts all ship verbatim, for `reason`.
  *
@@ -108,7 +111,7 @@ export function verbatimView(
     data: undefined,
     verbatim: reason,
     plan: undefined,
-    notes: [],
+    notes: NO_NOTES,
     text: undefined,
     page: undefined,
     tokens: undefined,
@@ -127,7 +130,19 @@ export function dataView(
   data: DataPart,
   bytesIn: number,
 ): PayloadView {
-  return { ...verbatimView(result, tool, 'no-text', bytesIn), data, verbatim: undefined };
+  // Spelled out, in the field order of `verbatimView`: every view has one shape.
+  return {
+    result,
+    tool,
+    bytesIn,
+    data,
+    verbatim: undefined,
+    plan: undefined,
+    notes: NO_NOTES,
+    text: undefined,
+    page: undefined,
+    tokens: undefined,
+  };
 }
 
 /**

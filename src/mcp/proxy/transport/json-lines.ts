@@ -109,25 +109,29 @@ export class JsonLineTransport implements Transport {
     output.on('error', this.onStreamError);
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
+  // Not `async`: the write's own promise is the answer, without a second one wrapped around it on
+  // every message (what throws still rejects).
+  send(message: JSONRPCMessage): Promise<void> {
+    try {
+      return this.writeMessage(message);
+    } catch (error) {
+      return Promise.reject(error);
+    }
+  }
+
+  private writeMessage(message: JSONRPCMessage): Promise<void> {
     if (this.closed) throw new Error('the connection is closed');
     const original = originalLines.get(message);
-    if (original !== undefined) {
-      await this.write(original);
-      return;
-    }
+    if (original !== undefined) return this.write(original);
     const line = JSON.stringify(message);
-    if (line.length < APPEND_NEWLINE_BELOW) {
-      await this.write(`${line}\n`);
-      return;
-    }
+    if (line.length < APPEND_NEWLINE_BELOW) return this.write(`${line}\n`);
     // Corked, the line and its newline leave in one system call, and the line is not copied.
     const { output } = this.streams;
     output.cork?.();
     output.write(line);
     const written = this.write('\n');
     output.uncork?.();
-    await written;
+    return written;
   }
 
   private write(chunk: string | Buffer): Promise<void> {
@@ -237,21 +241,38 @@ export class JsonLineTransport implements Transport {
       );
       return;
     }
-    const messages = Array.isArray(value) ? value : [value];
-    if (messages.length === 0 || !messages.every((message) => messageKind(message) !== undefined)) {
-      this.onerror?.(
-        this.streams.skipNonJson && !claimsJsonRpc(value)
-          ? new SkippedLineNotice(line, 'a JSON line that is no JSON-RPC message')
-          : new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line),
-      );
+    if (!Array.isArray(value)) {
+      if (!isMessage(value)) {
+        this.notAMessage(value, line);
+        return;
+      }
+      originalLines.set(value as object, bytes);
+      this.onmessage?.(value as JSONRPCMessage);
       return;
     }
-    if (!Array.isArray(value)) originalLines.set(value as object, bytes);
-    for (const message of messages as JSONRPCMessage[]) {
+    // A batch: its messages one by one.
+    if (value.length === 0 || !value.every(isMessage)) {
+      this.notAMessage(value, line);
+      return;
+    }
+    for (const message of value as JSONRPCMessage[]) {
       this.onmessage?.(message);
       if (!this.reading) return;
     }
   }
+
+  /** Reports `line`, whose JSON `value` is no JSON-RPC message (nor a batch of them). */
+  private notAMessage(value: unknown, line: string): void {
+    this.onerror?.(
+      this.streams.skipNonJson && !claimsJsonRpc(value)
+        ? new SkippedLineNotice(line, 'a JSON line that is no JSON-RPC message')
+        : new JsonRpcProtocolError('a line that is not a JSON-RPC 2.0 message', line),
+    );
+  }
+}
+
+function isMessage(value: unknown): boolean {
+  return messageKind(value) !== undefined;
 }
 
 /** Whether a JSON value says it is JSON-RPC: an object, or a batch holding one, with `jsonrpc`. */

@@ -156,9 +156,10 @@ export class ChildProcessTransport implements Transport {
     await lines.start();
   }
 
-  async send(message: JSONRPCMessage): Promise<void> {
-    if (this.lines === undefined) throw new Error('the upstream MCP server is not running');
-    await this.lines.send(message);
+  send(message: JSONRPCMessage): Promise<void> {
+    if (this.lines === undefined)
+      return Promise.reject(new Error('the upstream MCP server is not running'));
+    return this.lines.send(message);
   }
 
   /**
