@@ -21,7 +21,7 @@
 // take the largest value each construct can have; test/compact/shape-bound.test.ts checks them
 // against the estimate of the real texts, on generated values and on the real datasets.
 
-import { type Field, firstRowLayout, fitsLayout, sharedLayout } from '../codec/layout.js';
+import { type Field, keyedLayout, sharedLayout } from '../codec/layout.js';
 import { encodeKey } from '../codec/lexical.js';
 import type { JsonObject, JsonValue } from '../codec/types.js';
 import {
@@ -251,25 +251,26 @@ class BoundWalk {
 
   private object(object: JsonObject, depth: number): boolean {
     this.bytes += 2;
-    const entries = entriesAreObjects(object);
-    let keyed: Field[] | undefined;
-    if (entries >= 2) {
+    if (entriesAreObjects(object)) {
+      // The keys listed once, for keyedLayout and for the rows.
+      const entries = Object.keys(object);
+      let keyed: Field[] | undefined;
       try {
-        keyed = entryLayout(object);
+        keyed = keyedLayout(object, false, entries);
       } catch {
         return false; // a value outside the JSON model (layout's NOT_JSON)
       }
-    }
-    if (keyed !== undefined) {
-      this.rows = true;
-      // §9.5: one row per entry, the entry's key its first cell.
-      this.tableRows(entries, keyed, TABLE_ROW, KEYED_TABLE_HEADER);
-      for (const key in object) {
-        this.countKey(key);
-        this.tokens += spaceGain(key);
-        if (!this.rowCells(object[key] as JsonObject, keyed)) return false;
+      if (keyed !== undefined) {
+        this.rows = true;
+        // §9.5: one row per entry, the entry's key its first cell.
+        this.tableRows(entries.length, keyed, TABLE_ROW, KEYED_TABLE_HEADER);
+        for (const key of entries) {
+          this.countKey(key);
+          this.tokens += spaceGain(key);
+          if (!this.rowCells(object[key] as JsonObject, keyed)) return false;
+        }
+        return true;
       }
-      return true;
     }
     const margin = depth === 0;
     for (const key in object) {
@@ -559,39 +560,15 @@ function plainContainer(value: object): boolean {
   return prototype === Object.prototype || prototype === Array.prototype || prototype === null;
 }
 
-/**
- * How many entries `object` has when all of them are objects (not arrays), else 0: with two or
- * more, a §9.5 candidate.
- */
-function entriesAreObjects(object: JsonObject): number {
+/** Has `object` two entries or more, all of them objects (not arrays): a §9.5 candidate? */
+function entriesAreObjects(object: JsonObject): boolean {
   let count = 0;
   for (const key in object) {
     const item = object[key];
-    if (typeof item !== 'object' || item === null || Array.isArray(item)) return 0;
+    if (typeof item !== 'object' || item === null || Array.isArray(item)) return false;
     count++;
   }
-  return count;
-}
-
-/**
- * `keyedLayout(object, false)` for an object whose entries are all objects, two or more: the
- * layout they share, found in the same steps (the first entry's layout, then each later entry
- * fitted to it, in order) but read in place, where keyedLayout copies the object's keys and
- * values first: on an object of thousands of entries that fit no table (mime-db, spdx), the
- * copies were a sixth of the pick.
- */
-function entryLayout(object: JsonObject): Field[] | undefined {
-  let fields: Field[] | undefined;
-  for (const key in object) {
-    const entry = object[key]!;
-    if (fields === undefined) {
-      fields = firstRowLayout(entry, undefined, false);
-      if (fields === undefined) return undefined;
-    } else if (!fitsLayout(entry, fields, false)) {
-      return undefined;
-    }
-  }
-  return fields;
+  return count >= 2;
 }
 
 function isEmpty(value: JsonValue[] | JsonObject): boolean {

@@ -245,7 +245,7 @@ function blocksPart(items: JsonValue[], texts: readonly Text[]): DataPart {
     first: texts[0]!.index,
     count: texts.length,
     texts: texts.map(({ text }) => text),
-    bytes: sizeOf(texts, (text) => text.bytes),
+    bytes: sizeOf(texts, textBytes),
     projected: false,
   };
 }

@@ -104,18 +104,7 @@ export function verbatimView(
   reason: VerbatimReason,
   bytesIn?: number,
 ): PayloadView {
-  return {
-    result,
-    tool,
-    bytesIn,
-    data: undefined,
-    verbatim: reason,
-    plan: undefined,
-    notes: NO_NOTES,
-    text: undefined,
-    page: undefined,
-    tokens: undefined,
-  };
+  return newView(result, tool, bytesIn, undefined, reason);
 }
 
 /**
@@ -130,13 +119,26 @@ export function dataView(
   data: DataPart,
   bytesIn: number,
 ): PayloadView {
-  // Spelled out, in the field order of `verbatimView`: every view has one shape.
+  return newView(result, tool, bytesIn, data, undefined);
+}
+
+/**
+ * A view as `read` makes it, nothing planned or picked yet: one literal for both kinds, so every
+ * view has one shape (a spread of a verbatim view was a step of its own on every call).
+ */
+function newView(
+  result: unknown,
+  tool: ToolFacts | undefined,
+  bytesIn: number | undefined,
+  data: DataPart | undefined,
+  verbatim: VerbatimReason | undefined,
+): PayloadView {
   return {
     result,
     tool,
     bytesIn,
     data,
-    verbatim: undefined,
+    verbatim,
     plan: undefined,
     notes: NO_NOTES,
     text: undefined,
