@@ -437,7 +437,7 @@ export class ProxySession {
       const written =
         request.method === 'tools/call' ? this.options.pipeline.pagesWritten() : undefined;
       const deliver = (): void => {
-        this.toClient(answer, { relatedRequestId: id });
+        this.answerClient(id, answer, message, request);
         afterwards?.();
         if (this.draining && this.pending.size === 0)
           void this.shutdown({ reason: 'client-closed' });
@@ -543,6 +543,54 @@ export class ProxySession {
     let latest: RequestId | undefined;
     for (const id of this.pending.keys()) latest = id;
     return latest;
+  }
+
+  /**
+   * Sends the client `answer`, the answer to its request `id`. An answer that cannot be sent (a
+   * result nested too deeply for `JSON.stringify`, say) is never dropped: when the proxy rewrote
+   * it, the upstream's own answer (`original`) goes instead, on stdio as its very bytes; when that
+   * cannot go either, an error saying why. Either way the request is answered, not left to the
+   * client's timeout.
+   */
+  private answerClient(
+    id: RequestId,
+    answer: JSONRPCMessage,
+    original: JSONRPCMessage,
+    request: PendingRequest,
+  ): void {
+    // One handler on the send, as toClient has: the fallbacks cost nothing until a send fails.
+    this.downstream
+      .send(answer, { relatedRequestId: id })
+      .catch((error: unknown) => this.answerAgain(id, answer, original, request, error));
+  }
+
+  /** {@link answerClient}'s fallbacks, once `answer` failed to go with `error`. */
+  private async answerAgain(
+    id: RequestId,
+    answer: JSONRPCMessage,
+    original: JSONRPCMessage,
+    request: PendingRequest,
+    error: unknown,
+  ): Promise<void> {
+    // A client that has left cannot be told anything; one that is still there should be.
+    if (this.shuttingDown) return;
+    const what = describeRequest(request.method, id, request.toolName);
+    let failure = error;
+    if (answer !== original) {
+      this.problems.report(
+        `toonwire proxy: could not pass the rewritten answer to ${what} to the client (${unsendable(error)}); sent it as the upstream did`,
+      );
+      try {
+        await this.downstream.send(original, { relatedRequestId: id });
+        return;
+      } catch (again) {
+        if (this.shuttingDown) return;
+        failure = again;
+      }
+    }
+    const reason = `could not pass the answer of ${this.upstreamName} to the client (${unsendable(failure)})`;
+    this.problems.report(`toonwire proxy: ${reason}`);
+    void this.answerWithError(id, ProxyErrorCode.Unsendable, reason, request);
   }
 
   private toClient(message: JSONRPCMessage, options: TransportSendOptions): void {
@@ -666,4 +714,12 @@ export class ProxySession {
         : { reason: 'upstream-failed', message: this.failure.reason },
     );
   }
+}
+
+/** Why a message could not be sent; a stack overflow (a value nested too deeply) says so. */
+function unsendable(error: unknown): string {
+  const message = error instanceof Error ? error.message : String(error);
+  return error instanceof RangeError
+    ? `${message}: the result is nested too deeply to be encoded again`
+    : message;
 }

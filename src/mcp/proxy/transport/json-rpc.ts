@@ -37,6 +37,8 @@ export const ProxyErrorCode = {
   UpstreamClosed: -32000,
   /** The upstream did not answer within the proxy's timeout. */
   UpstreamTimeout: -32001,
+  /** The upstream's answer could not be passed on (JSON-RPC's internal error). */
+  Unsendable: -32603,
 } as const;
 
 /**

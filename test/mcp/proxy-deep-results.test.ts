@@ -1,0 +1,106 @@
+// A tools/call answer the proxy cannot encode (a result nested deeper than `JSON.stringify` goes)
+// is still answered: with the upstream's own bytes where the proxy rewrote it, else with an error
+// saying why. Before, the answer was dropped with a line on stderr and the call never returned.
+
+import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
+import { after, describe, it } from 'node:test';
+import { hangGuardMs } from '../support/patience.js';
+import { LineProcess, proxyArgs, proxyCli } from './helpers.js';
+
+const DEEP_UPSTREAM = [
+  process.execPath,
+  join(import.meta.dirname, 'fixtures', 'deep-upstream.mjs'),
+] as const;
+
+type Answer = {
+  id: number;
+  result?: { content: Array<{ text: string }>; structuredContent?: unknown };
+  error?: { code: number; message: string };
+};
+
+/** Initializes, lists, then calls `deep` and `after`; returns the raw lines and parsed answers. */
+async function callDeep(
+  proxy: LineProcess,
+  prefix = '',
+): Promise<{ line: string; deep: Answer; after: Answer }> {
+  const send = (message: object) => proxy.child.stdin!.write(`${JSON.stringify(message)}\n`);
+  const answerTo = async (id: number) => {
+    const index = await proxy.waitFor((line) => line.includes(`"id":${id}`));
+    return { line: proxy.lines[index]!, answer: JSON.parse(proxy.lines[index]!) as Answer };
+  };
+  send({
+    jsonrpc: '2.0',
+    id: 1,
+    method: 'initialize',
+    params: {
+      protocolVersion: '2025-06-18',
+      capabilities: {},
+      clientInfo: { name: 't', version: '1' },
+    },
+  });
+  await answerTo(1);
+  send({ jsonrpc: '2.0', method: 'notifications/initialized' });
+  send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });
+  await answerTo(2);
+  send({ jsonrpc: '2.0', id: 3, method: 'tools/call', params: { name: `${prefix}deep` } });
+  const deep = await answerTo(3);
+  send({ jsonrpc: '2.0', id: 4, method: 'tools/call', params: { name: `${prefix}after` } });
+  const { answer } = await answerTo(4);
+  return { line: deep.line, deep: deep.answer, after: answer };
+}
+
+describe('toonwire proxy with a result nested too deeply to encode again', {
+  // Without the answer, the call hangs: the guard turns that into a failure.
+  timeout: hangGuardMs(60_000),
+}, () => {
+  const started: LineProcess[] = [];
+  const config = join(tmpdir(), `toonwire-deep-gateway-${process.pid}.json`);
+  after(async () => {
+    for (const proxy of started) proxy.kill();
+    await Promise.all(started.map((proxy) => proxy.exited));
+    await rm(config, { force: true });
+  });
+
+  it('sends the upstream its own bytes when a --max-tokens note would have changed the result', async () => {
+    // The prose is over the budget and has no rows: the proxy adds a note, which means
+    // re-encoding the whole answer, deep structuredContent included.
+    const proxy = new LineProcess(
+      process.execPath,
+      proxyArgs(['--max-tokens', '50'], DEEP_UPSTREAM),
+    );
+    started.push(proxy);
+    const { line, deep, after: next } = await callDeep(proxy);
+    assert.equal(deep.error, undefined);
+    assert.match(
+      line,
+      /^\{"jsonrpc":"2\.0","id":3,"result":\{"content":\[\{"type":"text","text":"a long note/,
+    );
+    assert.ok(line.endsWith(`${']'.repeat(5000)}}}}`), 'the upstream line, byte for byte');
+    assert.equal(next.result?.content[0]?.text, 'still here');
+    assert.equal(await proxy.close(), 0);
+    assert.match(
+      proxy.stderr,
+      /could not pass the rewritten answer to 'tools\/call deep' \(id 3\) to the client \(.*nested too deeply.*\); sent it as the upstream did/,
+    );
+  });
+
+  it('answers with an error naming the cause when a gateway cannot pass the answer on', async () => {
+    await writeFile(
+      config,
+      JSON.stringify({ servers: { raw: { command: DEEP_UPSTREAM[0], args: [DEEP_UPSTREAM[1]] } } }),
+    );
+    const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--config', config]);
+    started.push(proxy);
+    const { deep, after: next } = await callDeep(proxy, 'raw__');
+    assert.equal(deep.error?.code, -32603);
+    assert.match(
+      deep.error?.message ?? '',
+      /^toonwire proxy: could not pass the answer of .* to the client \(Maximum call stack size exceeded: the result is nested too deeply to be encoded again\), so 'tools\/call raw__deep' \(id 3\) got no answer$/,
+    );
+    assert.equal(next.result?.content[0]?.text, 'still here');
+    assert.equal(await proxy.close(), 0);
+  });
+});
