@@ -3,6 +3,9 @@
 // protocol. Never a silent hang.
 
 import assert from 'node:assert/strict';
+import { rm, writeFile } from 'node:fs/promises';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
@@ -255,5 +258,66 @@ describe('toonwire proxy exit', () => {
     ]);
     assert.equal(await proxy.exited, 2);
     assert.match(proxy.stderr, /o200k_base/);
+  });
+
+  describe('an upstream that stops reading and then exits', () => {
+    // It closes its stdin at once (the proxy's next write fails with EPIPE), says so on stderr,
+    // and exits 3 a moment later: the client is to hear how it ended, not about the pipe.
+    const DYING = [
+      process.execPath,
+      '-e',
+      // wait-ok: the upstream's own life after closing its stdin, what the test is about (any length works)
+      "require('node:fs').closeSync(0); process.stderr.write('stdin closed\\n'); setTimeout(() => process.exit(3), 100);",
+    ];
+    const INITIALIZE = `${JSON.stringify({
+      jsonrpc: '2.0',
+      id: 1,
+      method: 'initialize',
+      params: {
+        protocolVersion: '2025-06-18',
+        capabilities: {},
+        clientInfo: { name: 't', version: '1' },
+      },
+    })}\n`;
+
+    /** Sends initialize once the upstream has closed its stdin; the proxy's answer to it. */
+    async function initializeAfterClose(proxy: LineProcess): Promise<string> {
+      await new Promise<void>((resolve) => {
+        const check = (): void => {
+          if (!proxy.stderr.includes('stdin closed')) return;
+          proxy.child.stderr!.off('data', check);
+          resolve();
+        };
+        proxy.child.stderr!.on('data', check);
+        check();
+      });
+      proxy.child.stdin!.write(INITIALIZE);
+      return proxy.lines[await proxy.waitFor((line) => line.includes('"id":1'))]!;
+    }
+
+    it('tells the client of a proxy that it exited with code 3, not EPIPE', async () => {
+      const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--', ...DYING]);
+      const answer = await initializeAfterClose(proxy);
+      assert.match(answer, /closed the connection \(it exited with code 3\)/);
+      assert.doesNotMatch(answer, /EPIPE/);
+      assert.equal(await proxy.exited, 1);
+    });
+
+    it('logs of a gateway that its server exited with code 3, not EPIPE', async () => {
+      const config = join(tmpdir(), `toonwire-dying-gateway-${process.pid}.json`);
+      await writeFile(
+        config,
+        JSON.stringify({ servers: { dying: { command: DYING[0], args: DYING.slice(1) } } }),
+      );
+      try {
+        const proxy = new LineProcess(process.execPath, [proxyCli(), 'proxy', '--config', config]);
+        await initializeAfterClose(proxy);
+        await proxy.close();
+        assert.match(proxy.stderr, /the server "dying" .* it exited with code 3/);
+        assert.doesNotMatch(proxy.stderr, /EPIPE/);
+      } finally {
+        await rm(config, { force: true });
+      }
+    });
   });
 });

@@ -10,6 +10,7 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { isPlainObject } from '../../../codec/objects.js';
 import { checkServerNames } from '../config/config.js';
 import { DEFAULT_SEPARATOR, qualify, unqualify } from '../config/names.js';
+import { EXIT_NEWS_MS, isBrokenPipe } from '../transport/endpoints.js';
 import { errorResponse, messageKind, ProxyErrorCode } from '../transport/json-rpc.js';
 import { envelopeVersion } from '../transport/modern-wire.js';
 import { AskedBook, FanOut, type Outcome } from './fan-out.js';
@@ -508,10 +509,11 @@ export class GatewayTransport implements Transport {
     try {
       await member.transport.send(message);
     } catch (error) {
-      this.serverDown(
-        member,
-        `stopped taking messages (${error instanceof Error ? error.message : String(error)})`,
-      );
+      const what = `stopped taking messages (${error instanceof Error ? error.message : String(error)})`;
+      // A broken pipe: the server's close, which says how it ended, usually comes moments later.
+      if (isBrokenPipe(error))
+        setTimeout(() => this.serverDown(member, what), EXIT_NEWS_MS).unref();
+      else this.serverDown(member, what);
     }
   }
 

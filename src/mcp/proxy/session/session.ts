@@ -17,7 +17,12 @@ import type { ResultPipeline, ToolCall } from '../result/pipeline.js';
 import type { ProxyMetrics } from '../telemetry/metrics.js';
 import { ProblemLog } from '../telemetry/problem-log.js';
 import { type CallPlan, ToolCatalog, type ToolCatalogOptions } from '../tools/catalog.js';
-import type { Downstream, Upstream } from '../transport/endpoints.js';
+import {
+  type Downstream,
+  EXIT_NEWS_MS,
+  isBrokenPipe,
+  type Upstream,
+} from '../transport/endpoints.js';
 import { JsonRpcProtocolError, SkippedLineNotice } from '../transport/json-lines.js';
 import {
   describeRequest,
@@ -332,11 +337,22 @@ export class ProxySession {
       const requestId = (message as { params?: { requestId?: RequestId } }).params?.requestId;
       if (requestId !== undefined) this.untrack(requestId);
     }
-    this.upstream.send(message).catch((error: unknown) => {
-      this.fail(
-        `could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`,
-      );
-    });
+    this.upstream.send(message).catch((error: unknown) => this.sendFailed(error));
+  }
+
+  /**
+   * Ends the session over a message the upstream could not be sent. A broken pipe (EPIPE) means
+   * the server is gone or going: how it ended (`exited with code 3`), which its close reports
+   * moments later, is the news, so the pipe's error stands only if no close comes first.
+   */
+  private sendFailed(error: unknown): void {
+    const reason = `could not pass a message to ${this.upstreamName}: ${error instanceof Error ? error.message : String(error)}`;
+    if (!isBrokenPipe(error)) {
+      this.fail(reason);
+      return;
+    }
+    // fail() ignores every call after the first, so whichever comes first is the session's end.
+    setTimeout(() => this.fail(reason), EXIT_NEWS_MS).unref();
   }
 
   /** Settles what `structuredContent` does for this client (`'auto'`), and says so once. */

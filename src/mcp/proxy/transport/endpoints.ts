@@ -33,3 +33,20 @@ export interface Downstream extends Transport {
   /** Whether the client still reads its output (a stdio client may have died with input ended). */
   probeReader?(): Promise<boolean>;
 }
+
+/**
+ * How long a failed write to an upstream's stdin waits for the child's close before it is
+ * reported: a server that dies as a message goes out breaks the pipe a moment before its exit
+ * is known, and how it ended (`exited with code 3`) is the news, not EPIPE.
+ */
+export const EXIT_NEWS_MS = 1000;
+
+/**
+ * Whether `error` is a write to a pipe whose reader has gone (EPIPE).
+ *
+ * @example
+ * isBrokenPipe(Object.assign(new Error('write EPIPE'), { code: 'EPIPE' })); // true
+ */
+export function isBrokenPipe(error: unknown): boolean {
+  return (error as NodeJS.ErrnoException | null)?.code === 'EPIPE';
+}

@@ -6,6 +6,7 @@
 import type { ChildProcess } from 'node:child_process';
 import type { Transport } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage } from '@modelcontextprotocol/sdk/types.js';
+import { isBrokenPipe } from './endpoints.js';
 import { JsonLineTransport } from './json-lines.js';
 import { upstreamEnvironment } from './upstream-env.js';
 
@@ -149,7 +150,7 @@ export class ChildProcessTransport implements Transport {
     lines.onmessage = (message) => this.onmessage?.(message);
     lines.onerror = (error) => {
       // Writing to a child that just died fails with EPIPE; its exit, reported by onclose, is the news.
-      if ((error as NodeJS.ErrnoException).code === 'EPIPE') return;
+      if (isBrokenPipe(error)) return;
       this.onerror?.(error);
     };
     this.lines = lines;
