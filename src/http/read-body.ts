@@ -113,10 +113,25 @@ async function inflate(source: BodySource, encoding: Inflater, limit: number): P
   }
 }
 
+// The client closed the connection before its whole body arrived: a Node request fails with
+// 'aborted' (ECONNRESET) and is left `readableAborted`. body-parser answers this with a 400
+// ("request aborted"); as anything else it would be a 500, logged as a server error for every
+// upload a client gave up on.
+function abortedByClient(error: unknown, source: BodySource): boolean {
+  if (error instanceof HttpProblem) return false;
+  const code = (error as { code?: unknown } | null)?.code;
+  return (
+    code === 'ECONNRESET' ||
+    code === 'ECONNABORTED' ||
+    (source as { readableAborted?: unknown }).readableAborted === true
+  );
+}
+
 /**
  * Reads a request body to its bytes with a size limit, inflating gzip, deflate and br bodies as
  * body-parser does for JSON: a body over `limit` (after inflation) is a 413 {@link HttpProblem},
- * an unknown Content-Encoding a 415, bytes that are not what the encoding says a 400. `source` is
+ * an unknown Content-Encoding a 415, bytes that are not what the encoding says a 400, and a
+ * body the client stopped sending (it closed the connection mid-body) a 400 too. `source` is
  * anything that yields the body's chunks: a Node `IncomingMessage` (`ctx.req` in Koa), a web
  * `ReadableStream`, an array of chunks.
  *
@@ -138,8 +153,19 @@ export async function readBody(
   if (encoding === 'identity') {
     const declared = Number(options.length ?? Number.NaN);
     if (declared > limit) throw payloadTooLarge(limit);
-    return collect(source, limit);
+  } else if (!(INFLATERS as readonly string[]).includes(encoding)) {
+    throw unsupportedEncoding(encoding);
   }
-  if (!(INFLATERS as readonly string[]).includes(encoding)) throw unsupportedEncoding(encoding);
-  return inflate(source, encoding as Inflater, limit);
+  try {
+    return await (encoding === 'identity'
+      ? collect(source, limit)
+      : inflate(source, encoding as Inflater, limit));
+  } catch (error) {
+    if (!abortedByClient(error, source)) throw error;
+    throw new HttpProblem({
+      status: 400,
+      detail:
+        'The request body ended early: the connection closed before all of it arrived. Send the whole body again.',
+    });
+  }
 }
