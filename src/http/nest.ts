@@ -62,6 +62,18 @@ interface FastifyReplyLike {
   serializer(serialize: (payload: unknown) => string): FastifyReplyLike;
   send(body: string): unknown;
   sent?: boolean;
+  raw: NodeResponseLike;
+}
+
+// node:http's ServerResponse: what Express's response extends, a Fastify reply wraps as `raw`,
+// and what Nest middleware on Fastify (run by @fastify/middie) is given as the response.
+interface NodeResponseLike {
+  statusCode: number;
+  headersSent: boolean;
+  writableEnded?: boolean;
+  setHeader(name: string, value: string | number): unknown;
+  getHeader(name: string): unknown;
+  end(body?: string): unknown;
 }
 
 interface ExpressResponseLike {
@@ -209,6 +221,13 @@ function isFastifyReply(response: unknown): response is FastifyReplyLike {
 
 const passThrough = (payload: unknown): string => payload as string;
 
+// A response whose headers have gone out (a handler wrote to it, then threw) cannot carry a
+// problem any more: it is ended, as Nest's own exception filter ends it, so the client is not
+// left waiting for a body that never comes.
+function endStarted(response: NodeResponseLike): void {
+  if (response.writableEnded !== true) response.end();
+}
+
 /**
  * Answers every exception Nest sees as an RFC 9457 problem document in the format the client
  * negotiated (`text/toon; charset=utf-8; profile=problem` or `application/problem+json`), on
@@ -216,7 +235,10 @@ const passThrough = (payload: unknown): string => payload as string;
  * toonwire's own problems (malformed TOON bodies keep their `line` and `column`) as they are,
  * other errors as a 500 that hides its message. Requests a route or `skip` left out of
  * negotiation get JSON problems. The settings are the adapter's, read from the request; those
- * given here are used where there are none.
+ * given here are used where there are none. Exceptions from Nest middleware are answered too (on
+ * Fastify, @fastify/middie hands middleware Node's own response); a response whose headers went
+ * out before the exception (a handler wrote to it, then threw) is ended, as Nest's own filter
+ * ends it, since no problem can follow.
  *
  * @example
  * app.useGlobalFilters(new ToonExceptionFilter());
@@ -245,7 +267,10 @@ export class ToonExceptionFilter implements ExceptionFilter {
     });
     if (rendered.status >= 500) console.error(exception);
     if (isFastifyReply(response)) {
-      if (response.sent) return;
+      if (response.sent || response.raw.headersSent) {
+        endStarted(response.raw);
+        return;
+      }
       response.code(rendered.status);
       for (const [name, value] of Object.entries(rendered.headers)) response.header(name, value);
       response
@@ -256,8 +281,21 @@ export class ToonExceptionFilter implements ExceptionFilter {
         .send(rendered.body);
       return;
     }
-    const res = response as ExpressResponseLike;
-    if (res.headersSent) return;
+    const res = response as ExpressResponseLike & NodeResponseLike;
+    if (res.headersSent) {
+      endStarted(res);
+      return;
+    }
+    if (typeof res.status !== 'function') {
+      // Nest middleware on Fastify is given Node's own response, without Express's methods.
+      res.statusCode = rendered.status;
+      for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+      res.setHeader('Vary', appendVary(res.getHeader('vary') as string | undefined));
+      res.setHeader('Content-Type', rendered.contentType);
+      res.setHeader('Content-Length', Buffer.byteLength(rendered.body));
+      res.end(rendered.body);
+      return;
+    }
     res.status(rendered.status);
     for (const [name, value] of Object.entries(rendered.headers)) res.set(name, value);
     res

@@ -1,12 +1,27 @@
 // toonwire/nest beyond the shared matrix (which runs the orders example on both platforms):
 // ValidationPipe failures as JSON Pointers, Nest's own 404 as the adapters' problem, Nest's
-// HttpExceptions and toonwire problems wrapped in `cause`, and no FSTWRN004 on Fastify.
+// HttpExceptions and toonwire problems wrapped in `cause`, and no FSTWRN004 on Fastify; then
+// exceptions from Nest middleware and from handlers that had already started their answer.
+import 'reflect-metadata';
 import assert from 'node:assert/strict';
+import { request as httpRequest, type IncomingMessage, type ServerResponse } from 'node:http';
 import { after, describe, it } from 'node:test';
-import { BadRequestException, NotFoundException } from '@nestjs/common';
+import {
+  BadRequestException,
+  Controller,
+  Get,
+  type MiddlewareConsumer,
+  Module,
+  NotFoundException,
+  Res,
+  UnauthorizedException,
+} from '@nestjs/common';
+import { NestFactory } from '@nestjs/core';
+import { ExpressAdapter } from '@nestjs/platform-express';
+import { FastifyAdapter } from '@nestjs/platform-fastify';
 import { startServer } from '../../examples/http/nest.js';
 import { HttpProblem, notFoundProblem } from '../../src/http/index.js';
-import { problemOf, validationIssues } from '../../src/http/nest.js';
+import { problemOf, useToon, validationIssues } from '../../src/http/nest.js';
 import { profileOf, send } from './harness.js';
 
 describe('problemOf', () => {
@@ -89,6 +104,111 @@ for (const platform of ['express', 'fastify'] as const) {
         warnings.filter((warning) => /FSTWRN004|error handler/i.test(warning)),
         [],
       );
+    });
+  });
+}
+
+/**
+ * A Nest app as apps are written (decorators applied by calls, as in examples/http/nest.ts):
+ * middleware that refuses a request without a key, and a handler that starts its answer on the
+ * platform's response, then throws.
+ */
+async function startWiredApp(platform: 'express' | 'fastify') {
+  class RequireKey {
+    use(request: IncomingMessage, _response: unknown, next: () => void): void {
+      if (request.headers['x-key'] !== 'open') throw new UnauthorizedException('Send x-key.');
+      next();
+    }
+  }
+  class Routes {
+    guarded() {
+      return { ok: true };
+    }
+    partial(response: { raw?: ServerResponse } & ServerResponse): never {
+      const raw = response.raw ?? response;
+      raw.writeHead(200, { 'content-type': 'text/plain' });
+      raw.write('partial');
+      throw new Error('failed after the headers went out');
+    }
+  }
+  const proto = Routes.prototype;
+  for (const [key, path] of [
+    ['guarded', 'guarded'],
+    ['partial', 'partial'],
+  ] as const) {
+    const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
+    Reflect.decorate([Get(path)], proto, key, descriptor);
+    Object.defineProperty(proto, key, descriptor);
+  }
+  Res()(proto, 'partial', 0);
+  Controller()(Routes);
+  class AppModule {
+    configure(consumer: MiddlewareConsumer): void {
+      consumer.apply(RequireKey).forRoutes('guarded');
+    }
+  }
+  Module({ controllers: [Routes], providers: [RequireKey] })(AppModule);
+  const app =
+    platform === 'fastify'
+      ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
+      : await NestFactory.create(AppModule, new ExpressAdapter(), { logger: false });
+  await useToon(app);
+  await app.listen(0, '127.0.0.1');
+  const server = app.getHttpServer() as import('node:http').Server;
+  const address = server.address() as { port: number };
+  return { app, server, url: `http://127.0.0.1:${address.port}` };
+}
+
+for (const platform of ['express', 'fastify'] as const) {
+  describe(`toonwire/nest on ${platform}: middleware and started answers`, async () => {
+    const { app, server, url } = await startWiredApp(platform);
+    after(async () => {
+      server.closeAllConnections();
+      await app.close();
+    });
+
+    it("answers an HttpException thrown by Nest middleware with its status (on Fastify, middleware gets Node's response)", async () => {
+      const response = await send({ url }, { path: '/guarded', headers: { accept: 'text/toon' } });
+      assert.equal(response.status, 401, response.text);
+      assert.equal(profileOf(response), 'problem');
+      assert.equal((response.data as { detail: string }).detail, 'Send x-key.');
+      assert.equal(response.headers.get('vary'), 'Accept');
+      const json = await send({ url }, { path: '/guarded' });
+      assert.equal(json.status, 401);
+      assert.equal(json.mediaType, 'application/problem+json');
+      assert.equal(json.headers.get('content-length'), String(Buffer.byteLength(json.text)));
+    });
+
+    it('ends a response whose headers went out before the handler threw, as Nest does', async () => {
+      let serverResponse: ServerResponse | undefined;
+      const onRequest = (_request: IncomingMessage, response: ServerResponse): void => {
+        serverResponse = response;
+      };
+      server.on('request', onRequest);
+      const logged: unknown[] = [];
+      const consoleError = console.error;
+      console.error = (...args: unknown[]) => logged.push(args);
+      const body = await new Promise<string>((resolve, reject) => {
+        const request = httpRequest(`${url}/partial`, { agent: false }, (response) => {
+          const chunks: Buffer[] = [];
+          response.once('data', () => {
+            // The handler threw and the filter ran before the first chunk could arrive here.
+            if (serverResponse?.writableEnded !== true) {
+              request.destroy();
+              reject(new Error('the filter left the started response open'));
+            }
+          });
+          response.on('data', (chunk: Buffer) => chunks.push(chunk));
+          response.on('end', () => resolve(Buffer.concat(chunks).toString()));
+        });
+        request.on('error', reject);
+        request.end();
+      }).finally(() => {
+        console.error = consoleError;
+        server.off('request', onRequest);
+      });
+      assert.equal(body, 'partial');
+      assert.equal(logged.length, 1, 'the 500 is logged once');
     });
   });
 }
