@@ -338,9 +338,11 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
           body = rendered.body;
           contentType = rendered.contentType;
         }
-        reply.type(contentType);
-        // An ETag the handler set names the JSON representation, not this one.
+        // JSON ('auto' picked it, or TOON could not carry the data) keeps the Content-Type
+        // Fastify set for it (application/json; charset=utf-8), as without the plugin.
         if (contentType !== JSON_CONTENT_TYPE) {
+          reply.type(contentType);
+          // An ETag the handler set names the JSON representation, not this one.
           retagForToon(
             reply.getHeader('etag') as string | undefined,
             (etag) => reply.header('etag', etag),

@@ -151,7 +151,10 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       ctx.set(rendered.headers);
     }
     ctx.body = rendered.body;
-    ctx.set('Content-Type', rendered.contentType);
+    // JSON data keeps the Content-Type Koa set for it (application/json; charset=utf-8, or the
+    // handler's own), as without the middleware; TOON and problem documents bring their own.
+    if (rendered.status !== undefined || rendered.format !== 'json')
+      ctx.set('Content-Type', rendered.contentType);
     // An ETag the handler set names the JSON representation, not this one.
     if (rendered.format === 'toon') {
       retagForToon(

@@ -305,7 +305,7 @@ export interface RenderedResponse extends RenderedBody {
  * const settings = new ToonSettings();
  * renderOrProblem({ ok: true }, { accept: 'text/toon', settings }); // { body: 'ok: true', status: undefined, ... }
  * renderOrProblem({ n: 1n }, { accept: 'text/toon', settings }).status; // 500
- * renderOrProblem({ error: 'gone' }, { accept: '*\/*;q=0', settings, status: 404 }).contentType; // 'application/json; charset=utf-8'
+ * renderOrProblem({ error: 'gone' }, { accept: '*\/*;q=0', settings, status: 404 }).contentType; // 'application/json' (adapters keep their framework's own JSON Content-Type)
  */
 export function renderOrProblem(
   value: unknown,
