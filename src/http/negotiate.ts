@@ -39,6 +39,13 @@ function essenceOf(text: string): { type: string; subtype: string } {
   return { type: essence.slice(0, slash).trim(), subtype: essence.slice(slash + 1).trim() };
 }
 
+// A parameter's value as compared: case-insensitive, and `charset=utf8`, a common spelling of
+// UTF-8 (the request side accepts it too), as `utf-8`.
+function parameterValue(name: string, value: string): string {
+  const lower = value.toLowerCase();
+  return name === 'charset' && lower === 'utf8' ? 'utf-8' : lower;
+}
+
 // RFC 9110 §12.5.1: `type/subtype *( ";" parameter ) [ weight ]`; the weight ends the media
 // range's own parameters. Entries that do not parse, or carry an invalid q, are ignored.
 function parseAccept(accept: string): MediaRange[] {
@@ -53,7 +60,7 @@ function parseAccept(accept: string): MediaRange[] {
         q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : Number.NaN;
         break;
       }
-      params.push([name, value.toLowerCase()]);
+      params.push([name, parameterValue(name, value)]);
     }
     if (!Number.isNaN(q)) ranges.push({ type, subtype, params, q });
   }
@@ -63,7 +70,7 @@ function parseAccept(accept: string): MediaRange[] {
 function parseOffer(contentType: string): Offer {
   const params = new Map<string, string>();
   for (const [name, value] of mediaTypeParameters(contentType))
-    params.set(name, value.toLowerCase());
+    params.set(name, parameterValue(name, value));
   return { ...essenceOf(contentType), params };
 }
 
@@ -94,13 +101,18 @@ function verdictFor(ranges: readonly MediaRange[], offer: Offer): Verdict | unde
   return best;
 }
 
+// JSON is UTF-8 (RFC 8259 §8.1), and Fastify, Express and Koa label it `application/json;
+// charset=utf-8`: clients that ask for exactly that (`Accept: application/json;charset=UTF-8`,
+// Spring's APPLICATION_JSON_UTF8, for one) ask for JSON, whatever the default.
+const JSON_OFFER = `${JSON_CONTENT_TYPE}; charset=utf-8`;
+
 // The representations offered, written as the Content-Types actually sent, so an Accept
 // entry's parameters are matched against them (`text/toon; charset=utf-8` selects TOON, and
 // for problems `text/toon; profile=problem` too).
 const OFFERS: Record<DocumentKind, Record<ResponseFormat, readonly Offer[]>> = {
-  data: { json: [parseOffer(JSON_CONTENT_TYPE)], toon: [parseOffer(TOON_CONTENT_TYPE)] },
+  data: { json: [parseOffer(JSON_OFFER)], toon: [parseOffer(TOON_CONTENT_TYPE)] },
   problem: {
-    json: [parseOffer(PROBLEM_JSON_CONTENT_TYPE), parseOffer(JSON_CONTENT_TYPE)],
+    json: [parseOffer(PROBLEM_JSON_CONTENT_TYPE), parseOffer(JSON_OFFER)],
     toon: [parseOffer(TOON_PROBLEM_CONTENT_TYPE)],
   },
 };

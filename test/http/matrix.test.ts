@@ -168,6 +168,11 @@ const CASES: MatrixCase[] = [
   // Specificity: a named type beats a wildcard at the same q (axios sends this header).
   acceptCase('application/json, text/plain, */*', 'json', 'toon'),
   acceptCase('text/*, application/json', 'json', 'toon'),
+  // JSON is sent as application/json; charset=utf-8, so a client naming exactly that (Spring's
+  // APPLICATION_JSON_UTF8 does) asks for JSON, under a TOON default too; utf8 reads as utf-8.
+  acceptCase('application/json; charset=utf-8', 'json', 'toon'),
+  acceptCase('application/json;charset=UTF-8, */*', 'json', 'toon'),
+  acceptCase('text/toon; charset=utf8', 'toon'),
   // Issue 15, defect 2: a type refused with q=0 is never sent, even as the default.
   acceptCase('text/toon;q=0', 'json', 'toon'),
   acceptCase('application/json;q=0', 'toon'),
