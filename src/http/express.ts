@@ -84,7 +84,7 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
     if (this.get('Content-Type') !== undefined || skipped(req, this)) return json.call(this, body);
     this.vary('Accept');
     const accept = req.headers.accept;
-    // An error status the handler set is kept whatever Accept says (its body then goes as JSON).
+    // A redirect or error status the handler set is kept whatever Accept says (its body then goes as JSON).
     const format = responseFormat(accept, settings.defaultFormat, this.statusCode);
     if (format === undefined) {
       // The handler's validators name its data, not this problem (Express may tag the problem).

@@ -309,7 +309,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     }
     reply.header('vary', appendVary(reply.getHeader('vary')));
     const accept = request.headers.accept;
-    // An error status the handler set (reply.code(404).send(...)) is kept whatever Accept says.
+    // A redirect or error status the handler set (reply.code(404).send(...)) is kept whatever Accept says.
     const format = responseFormat(accept, settings.defaultFormat, reply.statusCode);
     if (format === undefined) {
       for (const name of DATA_VALIDATORS) reply.removeHeader(name);

@@ -171,7 +171,7 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     if (hasContentType(headers) || hasContentType((arg as { headers?: unknown })?.headers))
       return json(object, arg, headers);
     const accept = c.req.header('accept');
-    // An error status the handler set (c.json(obj, 404)) is kept whatever Accept says.
+    // A redirect or error status the handler set (c.json(obj, 404)) is kept whatever Accept says.
     const status =
       typeof arg === 'number'
         ? arg

@@ -7,13 +7,15 @@ import type { DefaultFormat, ToonSettings } from './settings.js';
 
 /**
  * The format of a response whose status the handler chose: the negotiated one, `undefined` for
- * a 406 when the client refuses both formats, except where the handler's status stands: an error
- * status (400 or more), whose body then goes out as JSON since an error has to be sent in
+ * a 406 when the client refuses both formats, except where the handler's status stands: a
+ * redirection or an error (300 or more), whose body describes the redirect or the error rather
+ * than the resource the client refused, and goes out as JSON since it has to be sent in
  * something, and a status that sends no content (204, 205, 304), where there is nothing to
- * negotiate.
+ * negotiate. Only a success with content becomes a 406.
  *
  * @example
  * responseFormat('*\/*;q=0', 'json', 200); // undefined (answer 406)
+ * responseFormat('*\/*;q=0', 'json', 302); // 'json'
  * responseFormat('*\/*;q=0', 'json', 404); // 'json'
  * responseFormat('*\/*;q=0', 'json', 204); // 'json'
  * responseFormat('text/toon', 'json', 404); // 'toon'
@@ -25,7 +27,7 @@ export function responseFormat(
 ): DefaultFormat | undefined {
   const format = negotiateFormat(accept, defaultFormat);
   if (format !== undefined) return format;
-  return status >= 400 || NO_CONTENT_STATUSES.has(status) ? 'json' : undefined;
+  return status >= 300 || NO_CONTENT_STATUSES.has(status) ? 'json' : undefined;
 }
 
 /** Statuses whose responses carry no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */

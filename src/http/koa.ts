@@ -82,9 +82,9 @@ function requestBodyOf(ctx: Context): { body?: unknown } {
  * error and every response body:
  * - `ctx.body = obj` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
  *   `Vary: Accept`; strings, Buffers, streams and an explicit JSON flavour pass untouched; a client
- *   refusing both formats gets a 406 problem, except under an error status the handler set (kept,
- *   with the body as JSON); a body that cannot be rendered (a BigInt, a cycle) is a 500 problem,
- *   never Koa's `text/plain`;
+ *   refusing both formats gets a 406 problem, except under a redirect or error status the handler
+ *   set (kept, with the body as JSON); a body that cannot be rendered (a BigInt, a cycle) is a 500
+ *   problem, never Koa's `text/plain`;
  * - `text/toon` request bodies are read (up to `limit`, gzip, deflate and br inflated) and
  *   decoded strictly into `ctx.request.body`; ill-formed UTF-8, malformed TOON, primitive roots
  *   under `strict` and `__proto__` keys are 400 problems, too large a 413;

@@ -298,8 +298,8 @@ export interface RenderedResponse extends RenderedBody {
  * becomes a negotiated problem document instead (a cycle or a BigInt a 500, data TOON cannot
  * carry for a client that accepts TOON alone a 406), as a framework's own error handling would
  * never write it (Koa's is `text/plain`). The statuses follow the adapters' rules: a client that
- * refuses both formats gets a 406 problem, unless the handler set an error status (`status` of
- * 400 or more), which is kept with its body sent as JSON.
+ * refuses both formats gets a 406 problem, unless the handler set a redirect or error status
+ * (`status` of 300 or more), which is kept with its body sent as JSON.
  *
  * @example
  * const settings = new ToonSettings();

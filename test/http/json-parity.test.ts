@@ -1,7 +1,7 @@
 // The JSON view stays intact: over real HTTP, each framework with and without its adapter, under
 // every default, a response that goes out as JSON is what the framework sends without toonwire
 // (status, Content-Type, Content-Length, the same bytes), and one that goes out as TOON decodes to
-// the data of that JSON.
+// the data of that JSON. A redirect keeps its status even for a client that refuses both formats.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { after, describe, it } from 'node:test';
@@ -54,6 +54,9 @@ const FRAMEWORKS: Record<string, Start> = {
   fastify: async (adapter, defaultFormat) => {
     const app = Fastify();
     if (adapter) await app.register(toonFastify, { defaultFormat });
+    app.get('/moved', async (_request, reply) =>
+      reply.code(302).header('location', '/rows').send(MOVED),
+    );
     app.get<{ Params: { name: string } }>('/:name', async (request) =>
       VALUES[request.params.name]!(),
     );
@@ -63,6 +66,9 @@ const FRAMEWORKS: Record<string, Start> = {
   express: (adapter, defaultFormat) => {
     const app = express();
     if (adapter) app.use(toonExpress({ defaultFormat }));
+    app.get('/moved', (_req, res) => {
+      res.status(302).location('/rows').json(MOVED);
+    });
     app.get('/:name', (req, res) => {
       res.json(VALUES[req.params.name!]!());
     });
@@ -71,6 +77,7 @@ const FRAMEWORKS: Record<string, Start> = {
   hono: (adapter, defaultFormat) => {
     const app = new Hono();
     if (adapter) app.use(toonHono({ defaultFormat }));
+    app.get('/moved', (c) => c.json(MOVED, 302, { Location: '/rows' }));
     app.get('/:name', (c) => c.json(VALUES[c.req.param('name')]!() as object));
     return nodeServer(serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server);
   },
@@ -78,11 +85,20 @@ const FRAMEWORKS: Record<string, Start> = {
     const app = new Koa();
     if (adapter) app.use(toonKoa({ defaultFormat }));
     app.use((ctx) => {
+      if (ctx.path === '/moved') {
+        ctx.status = 302;
+        ctx.set('Location', '/rows');
+        ctx.body = MOVED;
+        return;
+      }
       ctx.body = VALUES[ctx.path.slice(1)]!();
     });
     return nodeServer(app.listen(0, '127.0.0.1'));
   },
 };
+
+/** GET /moved: a 302 with a JSON body describing the redirect. */
+const MOVED = { moved: '/rows' };
 
 const ACCEPTS = [undefined, '*/*', 'application/json', 'application/json, text/plain, */*'];
 
@@ -122,5 +138,22 @@ for (const [framework, start] of Object.entries(FRAMEWORKS)) {
         }
       });
     }
+
+    it('keeps a redirect and its Location for a client that refuses both formats, as without the adapter', async () => {
+      const plain = running[0]!;
+      const adapted = running[1]!;
+      for (const accept of ['*/*;q=0', 'text/toon;q=0, application/json;q=0']) {
+        const options = { headers: { accept }, redirect: 'manual' } as const;
+        const [before, now] = await Promise.all([
+          fetch(`${plain.url}/moved`, options),
+          fetch(`${adapted.url}/moved`, options),
+        ]);
+        const [expected, text] = await Promise.all([before.text(), now.text()]);
+        assert.equal(before.status, 302);
+        assert.equal(now.status, 302, text);
+        assert.equal(now.headers.get('location'), '/rows');
+        assert.equal(text, expected);
+      }
+    });
   });
 }
