@@ -75,16 +75,22 @@ declare module 'fastify' {
 }
 
 // The route's JSON serializer for the reply's status and the schema it was compiled from, as
-// Fastify looks them up: by exact status, then by status class (`2xx`).
+// Fastify looks them up (getSchemaSerializer): by exact status, then by status class (`2xx`),
+// then `default`, the first of these keys the route has deciding, even when its content map has
+// no JSON entry (then Fastify serializes without a schema, and so does TOON).
 function responseSerialization(
   request: FastifyRequest,
   reply: FastifyReply,
 ): { serialize: (payload: unknown) => string; schema: unknown } | undefined {
   const status = reply.statusCode;
   const schemas = request.routeOptions.schema?.response as Record<string, unknown> | undefined;
-  for (const key of [String(status), `${Math.floor(status / 100)}xx`]) {
-    const serialize = jsonSerializer(reply.getSerializationFunction(key) as unknown);
-    if (serialize !== undefined) return { serialize, schema: jsonSchemaOf(schemas?.[key]) };
+  for (const key of [String(status), `${Math.floor(status / 100)}xx`, 'default']) {
+    const entry = reply.getSerializationFunction(key) as unknown;
+    if (entry === undefined) continue;
+    const serialize = jsonSerializer(entry);
+    return serialize === undefined
+      ? undefined
+      : { serialize, schema: jsonSchemaOf(schemas?.[key]) };
   }
   return undefined;
 }

@@ -90,6 +90,25 @@ describe('Fastify adapter', () => {
       },
       async () => ({ id: 7, passwordHash: 'secret' }),
     );
+    // Fastify picks a response schema by status, then status class, then `default`; the first
+    // key the route has decides, even when its content map names no JSON type.
+    const idOnly = { type: 'object', properties: { id: { type: 'integer' } } };
+    const secret = async () => ({ id: 7, passwordHash: 'secret' });
+    app.get('/filtered/default', { schema: { response: { default: idOnly } } }, secret);
+    app.get(
+      '/filtered/not-found',
+      { schema: { response: { '2xx': idOnly, default: idOnly } } },
+      async (_request, reply) => reply.code(404).send({ id: 7, passwordHash: 'secret' }),
+    );
+    app.get(
+      '/filtered/html-only',
+      {
+        schema: {
+          response: { 200: { content: { 'text/html': { schema: {} } } }, '2xx': idOnly },
+        },
+      },
+      secret,
+    );
     app.get('/crash', async () => {
       throw new Error('connect ECONNREFUSED 10.0.0.5:5432');
     });
@@ -146,6 +165,18 @@ describe('Fastify adapter', () => {
     const response = await send(server, { path: '/filtered', headers: TOON });
     assert.equal(response.headers.get('content-type'), 'text/toon; charset=utf-8');
     assert.deepEqual(response.data, { id: 7 });
+  });
+
+  it('filters TOON responses through the schema Fastify picks for JSON: default, and the status before the class', async () => {
+    for (const path of ['/filtered/default', '/filtered/not-found', '/filtered/html-only']) {
+      const json = await send(server, { path, headers: { accept: 'application/json' } });
+      const toon = await send(server, { path, headers: TOON });
+      assert.equal(toon.mediaType, 'text/toon', path);
+      assert.equal(toon.status, json.status, path);
+      assert.deepEqual(toon.data, json.data, path);
+    }
+    const defaulted = await send(server, { path: '/filtered/default', headers: TOON });
+    assert.deepEqual(defaulted.data, { id: 7 }, 'no secret where the JSON has none');
   });
 
   it('hides the message of unexpected errors in the 500 problem', async () => {
