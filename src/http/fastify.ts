@@ -115,6 +115,39 @@ function asSerializedByResponseSchema(
   return { value: JSON.parse(serialization.serialize(payload)), jsonModel: true };
 }
 
+// Fastify's own symbols, which it does not export, found once by their descriptions.
+const fastifySymbols = new Map<string, symbol>();
+function fastifySymbol(target: object, description: string): symbol | undefined {
+  let found = fastifySymbols.get(description);
+  for (let at: object | null = target; found === undefined && at !== null; ) {
+    found = Object.getOwnPropertySymbols(at).find((key) => key.description === description);
+    at = Object.getPrototypeOf(at) as object | null;
+  }
+  if (found !== undefined) fastifySymbols.set(description, found);
+  return found;
+}
+
+type ReplySerializer = (payload: unknown, statusCode: number) => string;
+
+// A serializer the app set for its JSON replies, which Fastify uses before any response schema:
+// `reply.serializer(fn)` on this reply, else `app.setReplySerializer(fn)` of the route's scope
+// (kept on the route's context). Fastify offers no way to read either, so they are read under
+// its own symbols; on a Fastify that stores them otherwise none is found, as before.
+function customSerializer(
+  request: FastifyRequest,
+  reply: FastifyReply,
+): ReplySerializer | undefined {
+  const own = fastifySymbol(reply, 'fastify.reply.serializer');
+  const perReply: unknown = own === undefined ? undefined : (reply as never)[own];
+  if (typeof perReply === 'function') return perReply as ReplySerializer;
+  const contextKey = fastifySymbol(request, 'fastify.context');
+  const context: unknown = contextKey === undefined ? undefined : (request as never)[contextKey];
+  if (typeof context !== 'object' || context === null) return undefined;
+  const key = fastifySymbol(context, 'fastify.replySerializerDefault');
+  const scoped: unknown = key === undefined ? undefined : (context as never)[key];
+  return typeof scoped === 'function' ? (scoped as ReplySerializer) : undefined;
+}
+
 // Fastify keeps either one serializer per status, or one per media type (`content` maps).
 function jsonSerializer(entry: unknown): ((payload: unknown) => string) | undefined {
   if (typeof entry === 'function') return entry as (payload: unknown) => string;
@@ -326,23 +359,42 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       // Serialize in the serializer, not here: later preSerialization hooks may still change
       // the payload, and the serializer sees the final one.
       const delimiter = settings.delimiter;
+      const custom = customSerializer(request, reply);
       reply.serializer((final: unknown) => {
-        const serialization = responseSerialization(request, reply);
         let body: string | undefined;
         let contentType = contentTypeFor('toon');
-        if (format === 'toon' && serialization !== undefined) {
-          // The schema-compiled writer gives the same text as projection + encode, faster;
-          // it returns undefined for data only the generic encoder can decide.
-          body = compileToonSerializer(serialization.schema, delimiter)?.(final);
-        }
-        if (body === undefined) {
-          const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
+        if (custom !== undefined) {
+          // The app's own serializer writes the JSON (redacting, BigInts, ...): TOON carries
+          // what it wrote, and JSON stays its text; text that is not JSON is sent as it is.
+          const text = custom(final, reply.statusCode);
+          let value: unknown;
+          try {
+            value = JSON.parse(text);
+          } catch {
+            return text;
+          }
           const rendered = renderBody(value, format, delimiter, {
-            jsonModel,
+            jsonModel: true,
             jsonAcceptable: () => acceptsFormat(accept, 'json'),
           });
-          body = rendered.body;
+          body = rendered.format === 'json' ? text : rendered.body;
           contentType = rendered.contentType;
+        } else {
+          const serialization = responseSerialization(request, reply);
+          if (format === 'toon' && serialization !== undefined) {
+            // The schema-compiled writer gives the same text as projection + encode, faster;
+            // it returns undefined for data only the generic encoder can decide.
+            body = compileToonSerializer(serialization.schema, delimiter)?.(final);
+          }
+          if (body === undefined) {
+            const { value, jsonModel } = asSerializedByResponseSchema(serialization, final);
+            const rendered = renderBody(value, format, delimiter, {
+              jsonModel,
+              jsonAcceptable: () => acceptsFormat(accept, 'json'),
+            });
+            body = rendered.body;
+            contentType = rendered.contentType;
+          }
         }
         // JSON ('auto' picked it, or TOON could not carry the data) keeps the Content-Type
         // Fastify set for it (application/json; charset=utf-8), as without the plugin.

@@ -215,6 +215,65 @@ describe('Fastify adapter', () => {
   });
 });
 
+describe('Fastify with a JSON serializer of its own', () => {
+  // Serializers that redact and write BigInts, which Fastify uses before any response schema.
+  const redact = (payload: unknown): string =>
+    JSON.stringify(payload, (key, value: unknown) =>
+      key === 'password' ? undefined : typeof value === 'bigint' ? value.toString() : value,
+    );
+  const user = () => ({ id: 1, password: 'hunter2', visits: 10n });
+  const servers: AppServer[] = [];
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  async function start(defaultFormat: 'json' | 'auto'): Promise<AppServer> {
+    const app = Fastify();
+    await app.register(toonFastify, { defaultFormat });
+    app.get('/per-reply', async (_request, reply) =>
+      reply.type('application/json').serializer(redact).send(user()),
+    );
+    await app.register(async (scope) => {
+      scope.setReplySerializer(redact);
+      scope.get('/scoped', async () => user());
+      scope.get(
+        '/scoped-schema',
+        {
+          schema: {
+            response: {
+              200: {
+                type: 'object',
+                properties: { id: { type: 'integer' }, password: { type: 'string' } },
+              },
+            },
+          },
+        },
+        async () => user(),
+      );
+    });
+    const server = await listenFastify(app);
+    servers.push(server);
+    return server;
+  }
+
+  it('gives TOON clients the data that serializer wrote for JSON, never what it left out', async () => {
+    const server = await start('json');
+    for (const path of ['/per-reply', '/scoped', '/scoped-schema']) {
+      const json = await send(server, { path });
+      const toon = await send(server, { path, headers: TOON });
+      assert.equal(json.text, '{"id":1,"visits":"10"}', path);
+      assert.equal(toon.status, 200, `${path}: ${toon.text}`);
+      assert.equal(toon.mediaType, 'text/toon', path);
+      assert.deepEqual(toon.data, json.data, path);
+    }
+  });
+
+  it("sends that serializer's own text when 'auto' picks JSON", async () => {
+    const server = await start('auto');
+    const picked = await send(server, { path: '/scoped' });
+    assert.equal(picked.mediaType, 'application/json');
+    assert.equal(picked.text, '{"id":1,"visits":"10"}');
+  });
+});
+
 describe('Fastify error handler composition', () => {
   class Teapot extends Error {}
   const servers: AppServer[] = [];
