@@ -41,8 +41,9 @@ export interface ToonKoaOptions extends ToonHttpOptions {
   prototypeKeys?: PrototypeKeyOptions;
   /**
    * Answer every error thrown below the middleware with a negotiated problem document (an
-   * error's `headers` on the response; 5xx errors are still emitted on the app's `error` event
-   * for logging). Default `true`; `false` lets errors propagate to Koa's own handling.
+   * error's `headers` on the response, with those middleware mounted before this one set, such
+   * as CORS headers, while those set below it for the failed answer are dropped; 5xx errors are
+   * still emitted on the app's `error` event for logging). Default `true`; `false` lets errors propagate to Koa's own handling.
    */
   errors?: boolean;
   /** Answer requests nothing answered (Koa's 404 with no body) with a negotiated 404 problem. Default `false`. */
@@ -165,7 +166,12 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     }
   }
 
-  function problem(ctx: Context, error: unknown, skipped: boolean): void {
+  function problem(
+    ctx: Context,
+    error: unknown,
+    skipped: boolean,
+    outer: Record<string, unknown> | undefined,
+  ): void {
     const rendered = renderProblem(error, {
       accept: ctx.get('Accept') || undefined,
       settings,
@@ -173,9 +179,17 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       ...(skipped ? { format: 'json' as const } : {}),
     });
     if (rendered.status >= 500) ctx.app.emit('error', asError(error), ctx);
-    // An error thrown after headers were set for another answer: start from a clean response.
+    // An error thrown after headers were set for another answer: start from a clean response,
+    // but keep what middleware mounted before this one set on the way in (@koa/cors's
+    // Access-Control-Allow-Origin, koa-helmet's headers, a request id), since the problem
+    // document is answered here and never reaches their error handling.
     for (const name of Object.keys(ctx.response.headers)) {
       if (name.toLowerCase() !== 'vary') ctx.remove(name);
+    }
+    if (outer !== undefined) {
+      for (const [name, value] of Object.entries(outer)) {
+        if (keptOnProblems(name)) ctx.response.set(name, value as string | string[]);
+      }
     }
     ctx.set(rendered.headers);
     ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
@@ -186,6 +200,8 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
 
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const skipped = skip?.(ctx) === true;
+    // Headers middleware mounted before this one has set so far, kept on problem documents.
+    const outer = ctx.res.getHeaderNames().length === 0 ? undefined : ctx.res.getHeaders();
     try {
       await readToonBody(ctx);
       await next();
@@ -193,13 +209,20 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
         throw notFoundProblem(ctx.method, ctx.path);
     } catch (error) {
       if (!answerErrors || ctx.headerSent) throw error;
-      problem(ctx, error, skipped);
+      problem(ctx, error, skipped, outer);
       return;
     }
     answer(ctx, skipped);
   };
 
   return Object.assign(middleware, { settings });
+}
+
+// Which of the headers set before the middleware ran stay on a problem document: not those that
+// describe the data's representation (Content-*, validators) nor Vary, which is kept as it is.
+function keptOnProblems(name: string): boolean {
+  const lower = name.toLowerCase();
+  return lower !== 'vary' && !lower.startsWith('content-') && !DATA_VALIDATORS.includes(lower);
 }
 
 /**

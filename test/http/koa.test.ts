@@ -1,13 +1,16 @@
 // toonwire/koa beyond the shared matrix: what a real connection does that a whole request
-// cannot, such as a client that hangs up halfway through its body.
+// cannot, such as a client that hangs up halfway through its body, and middleware mounted
+// before the adapter (CORS), whose headers problem documents keep.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import Koa from 'koa';
+import { HttpProblem } from '../../src/http/index.js';
 import { toon } from '../../src/http/koa.js';
 import { closer, listening } from './field-apps.js';
+import { profileOf, send } from './harness.js';
 
 describe('Koa adapter, a client that disconnects mid-body', () => {
   const app = new Koa();
@@ -57,4 +60,46 @@ describe('Koa adapter, a client that disconnects mid-body', () => {
       assert.deepEqual(emitted, []);
     });
   }
+});
+
+describe('Koa adapter after middleware that sets headers on the way in (@koa/cors, koa-helmet)', () => {
+  const app = new Koa();
+  app.silent = true;
+  // What @koa/cors does before calling next(): the allowed origin, and Vary: Origin.
+  app.use(async (ctx, next) => {
+    ctx.set('Access-Control-Allow-Origin', 'https://app.example');
+    ctx.vary('Origin');
+    ctx.set('X-Request-Id', 'r-1');
+    await next();
+  });
+  app.use(toon({ notFound: true }));
+  app.use((ctx) => {
+    if (ctx.path === '/orders') {
+      ctx.set('Cache-Control', 'max-age=60');
+      ctx.set('X-Rows', '2');
+      throw new HttpProblem({ status: 409, detail: 'Paid already.', headers: { 'X-Own': 'y' } });
+    }
+  });
+  const server: Server = app.listen(0, '127.0.0.1');
+  after(closer(server));
+
+  it('keeps their headers on problem documents and 404s, and drops those of the failed answer', async () => {
+    const url = await listening(server);
+    for (const [path, status] of [
+      ['/orders', 409],
+      ['/missing', 404],
+    ] as const) {
+      const response = await send({ url }, { path, headers: { accept: 'text/toon' } });
+      assert.equal(response.status, status);
+      assert.equal(profileOf(response), 'problem');
+      assert.equal(response.headers.get('access-control-allow-origin'), 'https://app.example');
+      assert.equal(response.headers.get('x-request-id'), 'r-1');
+      assert.equal(response.headers.get('vary'), 'Origin, Accept');
+      assert.equal(response.headers.get('cache-control'), null, path);
+      assert.equal(response.headers.get('x-rows'), null, path);
+    }
+    const own = await send({ url }, { path: '/orders' });
+    assert.equal(own.headers.get('x-own'), 'y');
+    assert.equal(own.mediaType, 'application/problem+json');
+  });
 });
