@@ -331,11 +331,14 @@ export interface ToonNestOptions extends ToonHttpOptions {
  * Wires TOON negotiation into a Nest application, before `app.listen` (or `app.init`): on
  * Express `app.use(toon())` from toonwire/express, on Fastify the toonwire/fastify plugin with
  * `errorHandler: false` (Nest installs its own; replacing it is Fastify's FSTWRN004 warning), and
- * a global {@link ToonExceptionFilter}. Returns the live settings.
+ * a global {@link ToonExceptionFilter}. Returns the live settings. The filter catches everything,
+ * and Nest lets a global filter registered later shadow one registered earlier: register your own
+ * global filters for particular exceptions after `useToon`, or the problem filter answers them.
  *
  * @example
  * const app = await NestFactory.create(AppModule);
  * const settings = await useToon(app, { defaultFormat: 'auto' });
+ * app.useGlobalFilters(new PaymentDeclinedFilter()); // after useToon, so it answers its exceptions
  * app.useGlobalPipes(new ProblemValidationPipe({ transform: true, whitelist: true }));
  * await app.listen(3000);
  */
