@@ -218,11 +218,23 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   return Object.assign(middleware, { settings });
 }
 
-// Which of the headers set before the middleware ran stay on a problem document: not those that
-// describe the data's representation (Content-*, validators) nor Vary, which is kept as it is.
+// Headers set before the middleware ran that do not stay on a problem document: those that
+// describe the data's representation, its validators, and Vary, which is kept as it is.
+// (Content-Security-Policy and the like are not the representation's: they stay.)
+const NOT_KEPT_ON_PROBLEMS: ReadonlySet<string> = new Set([
+  'vary',
+  'content-type',
+  'content-length',
+  'content-encoding',
+  'content-language',
+  'content-location',
+  'content-range',
+  'content-disposition',
+  ...DATA_VALIDATORS,
+]);
+
 function keptOnProblems(name: string): boolean {
-  const lower = name.toLowerCase();
-  return lower !== 'vary' && !lower.startsWith('content-') && !DATA_VALIDATORS.includes(lower);
+  return !NOT_KEPT_ON_PROBLEMS.has(name.toLowerCase());
 }
 
 /**

@@ -70,6 +70,8 @@ describe('Koa adapter after middleware that sets headers on the way in (@koa/cor
     ctx.set('Access-Control-Allow-Origin', 'https://app.example');
     ctx.vary('Origin');
     ctx.set('X-Request-Id', 'r-1');
+    // And what koa-helmet sets.
+    ctx.set('Content-Security-Policy', "default-src 'self'");
     await next();
   });
   app.use(toon({ notFound: true }));
@@ -94,6 +96,7 @@ describe('Koa adapter after middleware that sets headers on the way in (@koa/cor
       assert.equal(profileOf(response), 'problem');
       assert.equal(response.headers.get('access-control-allow-origin'), 'https://app.example');
       assert.equal(response.headers.get('x-request-id'), 'r-1');
+      assert.equal(response.headers.get('content-security-policy'), "default-src 'self'");
       assert.equal(response.headers.get('vary'), 'Origin, Accept');
       assert.equal(response.headers.get('cache-control'), null, path);
       assert.equal(response.headers.get('x-rows'), null, path);
