@@ -115,16 +115,24 @@ function asSerializedByResponseSchema(
   return { value: JSON.parse(serialization.serialize(payload)), jsonModel: true };
 }
 
-// Fastify's own symbols, which it does not export, found once by their descriptions.
+// Fastify's own symbols, which it does not export, found by their descriptions and remembered
+// (looked up again for an object that lacks the one remembered: another copy of Fastify).
 const fastifySymbols = new Map<string, symbol>();
 function fastifySymbol(target: object, description: string): symbol | undefined {
-  let found = fastifySymbols.get(description);
-  for (let at: object | null = target; found === undefined && at !== null; ) {
-    found = Object.getOwnPropertySymbols(at).find((key) => key.description === description);
-    at = Object.getPrototypeOf(at) as object | null;
+  const known = fastifySymbols.get(description);
+  if (known !== undefined && known in target) return known;
+  for (
+    let at: object | null = target;
+    at !== null;
+    at = Object.getPrototypeOf(at) as object | null
+  ) {
+    const found = Object.getOwnPropertySymbols(at).find((key) => key.description === description);
+    if (found !== undefined) {
+      fastifySymbols.set(description, found);
+      return found;
+    }
   }
-  if (found !== undefined) fastifySymbols.set(description, found);
-  return found;
+  return undefined;
 }
 
 type ReplySerializer = (payload: unknown, statusCode: number) => string;
