@@ -127,6 +127,18 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       throw unsupportedMediaType(contentType, accepted);
     if (!isToonContentType(contentType) || announced === 'none') return;
     assertToonCharset(contentType);
+    if (ctx.req.readableDidRead || ctx.req.readableEnded) {
+      // Middleware mounted before this one read the body already (@koa/bodyparser with `text`
+      // enabled for text/*): decode what it read, not the nothing left on the stream.
+      const read = requestBodyOf(ctx).body;
+      if (typeof read !== 'string' && !(read instanceof Uint8Array)) {
+        throw new Error(
+          'toonwire/koa: the text/toon request body was read by middleware mounted before toon(); mount toon() first, before body parsers, so that it reads TOON bodies itself.',
+        );
+      }
+      requestBodyOf(ctx).body = decodeToonBody(read, { containerRoot, prototypeKeys });
+      return;
+    }
     const bytes = await readBody(ctx.req, {
       limit,
       encoding: ctx.get('Content-Encoding'),

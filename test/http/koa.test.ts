@@ -6,6 +6,7 @@ import type { Server } from 'node:http';
 import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
+import { bodyParser } from '@koa/bodyparser';
 import Koa from 'koa';
 import { HttpProblem } from '../../src/http/index.js';
 import { toon } from '../../src/http/koa.js';
@@ -104,5 +105,51 @@ describe('Koa adapter after middleware that sets headers on the way in (@koa/cor
     const own = await send({ url }, { path: '/orders' });
     assert.equal(own.headers.get('x-own'), 'y');
     assert.equal(own.mediaType, 'application/problem+json');
+  });
+});
+
+describe('Koa adapter mounted after a body parser that reads text/* (the wrong order)', () => {
+  const servers: Server[] = [];
+  after(() => Promise.all(servers.map((server) => closer(server)())));
+  const errors: Error[] = [];
+
+  async function start(before: Koa.Middleware): Promise<string> {
+    const app = new Koa();
+    app.silent = true;
+    app.on('error', (error: Error) => errors.push(error));
+    app.use(before);
+    app.use(toon());
+    app.use((ctx) => {
+      ctx.body = { got: (ctx.request as unknown as { body?: unknown }).body ?? null };
+    });
+    const server = app.listen(0, '127.0.0.1');
+    servers.push(server);
+    return listening(server);
+  }
+
+  it('decodes the text that parser read, instead of the nothing left on the stream', async () => {
+    const url = await start(
+      bodyParser({ enableTypes: ['json', 'form', 'text'], extendTypes: { text: ['text/*'] } }),
+    );
+    const response = await send(
+      { url },
+      { method: 'POST', path: '/', headers: { 'content-type': 'text/toon' }, body: 'a: 1' },
+    );
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.data, { got: { a: 1 } });
+  });
+
+  it('answers a body read and dropped by earlier middleware with a 500 that says to mount toon() first', async () => {
+    const url = await start(async (ctx, next) => {
+      for await (const _chunk of ctx.req);
+      await next();
+    });
+    const response = await send(
+      { url },
+      { method: 'POST', path: '/', headers: { 'content-type': 'text/toon' }, body: 'a: 1' },
+    );
+    assert.equal(response.status, 500);
+    assert.equal(response.mediaType, 'application/problem+json');
+    assert.match(String(errors.at(-1)?.message), /mount toon\(\) first/);
   });
 });
