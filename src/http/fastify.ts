@@ -137,6 +137,9 @@ function fastifySymbol(target: object, description: string): symbol | undefined 
 
 type ReplySerializer = (payload: unknown, statusCode: number) => string;
 
+// The serializers this plugin sets on replies.
+const ownSerializers = new WeakSet<object>();
+
 // A serializer the app set for its JSON replies, which Fastify uses before any response schema:
 // `reply.serializer(fn)` on this reply, else `app.setReplySerializer(fn)` of the route's scope
 // (kept on the route's context). Fastify offers no way to read either, so they are read under
@@ -147,7 +150,10 @@ function customSerializer(
 ): ReplySerializer | undefined {
   const own = fastifySymbol(reply, 'fastify.reply.serializer');
   const perReply: unknown = own === undefined ? undefined : (reply as never)[own];
-  if (typeof perReply === 'function') return perReply as ReplySerializer;
+  // Fastify keeps a reply's serializer on the error path: one of this plugin's, set before the
+  // error, is not the app's.
+  if (typeof perReply === 'function' && !ownSerializers.has(perReply))
+    return perReply as ReplySerializer;
   const contextKey = fastifySymbol(request, 'fastify.context');
   const context: unknown = contextKey === undefined ? undefined : (request as never)[contextKey];
   if (typeof context !== 'object' || context === null) return undefined;
@@ -182,6 +188,7 @@ function validationIssues(error: FastifyError): ValidationIssue[] {
 }
 
 const passThrough = (payload: unknown): string => payload as string;
+ownSerializers.add(passThrough);
 
 // Routes with `config: { toon: false }` mark their requests in a route-level onRequest hook
 // (added by onRoute below), so other routes pay nothing to find out; `skip` marks the requests
@@ -368,7 +375,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       // the payload, and the serializer sees the final one.
       const delimiter = settings.delimiter;
       const custom = customSerializer(request, reply);
-      reply.serializer((final: unknown) => {
+      const serializer = (final: unknown): string => {
         let body: string | undefined;
         let contentType = contentTypeFor('toon');
         if (custom !== undefined) {
@@ -416,7 +423,9 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
           );
         }
         return body;
-      });
+      };
+      ownSerializers.add(serializer);
+      reply.serializer(serializer);
     }
     next(null, payload);
   });
