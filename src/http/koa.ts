@@ -128,16 +128,18 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     if (!isToonContentType(contentType) || announced === 'none') return;
     assertToonCharset(contentType);
     if (ctx.req.readableDidRead || ctx.req.readableEnded) {
-      // Middleware mounted before this one read the body already (@koa/bodyparser with `text`
-      // enabled for text/*): decode what it read, not the nothing left on the stream.
+      // Middleware mounted before this one read the body already: decode the text or bytes it
+      // left (@koa/bodyparser with `text` enabled for text/*), keep data already decoded (this
+      // middleware mounted twice), never the nothing left on the stream.
       const read = requestBodyOf(ctx).body;
-      if (typeof read !== 'string' && !(read instanceof Uint8Array)) {
-        throw new Error(
-          'toonwire/koa: the text/toon request body was read by middleware mounted before toon(); mount toon() first, before body parsers, so that it reads TOON bodies itself.',
-        );
+      if (typeof read === 'string' || read instanceof Uint8Array) {
+        requestBodyOf(ctx).body = decodeToonBody(read, { containerRoot, prototypeKeys });
+        return;
       }
-      requestBodyOf(ctx).body = decodeToonBody(read, { containerRoot, prototypeKeys });
-      return;
+      if (read !== undefined) return;
+      throw new Error(
+        'toonwire/koa: the text/toon request body was read by middleware mounted before toon(); mount toon() first, before body parsers, so that it reads TOON bodies itself.',
+      );
     }
     const bytes = await readBody(ctx.req, {
       limit,

@@ -108,7 +108,7 @@ describe('Koa adapter after middleware that sets headers on the way in (@koa/cor
   });
 });
 
-describe('Koa adapter mounted after a body parser that reads text/* (the wrong order)', () => {
+describe('Koa adapter after middleware that read the body already', () => {
   const servers: Server[] = [];
   after(() => Promise.all(servers.map((server) => closer(server)())));
   const errors: Error[] = [];
@@ -131,6 +131,16 @@ describe('Koa adapter mounted after a body parser that reads text/* (the wrong o
     const url = await start(
       bodyParser({ enableTypes: ['json', 'form', 'text'], extendTypes: { text: ['text/*'] } }),
     );
+    const response = await send(
+      { url },
+      { method: 'POST', path: '/', headers: { 'content-type': 'text/toon' }, body: 'a: 1' },
+    );
+    assert.equal(response.status, 200, response.text);
+    assert.deepEqual(response.data, { got: { a: 1 } });
+  });
+
+  it('keeps a body the adapter mounted twice (app and router) decoded already', async () => {
+    const url = await start(toon());
     const response = await send(
       { url },
       { method: 'POST', path: '/', headers: { 'content-type': 'text/toon' }, body: 'a: 1' },
