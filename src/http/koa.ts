@@ -43,7 +43,8 @@ export interface ToonKoaOptions extends ToonHttpOptions {
    * Answer every error thrown below the middleware with a negotiated problem document (an
    * error's `headers` on the response, with those middleware mounted before this one set, such
    * as CORS headers, while those set below it for the failed answer are dropped; 5xx errors are
-   * still emitted on the app's `error` event for logging). Default `true`; `false` lets errors propagate to Koa's own handling.
+   * still emitted on the app's `error` event for logging). Default `true`; `false` lets errors
+   * propagate to Koa's own handling.
    */
   errors?: boolean;
   /** Answer requests nothing answered (Koa's 404 with no body) with a negotiated 404 problem. Default `false`. */
