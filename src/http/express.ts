@@ -74,6 +74,15 @@ function writesPlainJson(app: Response['app']): boolean {
   );
 }
 
+// What TOON carries of a body under the app's `json replacer` (which may redact fields or
+// write BigInts): the data of the JSON it writes, as that JSON's value (in the JSON model
+// already, which `renderBody` is told); the body as it is without one.
+function replacedBody(body: unknown, replacer: unknown): [unknown, boolean] {
+  if (typeof replacer !== 'function' && !Array.isArray(replacer)) return [body, false];
+  const text = JSON.stringify(body, replacer as (key: string, value: unknown) => unknown);
+  return text === undefined ? [body, false] : [JSON.parse(text), true];
+}
+
 // res.json is replaced on this response object only: other responses, and every other way of
 // sending (res.send of a string or Buffer, res.sendFile, streams), are untouched. res.send(obj)
 // calls res.json, so it is negotiated too. A Content-Type set before res.json is the handler's
@@ -98,7 +107,9 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
       return this.send(problem.body);
     }
     if (format === 'json') return json.call(this, body);
-    const rendered = renderBody(body, format, settings.delimiter, {
+    const [value, jsonModel] = replacedBody(body, this.app.get('json replacer'));
+    const rendered = renderBody(value, format, settings.delimiter, {
+      jsonModel,
       jsonAcceptable: () => acceptsFormat(accept, 'json'),
     });
     if (rendered.format === 'json') {

@@ -274,6 +274,33 @@ describe('Fastify with a JSON serializer of its own', () => {
   });
 });
 
+describe("Express with the app's own json replacer", () => {
+  // A replacer that redacts and writes BigInts, as apps use it: what res.json writes is the data.
+  const redact = (key: string, value: unknown): unknown =>
+    key === 'password' ? undefined : typeof value === 'bigint' ? value.toString() : value;
+  const servers: AppServer[] = [];
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  it('gives TOON clients the data the replacer wrote for JSON, never what it left out', async () => {
+    for (const defaultFormat of ['json', 'auto'] as const) {
+      const app = express();
+      app.set('json replacer', redact);
+      app.use(toonExpress({ defaultFormat }));
+      app.get('/user', (_req, res) => {
+        res.json({ id: 1, password: 'hunter2', visits: 10n });
+      });
+      const server = await listen(createServer(app));
+      servers.push(server);
+      const json = await send(server, { path: '/user', headers: { accept: 'application/json' } });
+      const toon = await send(server, { path: '/user', headers: TOON });
+      assert.equal(json.text, '{"id":1,"visits":"10"}', defaultFormat);
+      assert.equal(toon.status, 200, `${defaultFormat}: ${toon.text}`);
+      assert.equal(toon.mediaType, 'text/toon', defaultFormat);
+      assert.deepEqual(toon.data, json.data, defaultFormat);
+    }
+  });
+});
+
 describe('Fastify error handler composition', () => {
   class Teapot extends Error {}
   const servers: AppServer[] = [];
