@@ -36,6 +36,18 @@ export const TEAM_UPSTREAM = [
 
 const MAIN = join(ROOT, 'dist', 'cli', 'main.js');
 
+/** A client's `initialize` request (id 1, protocol 2025-06-18), for tests that speak raw JSON-RPC. */
+export const INITIALIZE = {
+  jsonrpc: '2.0',
+  id: 1,
+  method: 'initialize',
+  params: {
+    protocolVersion: '2025-06-18',
+    capabilities: {},
+    clientInfo: { name: 'toonwire-test', version: '1.0.0' },
+  },
+} as const;
+
 /** The built `toonwire` bin, which the proxy tests run as a real process. */
 export function proxyCli(): string {
   if (!existsSync(MAIN))

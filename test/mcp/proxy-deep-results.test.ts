@@ -8,7 +8,7 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hangGuardMs } from '../support/patience.js';
-import { LineProcess, proxyArgs, proxyCli } from './helpers.js';
+import { INITIALIZE, LineProcess, proxyArgs, proxyCli } from './helpers.js';
 
 const DEEP_UPSTREAM = [
   process.execPath,
@@ -31,16 +31,7 @@ async function callDeep(
     const index = await proxy.waitFor((line) => line.includes(`"id":${id}`));
     return { line: proxy.lines[index]!, answer: JSON.parse(proxy.lines[index]!) as Answer };
   };
-  send({
-    jsonrpc: '2.0',
-    id: 1,
-    method: 'initialize',
-    params: {
-      protocolVersion: '2025-06-18',
-      capabilities: {},
-      clientInfo: { name: 't', version: '1' },
-    },
-  });
+  send(INITIALIZE);
   await answerTo(1);
   send({ jsonrpc: '2.0', method: 'notifications/initialized' });
   send({ jsonrpc: '2.0', id: 2, method: 'tools/list' });

@@ -10,6 +10,7 @@ import { describe, it } from 'node:test';
 import { McpError } from '@modelcontextprotocol/sdk/types.js';
 import {
   connectStdio,
+  INITIALIZE,
   LineProcess,
   proxyArgs,
   proxyCli,
@@ -269,16 +270,6 @@ describe('toonwire proxy exit', () => {
       // wait-ok: the upstream's own life after closing its stdin, what the test is about (any length works)
       "require('node:fs').closeSync(0); process.stderr.write('stdin closed\\n'); setTimeout(() => process.exit(3), 100);",
     ];
-    const INITIALIZE = `${JSON.stringify({
-      jsonrpc: '2.0',
-      id: 1,
-      method: 'initialize',
-      params: {
-        protocolVersion: '2025-06-18',
-        capabilities: {},
-        clientInfo: { name: 't', version: '1' },
-      },
-    })}\n`;
 
     /** Sends initialize once the upstream has closed its stdin; the proxy's answer to it. */
     async function initializeAfterClose(proxy: LineProcess): Promise<string> {
@@ -291,7 +282,7 @@ describe('toonwire proxy exit', () => {
         proxy.child.stderr!.on('data', check);
         check();
       });
-      proxy.child.stdin!.write(INITIALIZE);
+      proxy.child.stdin!.write(`${JSON.stringify(INITIALIZE)}\n`);
       return proxy.lines[await proxy.waitFor((line) => line.includes('"id":1'))]!;
     }
 

@@ -16,6 +16,7 @@ import { type CryptoKey, exportJWK, generateKeyPair, type JWTPayload, SignJWT } 
 import { parseTokens, tokenAuthenticator } from '../../src/mcp/proxy/serve/auth.js';
 import { withinHangGuard } from '../support/patience.js';
 import {
+  INITIALIZE,
   LineProcess,
   post,
   proxyCli,
@@ -23,17 +24,6 @@ import {
   stopListening,
   TEAM_UPSTREAM,
 } from './helpers.js';
-
-const INITIALIZE = {
-  jsonrpc: '2.0',
-  id: 1,
-  method: 'initialize',
-  params: {
-    protocolVersion: '2025-06-18',
-    capabilities: {},
-    clientInfo: { name: 'team-test', version: '1.0.0' },
-  },
-};
 
 async function stopped(proxy: LineProcess): Promise<string> {
   const { code, stderr } = await stopListening(proxy);
