@@ -464,8 +464,13 @@ function wordTokens(prefix: number, ascii: number, wide: number): number {
 export function spaceGain(text: string): number {
   const letters = leadingWord(text);
   if (letters <= 0) return letters === 0 ? 0 : 1;
-  return Math.max(0, WORD[0]![letters]! - WORD[1]![letters]!);
+  return SPACE_GAIN[letters]!;
 }
+
+/** {@link spaceGain} of a word of each length: the shape bound asks it of every string. */
+const SPACE_GAIN: readonly number[] = WORD[0]!.map((alone, letters) =>
+  Math.max(0, alone - WORD[1]![letters]!),
+);
 
 /**
  * The same for a string after a comma in TOON (`a,b`) against after `","` in JSON (`"a","b"`):
@@ -477,8 +482,13 @@ export function spaceGain(text: string): number {
 export function commaGain(text: string): number {
   const letters = leadingWord(text);
   if (letters <= 0) return letters === 0 ? 0.04 : 1;
-  return Math.max(0, WORD[0]![letters]! + PUNCT_RUN[3]! - WORD[3]![letters]!);
+  return COMMA_GAIN[letters]!;
 }
+
+/** {@link commaGain} of a word of each length: the shape bound asks it of list items. */
+const COMMA_GAIN: readonly number[] = WORD[0]!.map((alone, letters) =>
+  Math.max(0, alone + PUNCT_RUN[3]! - WORD[3]![letters]!),
+);
 
 /**
  * The least estimated tokens `key`'s first chunk costs in a table header (`[N]{a,b}`), where
@@ -502,7 +512,8 @@ export function headerKeyFloor(key: string, afterSeparator: boolean): number {
   // A key that ends in a letter or digit is chunked in the header as it is alone (the comma or
   // brace after it starts a new chunk), but for its first word's prefix.
   const last = key.charCodeAt(key.length - 1);
-  const kind = last < 128 ? charClass[last]! : PUNCT; // leadingWord built the table
+  ready();
+  const kind = last < 128 ? charClass[last]! : PUNCT;
   if (kind > DIGIT) return first;
   return first + unroundedTokens(key) - WORD[0]![letters]!;
 }
@@ -547,24 +558,36 @@ export function commaWordCost(text: string): number {
  * The ASCII letters that open `text`, up to the table's limit, when its first chunk is such a
  * word; 0 when it opens with a digit or is empty (no gain); -1 when it opens otherwise
  * (punctuation, a space, a character outside ASCII), for which the callers assume the most.
+ * The shape bound asks this of every string and key, so the classes are computed (`isAsciiLetter`,
+ * `isAsciiUpper`), not read from the scanner's table, and no table has to be built.
  */
 function leadingWord(text: string): number {
-  ready();
   if (text.length === 0) return 0;
   const first = text.charCodeAt(0);
-  if (first >= 128) return -1;
-  const kind = charClass[first]!;
-  if (kind === DIGIT) return 0;
-  if (kind > UPPER) return -1;
+  if (first >= 0x30 && first <= 0x39) return 0;
+  if (!isAsciiLetter(first)) return -1;
   let letters = 1;
-  let previous = kind;
+  let previousLower = !isAsciiUpper(first);
   for (; letters < text.length && letters < WORD_TABLE_LETTERS; letters++) {
     const code = text.charCodeAt(letters);
     // A letter outside ASCII makes it a word the estimate prices the same after anything.
     if (code >= 128) return -1;
-    const next = charClass[code]!;
-    if (next > UPPER || (next === UPPER && previous === LOWER)) break;
-    previous = next;
+    if (!isAsciiLetter(code)) break;
+    const upper = isAsciiUpper(code);
+    // A lower-to-upper case change ends the chunk.
+    if (upper && previousLower) break;
+    previousLower = !upper;
   }
   return letters;
+}
+
+/** `A` to `Z` or `a` to `z`: the scanner's {@link LOWER} and {@link UPPER}. */
+function isAsciiLetter(code: number): boolean {
+  const lower = code | 0x20;
+  return lower >= 0x61 && lower <= 0x7a;
+}
+
+/** An ASCII letter's case, from the bit that tells `A` (0x41) from `a` (0x61). */
+function isAsciiUpper(letter: number): boolean {
+  return (letter & 0x20) === 0;
 }
