@@ -45,6 +45,12 @@ export interface ToonExpressOptions extends ToonHttpOptions {
    * A handler can do the same for one response with `res.locals.toon = false`.
    */
   skip?: (req: Request) => boolean;
+  /**
+   * Keep the bytes of a `text/toon` body as `req.rawBody` (a Buffer, as inflated), next to the
+   * decoded `req.body`: what NestJS's `rawBody: true` gives JSON bodies, for checking a webhook's
+   * signature. Default `false`; toonwire/nest's `useToon` sets it from that option.
+   */
+  rawBody?: boolean;
 }
 
 /** The middleware, with its live settings and the companions to mount after the routes. */
@@ -164,6 +170,7 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
     options.bodyTypes === undefined ? undefined : [TOON_MEDIA_TYPE, ...options.bodyTypes];
   const containerRoot = options.strict ?? true;
   const { skip } = options;
+  const keepRawBody = options.rawBody === true;
 
   const middleware = (req: Request, res: Response, next: NextFunction): void => {
     if (skip?.(req)) markOptedOut(req);
@@ -191,6 +198,7 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
       if (error) return next(error);
       // Another parser may have consumed the body already; then there are no bytes to decode.
       if (Buffer.isBuffer(req.body)) {
+        if (keepRawBody) (req as unknown as { rawBody?: Buffer }).rawBody = req.body;
         try {
           req.body = decodeToonBody(req.body, { containerRoot });
         } catch (decodeError) {

@@ -61,6 +61,12 @@ export interface ToonFastifyOptions extends ToonHttpOptions {
    * reach; for example `(request) => request.url.startsWith('/docs')`.
    */
   skip?: (request: FastifyRequest) => boolean;
+  /**
+   * Keep the bytes of a `text/toon` body as `request.rawBody` (a Buffer, as sent), next to the
+   * decoded `request.body`: what NestJS's `rawBody: true` gives JSON bodies, for checking a
+   * webhook's signature. Default `false`; toonwire/nest's `useToon` sets it from that option.
+   */
+  rawBody?: boolean;
 }
 
 declare module 'fastify' {
@@ -297,6 +303,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     onProto: app.initialConfig.onProtoPoisoning ?? 'error',
     onConstructor: app.initialConfig.onConstructorPoisoning ?? 'error',
   } as const;
+  const keepRawBody = options.rawBody === true;
   app.addContentTypeParser(
     TOON_MEDIA_TYPE,
     {
@@ -310,6 +317,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       body: string | Buffer,
       parsed: (error: Error | null, value?: unknown) => void,
     ) => {
+      if (keepRawBody) (request as FastifyRequest & { rawBody?: unknown }).rawBody = body;
       try {
         assertToonCharset(request.headers['content-type']);
         // An empty TOON body is the empty object (`encode({})` is the empty text), validated

@@ -48,6 +48,7 @@ function loadSwagger(): Swagger {
 }
 
 interface RequestLike {
+  method?: string;
   url?: string;
   originalUrl?: string;
   headers: Record<string, string | string[] | undefined>;
@@ -236,18 +237,29 @@ function endStarted(response: NodeResponseLike): void {
  * other errors as a 500 that hides its message. Requests a route or `skip` left out of
  * negotiation get JSON problems. The settings are the adapter's, read from the request; those
  * given here are used where there are none. Exceptions from Nest middleware are answered too (on
- * Fastify, @fastify/middie hands middleware Node's own response); a response whose headers went
- * out before the exception (a handler wrote to it, then threw) is ended, as Nest's own filter
- * ends it, since no problem can follow.
+ * Fastify, @fastify/middie hands middleware Node's own request and response, and runs it before
+ * the plugin's hooks, so `skip`, given here, is asked for such a request itself); a response
+ * whose headers went out before the exception (a handler wrote to it, then threw) is ended, as
+ * Nest's own filter ends it, since no problem can follow.
  *
  * @example
  * app.useGlobalFilters(new ToonExceptionFilter());
  */
 export class ToonExceptionFilter implements ExceptionFilter {
   readonly #settings: ToonSettings;
+  readonly #skip: ((request: NestRequest) => boolean) | undefined;
 
-  constructor(settings: ToonSettings = new ToonSettings()) {
+  /**
+   * @param settings Used where the request carries no adapter's settings.
+   * @param skip The `skip` of {@link ToonNestOptions} (`useToon` passes it): asked for a request
+   *   that Nest middleware on Fastify failed, which the plugin's hooks have not seen yet.
+   */
+  constructor(
+    settings: ToonSettings = new ToonSettings(),
+    skip?: (request: NestRequest) => boolean,
+  ) {
     this.#settings = settings;
+    this.#skip = skip;
   }
 
   catch(exception: unknown, host: ArgumentsHost): void {
@@ -255,8 +267,16 @@ export class ToonExceptionFilter implements ExceptionFilter {
     const request = http.getRequest<RequestLike>();
     const response = http.getResponse<unknown>();
     const settings = attachedSettings(request) ?? request.server?.toon ?? this.#settings;
-    const json = isOptedOut(request) || (response as ExpressResponseLike).locals?.toon === false;
     const url = request.originalUrl ?? request.url ?? '';
+    // Node's own response, without Express's or Fastify's methods: Nest middleware on Fastify,
+    // which runs before the plugin's onRequest hook, so `skip` has not marked its request.
+    const nodeResponse =
+      !isFastifyReply(response) && typeof (response as ExpressResponseLike).status !== 'function';
+    const json =
+      isOptedOut(request) ||
+      (response as ExpressResponseLike).locals?.toon === false ||
+      (nodeResponse &&
+        this.#skip?.({ method: request.method ?? 'GET', url, headers: request.headers }) === true);
     const query = url.indexOf('?');
     const accept = request.headers.accept;
     const rendered = renderProblem(problemOf(exception), {
@@ -286,7 +306,7 @@ export class ToonExceptionFilter implements ExceptionFilter {
       endStarted(res);
       return;
     }
-    if (typeof res.status !== 'function') {
+    if (nodeResponse) {
       // Nest middleware on Fastify is given Node's own response, without Express's methods.
       res.statusCode = rendered.status;
       for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
@@ -318,7 +338,11 @@ export interface NestRequest {
 export interface ToonNestOptions extends ToonHttpOptions {
   /** Largest `text/toon` body in bytes. Default: Express 100 kB (as Nest's JSON parser), Fastify the server's `bodyLimit`. */
   bodyLimit?: number;
-  /** Leave a request out of negotiation: its answers and problems are JSON (an OpenAPI route, say). */
+  /**
+   * Leave a request out of negotiation: its answers and problems are JSON (an OpenAPI route,
+   * say). On Fastify, for an exception thrown by Nest middleware, it is given Node's request
+   * (with `url` as sent), since that middleware runs before the plugin's hooks.
+   */
   skip?: (request: NestRequest) => boolean;
   /**
    * Express only: refuse request bodies of any other Content-Type with a 415 problem (as
@@ -331,7 +355,8 @@ export interface ToonNestOptions extends ToonHttpOptions {
  * Wires TOON negotiation into a Nest application, before `app.listen` (or `app.init`): on
  * Express `app.use(toon())` from toonwire/express, on Fastify the toonwire/fastify plugin with
  * `errorHandler: false` (Nest installs its own; replacing it is Fastify's FSTWRN004 warning), and
- * a global {@link ToonExceptionFilter}. Returns the live settings. The filter catches everything,
+ * a global {@link ToonExceptionFilter}. An app created with `rawBody: true` gets a TOON body's
+ * bytes as `req.rawBody`, as Nest gives a JSON body's. Returns the live settings. The filter catches everything,
  * and Nest lets a global filter registered later shadow one registered earlier: register your own
  * global filters for particular exceptions after `useToon`, or the problem filter answers them.
  *
@@ -348,6 +373,9 @@ export async function useToon(
 ): Promise<ToonSettings> {
   const adapter = app.getHttpAdapter();
   const { bodyLimit, ...shared } = options;
+  // Nest's `rawBody: true` (NestFactory.create's option) keeps JSON bodies' bytes as
+  // `req.rawBody`; TOON bodies, which the platform adapter reads, get theirs too.
+  const rawBody = (app as { appOptions?: { rawBody?: unknown } }).appOptions?.rawBody === true;
   let settings: ToonSettings;
   if (adapter.getType() === 'fastify') {
     const { toon } = await import('./fastify.js');
@@ -359,6 +387,7 @@ export async function useToon(
     await instance.register(toon, {
       ...fastifyOptions,
       ...(bodyLimit === undefined ? {} : { bodyLimit }),
+      rawBody,
       errorHandler: false,
     });
     settings = instance.toon;
@@ -367,11 +396,12 @@ export async function useToon(
     const middleware = toon({
       ...shared,
       ...(bodyLimit === undefined ? {} : { limit: bodyLimit }),
+      rawBody,
     });
     app.use(middleware);
     settings = middleware.settings;
   }
-  app.useGlobalFilters(new ToonExceptionFilter(settings));
+  app.useGlobalFilters(new ToonExceptionFilter(settings, options.skip));
   return settings;
 }
 

@@ -13,6 +13,8 @@ import {
   type MiddlewareConsumer,
   Module,
   NotFoundException,
+  Post,
+  Req,
   Res,
   UnauthorizedException,
 } from '@nestjs/common';
@@ -109,9 +111,10 @@ for (const platform of ['express', 'fastify'] as const) {
 }
 
 /**
- * A Nest app as apps are written (decorators applied by calls, as in examples/http/nest.ts):
- * middleware that refuses a request without a key, and a handler that starts its answer on the
- * platform's response, then throws.
+ * A Nest app as apps are written (decorators applied by calls, as in examples/http/nest.ts),
+ * created with `rawBody: true`: middleware that refuses a request without a key (on `/skipped`
+ * too, which `skip` leaves out of negotiation), a handler that starts its answer on the
+ * platform's response, then throws, and one that echoes `req.rawBody`.
  */
 async function startWiredApp(platform: 'express' | 'fastify') {
   class RequireKey {
@@ -124,6 +127,12 @@ async function startWiredApp(platform: 'express' | 'fastify') {
     guarded() {
       return { ok: true };
     }
+    skipped() {
+      return { ok: true };
+    }
+    echo(request: { rawBody?: Buffer; body: unknown }) {
+      return { rawBody: request.rawBody?.toString('utf8') ?? null, body: request.body };
+    }
     partial(response: { raw?: ServerResponse } & ServerResponse): never {
       const raw = response.raw ?? response;
       raw.writeHead(200, { 'content-type': 'text/plain' });
@@ -132,27 +141,30 @@ async function startWiredApp(platform: 'express' | 'fastify') {
     }
   }
   const proto = Routes.prototype;
-  for (const [key, path] of [
-    ['guarded', 'guarded'],
-    ['partial', 'partial'],
+  for (const [key, route] of [
+    ['guarded', Get('guarded')],
+    ['skipped', Get('skipped')],
+    ['partial', Get('partial')],
+    ['echo', Post('echo')],
   ] as const) {
     const descriptor = Object.getOwnPropertyDescriptor(proto, key)!;
-    Reflect.decorate([Get(path)], proto, key, descriptor);
+    Reflect.decorate([route], proto, key, descriptor);
     Object.defineProperty(proto, key, descriptor);
   }
   Res()(proto, 'partial', 0);
+  Req()(proto, 'echo', 0);
   Controller()(Routes);
   class AppModule {
     configure(consumer: MiddlewareConsumer): void {
-      consumer.apply(RequireKey).forRoutes('guarded');
+      consumer.apply(RequireKey).forRoutes('guarded', 'skipped');
     }
   }
   Module({ controllers: [Routes], providers: [RequireKey] })(AppModule);
   const app =
     platform === 'fastify'
-      ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false })
-      : await NestFactory.create(AppModule, new ExpressAdapter(), { logger: false });
-  await useToon(app);
+      ? await NestFactory.create(AppModule, new FastifyAdapter(), { logger: false, rawBody: true })
+      : await NestFactory.create(AppModule, new ExpressAdapter(), { logger: false, rawBody: true });
+  await useToon(app, { skip: (request) => request.url.startsWith('/skipped') });
   await app.listen(0, '127.0.0.1');
   const server = app.getHttpServer() as import('node:http').Server;
   const address = server.address() as { port: number };
@@ -177,6 +189,27 @@ for (const platform of ['express', 'fastify'] as const) {
       assert.equal(json.status, 401);
       assert.equal(json.mediaType, 'application/problem+json');
       assert.equal(json.headers.get('content-length'), String(Buffer.byteLength(json.text)));
+    });
+
+    it('answers an exception of Nest middleware on a request `skip` selects with a JSON problem', async () => {
+      const response = await send({ url }, { path: '/skipped', headers: { accept: 'text/toon' } });
+      assert.equal(response.status, 401, response.text);
+      assert.equal(response.mediaType, 'application/problem+json');
+      assert.equal((response.data as { instance: string }).instance, '/skipped');
+    });
+
+    it('gives a TOON body its bytes as req.rawBody under rawBody: true, as Nest gives a JSON body', async () => {
+      for (const [contentType, body] of [
+        ['application/json', '{"sku":"TEA","quantity":2}'],
+        ['text/toon', 'sku: TEA\nquantity: 2'],
+      ] as const) {
+        const response = await send(
+          { url },
+          { method: 'POST', path: '/echo', headers: { 'content-type': contentType }, body },
+        );
+        assert.equal(response.status, 201, response.text);
+        assert.deepEqual(response.data, { rawBody: body, body: { sku: 'TEA', quantity: 2 } });
+      }
     });
 
     it('ends a response whose headers went out before the handler threw, as Nest does', async () => {
