@@ -11,6 +11,7 @@ import {
 } from './body.js';
 import { DATA_VALIDATORS, notFoundProblem, retagForToon } from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
+import { HttpProblem } from './problem.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
 import { renderOrProblem, renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
@@ -47,7 +48,12 @@ export interface ToonKoaOptions extends ToonHttpOptions {
    * propagate to Koa's own handling.
    */
   errors?: boolean;
-  /** Answer requests nothing answered (Koa's 404 with no body) with a negotiated 404 problem. Default `false`. */
+  /**
+   * Answer requests nothing answered (Koa's 404 with no body) with a negotiated 404 problem, and
+   * the 405 and 501 that @koa/router's `allowedMethods()` sets without a body (a route matched
+   * the path, not the method) with a negotiated problem of that status, its `Allow` kept.
+   * Default `false`.
+   */
   notFound?: boolean;
   /** Leave a request out of negotiation: its bodies answer JSON and its errors JSON problems. */
   skip?: (ctx: Context) => boolean;
@@ -186,6 +192,7 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     error: unknown,
     skipped: boolean,
     outer: Record<string, unknown> | undefined,
+    report = true,
   ): void {
     const rendered = renderProblem(error, {
       accept: ctx.get('Accept') || undefined,
@@ -193,7 +200,7 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       instance: ctx.path,
       ...(skipped ? { format: 'json' as const } : {}),
     });
-    if (rendered.status >= 500) ctx.app.emit('error', asError(error), ctx);
+    if (report && rendered.status >= 500) ctx.app.emit('error', asError(error), ctx);
     // An error thrown after headers were set for another answer: start from a clean response,
     // but keep what middleware mounted before this one set on the way in (@koa/cors's
     // Access-Control-Allow-Origin, koa-helmet's headers, a request id), since the problem
@@ -220,8 +227,21 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     try {
       await readToonBody(ctx);
       await next();
-      if (options.notFound && ctx.status === 404 && ctx.body == null)
-        throw notFoundProblem(ctx.method, ctx.path);
+      if (options.notFound && ctx.body == null) {
+        if (ctx.status === 404) throw notFoundProblem(ctx.method, ctx.path);
+        const allow = ctx.response.get('Allow');
+        if ((ctx.status === 405 || ctx.status === 501) && allow !== '') {
+          // The router's answer, not a failure: a 501 is not reported as a server error.
+          problem(
+            ctx,
+            methodProblem(ctx.status, ctx.method, ctx.path, allow),
+            skipped,
+            outer,
+            false,
+          );
+          return;
+        }
+      }
     } catch (error) {
       if (!answerErrors || ctx.headerSent) throw error;
       problem(ctx, error, skipped, outer);
@@ -236,6 +256,24 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
 // Headers set before the middleware ran that do not stay on a problem document: those that
 // describe the data's representation, its validators, and Vary, which is kept as it is.
 // (Content-Security-Policy and the like are not the representation's: they stay.)
+// The problem for the bodyless 405 or 501 of a router that matched the path but not the method
+// (@koa/router's allowedMethods()), with the Allow header it set.
+function methodProblem(
+  status: 405 | 501,
+  method: string,
+  path: string,
+  allow: string,
+): HttpProblem {
+  return new HttpProblem({
+    status,
+    detail:
+      status === 405
+        ? `${method} is not allowed on ${path}. Send the request with one of the methods in Allow: ${allow}.`
+        : `The server does not implement ${method}. Send the request with one of the methods in Allow: ${allow}.`,
+    headers: { Allow: allow },
+  });
+}
+
 const NOT_KEPT_ON_PROBLEMS: ReadonlySet<string> = new Set([
   'vary',
   'content-type',

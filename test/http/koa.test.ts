@@ -7,6 +7,7 @@ import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { bodyParser } from '@koa/bodyparser';
+import Router from '@koa/router';
 import Koa from 'koa';
 import { HttpProblem } from '../../src/http/index.js';
 import { toon } from '../../src/http/koa.js';
@@ -161,5 +162,44 @@ describe('Koa adapter after middleware that read the body already', () => {
     assert.equal(response.status, 500);
     assert.equal(response.mediaType, 'application/problem+json');
     assert.match(String(errors.at(-1)?.message), /mount toon\(\) first/);
+  });
+});
+
+describe("Koa adapter with notFound and @koa/router's allowedMethods()", () => {
+  const app = new Koa();
+  const emitted: unknown[] = [];
+  app.on('error', (error: unknown) => emitted.push(error));
+  app.use(toon({ notFound: true }));
+  const router = new Router();
+  router.get('/orders', (ctx) => {
+    ctx.body = { data: [] };
+  });
+  app.use(router.routes());
+  app.use(router.allowedMethods());
+  const server: Server = app.listen(0, '127.0.0.1');
+  after(closer(server));
+
+  it('answers its bodyless 405 and 501 with negotiated problems that keep Allow, as 404s are', async () => {
+    const url = await listening(server);
+    for (const [method, status] of [
+      ['POST', 405],
+      ['PURGE', 501],
+    ] as const) {
+      const toonAnswer = await send(
+        { url },
+        { method, path: '/orders', headers: { accept: 'text/toon' } },
+      );
+      assert.equal(toonAnswer.status, status, toonAnswer.text);
+      assert.equal(profileOf(toonAnswer), 'problem');
+      assert.equal(toonAnswer.headers.get('allow'), 'HEAD, GET');
+      assert.equal(toonAnswer.headers.get('vary'), 'Accept');
+      assert.match(String((toonAnswer.data as { detail: string }).detail), /Allow: HEAD, GET/);
+      const json = await send({ url }, { method, path: '/orders' });
+      assert.equal(json.status, status);
+      assert.equal(json.mediaType, 'application/problem+json');
+      assert.equal(json.headers.get('allow'), 'HEAD, GET');
+    }
+    // The router answered; nothing failed, so nothing is reported as a server error.
+    assert.deepEqual(emitted, []);
   });
 });
