@@ -31,6 +31,34 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
 }
 
 /**
+ * `text` split at `separator` (`,` between Accept entries, `;` between parameters), except
+ * inside quoted strings (RFC 9110 §5.6.4, backslash escapes included). Text without a quote,
+ * nearly every header, is split by `String.prototype.split`.
+ *
+ * @example
+ * splitOutsideQuotes('text/toon; note="a;b"', ';'); // ['text/toon', ' note="a;b"']
+ */
+export function splitOutsideQuotes(text: string, separator: ',' | ';'): string[] {
+  if (!text.includes('"')) return text.split(separator);
+  const parts: string[] = [];
+  let start = 0;
+  let quoted = false;
+  for (let i = 0; i < text.length; i++) {
+    const char = text[i];
+    if (quoted) {
+      if (char === '\\') i++;
+      else if (char === '"') quoted = false;
+    } else if (char === '"') quoted = true;
+    else if (char === separator) {
+      parts.push(text.slice(start, i));
+      start = i + 1;
+    }
+  }
+  parts.push(text.slice(start));
+  return parts;
+}
+
+/**
  * The parameters of a media type or an Accept entry (RFC 9110 §5.6.6), in order: names
  * lowercased, values with their quotes removed and their case kept. Parts without `=` are
  * skipped.
@@ -40,7 +68,7 @@ export function mediaTypeOf(contentType: string | null | undefined): string | un
  */
 export function mediaTypeParameters(text: string): Array<[name: string, value: string]> {
   const parameters: Array<[string, string]> = [];
-  const parts = text.split(';');
+  const parts = splitOutsideQuotes(text, ';');
   for (let i = 1; i < parts.length; i++) {
     const part = parts[i]!;
     const equals = part.indexOf('=');
@@ -49,7 +77,7 @@ export function mediaTypeParameters(text: string): Array<[name: string, value: s
     parameters.push([
       part.slice(0, equals).trim().toLowerCase(),
       value.length >= 2 && value.startsWith('"') && value.endsWith('"')
-        ? value.slice(1, -1)
+        ? value.slice(1, -1).replace(/\\(.)/g, '$1')
         : value,
     ]);
   }

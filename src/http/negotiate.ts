@@ -3,6 +3,7 @@ import {
   mediaTypeOf,
   mediaTypeParameters,
   PROBLEM_JSON_CONTENT_TYPE,
+  splitOutsideQuotes,
   TOON_CONTENT_TYPE,
   TOON_PROBLEM_CONTENT_TYPE,
 } from './media-types.js';
@@ -50,7 +51,7 @@ function parameterValue(name: string, value: string): string {
 // range's own parameters. Entries that do not parse, or carry an invalid q, are ignored.
 function parseAccept(accept: string): MediaRange[] {
   const ranges: MediaRange[] = [];
-  for (const entry of accept.split(',')) {
+  for (const entry of splitOutsideQuotes(accept, ',')) {
     const { type, subtype } = essenceOf(entry);
     if (type === '' || subtype === '' || (type === '*' && subtype !== '*')) continue;
     const params: Array<readonly [string, string]> = [];

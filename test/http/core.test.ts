@@ -33,6 +33,7 @@ import {
   validationProblem,
 } from '../../src/http/index.js';
 import { retagForToon } from '../../src/http/kit.js';
+import { mediaTypeParameters } from '../../src/http/media-types.js';
 
 describe('clientPreference', () => {
   const table: ReadonlyArray<[string | undefined, 'json' | 'toon' | 'either' | 'neither']> = [
@@ -82,6 +83,18 @@ describe('clientPreference', () => {
   it('never lets the order of equally preferred entries decide (RFC 9110 §12.5.1)', () => {
     assert.equal(clientPreference('text/toon, application/json'), 'either');
     assert.equal(clientPreference('application/json, text/toon'), 'either');
+  });
+
+  it('reads commas and semicolons inside quoted parameter values as part of the value', () => {
+    // A parameter the offers lack: the range does not apply, so the quoted text names nothing.
+    assert.equal(clientPreference('application/json; note="a, text/toon"'), 'either');
+    assert.equal(clientPreference('text/toon;q=0, application/json; x="y;q=0"'), 'json');
+    assert.equal(clientPreference('text/toon;q=0, application/json; x="\\",q=0"'), 'json');
+    assert.deepEqual(mediaTypeParameters('text/toon; a="x;y"; b="q\\"r"; c=1'), [
+      ['a', 'x;y'],
+      ['b', 'q"r'],
+      ['c', '1'],
+    ]);
   });
 
   it('offers problem documents as application/problem+json and text/toon with profile=problem', () => {
