@@ -22,6 +22,7 @@ import {
 } from './media-types.js';
 import { acceptsFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
+import { abortedByClient, bodyEndedEarly } from './read-body.js';
 import { renderBody, renderProblem } from './render.js';
 import { type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
 
@@ -259,7 +260,9 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
           assertToonCharset(contentType);
           await replaceToonBody(c);
         } catch (error) {
-          // Anything else (a connection dropped mid-body) is not a malformed body: let it propagate.
+          // A client that closed the connection mid-body gets the 400 body-parser gives (Hono
+          // would answer a 500 and log it); anything else that is not a malformed body propagates.
+          if (abortedByClient(error)) return problemResponse(c, bodyEndedEarly(), settings);
           if (!(error instanceof HttpProblem)) throw error;
           return problemResponse(c, error, settings);
         }

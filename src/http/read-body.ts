@@ -113,18 +113,38 @@ async function inflate(source: BodySource, encoding: Inflater, limit: number): P
   }
 }
 
-// The client closed the connection before its whole body arrived: a Node request fails with
-// 'aborted' (ECONNRESET) and is left `readableAborted`. body-parser answers this with a 400
-// ("request aborted"); as anything else it would be a 500, logged as a server error for every
-// upload a client gave up on.
-function abortedByClient(error: unknown, source: BodySource): boolean {
+/**
+ * Did reading a body fail because the client closed the connection before all of it arrived? A
+ * Node request then fails with 'aborted' (ECONNRESET) and is left `readableAborted`, and a web
+ * `Request` read from it (@hono/node-server's) fails with that error. body-parser answers this
+ * with a 400 ("request aborted"); as anything else it would be a 500, logged as a server error
+ * for every upload a client gave up on. `source` is what was read, if it can tell.
+ *
+ * @example
+ * abortedByClient(Object.assign(new Error('aborted'), { code: 'ECONNRESET' })); // true
+ */
+export function abortedByClient(error: unknown, source?: unknown): boolean {
   if (error instanceof HttpProblem) return false;
   const code = (error as { code?: unknown } | null)?.code;
   return (
     code === 'ECONNRESET' ||
     code === 'ECONNABORTED' ||
-    (source as { readableAborted?: unknown }).readableAborted === true
+    (source as { readableAborted?: unknown } | undefined)?.readableAborted === true
   );
+}
+
+/**
+ * The 400 for a body the client stopped sending ({@link abortedByClient}).
+ *
+ * @example
+ * bodyEndedEarly().status; // 400
+ */
+export function bodyEndedEarly(): HttpProblem {
+  return new HttpProblem({
+    status: 400,
+    detail:
+      'The request body ended early: the connection closed before all of it arrived. Send the whole body again.',
+  });
 }
 
 /**
@@ -162,10 +182,6 @@ export async function readBody(
       : inflate(source, encoding as Inflater, limit));
   } catch (error) {
     if (!abortedByClient(error, source)) throw error;
-    throw new HttpProblem({
-      status: 400,
-      detail:
-        'The request body ended early: the connection closed before all of it arrived. Send the whole body again.',
-    });
+    throw bodyEndedEarly();
   }
 }

@@ -3,6 +3,7 @@
 // Express's res.send and explicit types; Hono's stale headers and request swap).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
+import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import swagger from '@fastify/swagger';
 import { serve } from '@hono/node-server';
@@ -726,5 +727,55 @@ describe('Hono HEAD responses', () => {
     assert.equal(adaptedHead.get('content-length'), plainHead.get('content-length'));
     assert.equal(adaptedHead.get('content-type'), plainHead.get('content-type'));
     assert.equal(adaptedHead.get('vary'), 'Accept');
+  });
+});
+
+describe('Hono adapter, a client that disconnects mid-body', () => {
+  const app = new Hono();
+  const negotiation = toonHono();
+  const outcomes: Array<(status: number) => void> = [];
+  app.use(async (c, next) => {
+    await next();
+    outcomes.shift()?.(c.res.status);
+  });
+  app.use(negotiation);
+  app.onError(negotiation.onError);
+  app.post('/orders', async (c) => c.json({ got: await c.req.json() }));
+  const server = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  after(
+    () =>
+      new Promise<void>((done) => {
+        server.close(() => done());
+        server.closeAllConnections();
+      }),
+  );
+
+  it('answers a TOON body cut short with the 400 body-parser gives, not a logged 500', async () => {
+    const port = Number(new URL(await listening(server)).port);
+    const status = new Promise<number>((resolve) => outcomes.push(resolve));
+    const requested = new Promise<void>((resolve) => server.once('request', () => resolve()));
+    const logged: unknown[] = [];
+    const consoleError = console.error;
+    console.error = (...args: unknown[]) => logged.push(args);
+    try {
+      const socket = connect(port, '127.0.0.1');
+      socket.on('error', () => {});
+      socket.write(
+        [
+          'POST /orders HTTP/1.1',
+          'Host: 127.0.0.1',
+          'Content-Type: text/toon',
+          'Content-Length: 500',
+          '',
+          'sku: TEA\n',
+        ].join('\r\n'),
+      );
+      await requested;
+      socket.destroy();
+      assert.equal(await status, 400);
+    } finally {
+      console.error = consoleError;
+    }
+    assert.deepEqual(logged, []);
   });
 });
