@@ -142,9 +142,15 @@ function addVary(c: Context, response: Response): void {
   }
 }
 
+// Does a HeadersInit given to c.json name a Content-Type? In any of its three forms: a Headers,
+// an array of [name, value] pairs, or a record.
 function hasContentType(headers: unknown): boolean {
   if (typeof headers !== 'object' || headers === null) return false;
   if (headers instanceof Headers) return headers.has('content-type');
+  if (Array.isArray(headers))
+    return headers.some(
+      (pair) => Array.isArray(pair) && String(pair[0]).toLowerCase() === 'content-type',
+    );
   return Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
 }
 

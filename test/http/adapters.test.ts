@@ -551,6 +551,14 @@ describe('Hono adapter', () => {
     });
     app.get('/text', (c) => c.text('plain, untouched'));
     app.get('/hal', (c) => c.json({ ok: true }, 200, { 'content-type': 'application/hal+json' }));
+    // A Content-Type in c.json's ResponseInit, in each HeadersInit form: Hono writes its own
+    // application/json over it, and the adapter leaves the answer as plain Hono's.
+    const vnd = 'application/vnd.api+json';
+    app.get('/init-array', (c) => c.json({ ok: true }, { headers: [['Content-Type', vnd]] }));
+    app.get('/init-record', (c) => c.json({ ok: true }, { headers: { 'Content-Type': vnd } }));
+    app.get('/init-headers', (c) =>
+      c.json({ ok: true }, { headers: new Headers({ 'Content-Type': vnd }) }),
+    );
     app.get('/vary', (c) => {
       c.header('Vary', 'Origin');
       return c.json({ ok: true }, 201);
@@ -593,6 +601,15 @@ describe('Hono adapter', () => {
     assert.equal(response.mediaType, 'application/json');
     assert.equal(response.headers.get('content-length'), String(Buffer.byteLength(response.text)));
     assert.equal(response.headers.get('x-request-id'), 'r1');
+  });
+
+  it("leaves c.json with a Content-Type in its ResponseInit's headers alone, array form included", async () => {
+    for (const path of ['/init-array', '/init-record', '/init-headers']) {
+      const response = await send(server, { path, headers: TOON });
+      assert.equal(response.mediaType, 'application/json', path);
+      assert.equal(response.text, '{"ok":true}', path);
+      assert.equal(response.headers.get('vary'), null, path);
+    }
   });
 
   it('keeps headers and cookies set through the context', async () => {
