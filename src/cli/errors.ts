@@ -4,7 +4,7 @@
 
 /** Success. */
 export const EXIT_OK = 0;
-/** The input could not be read, parsed, encoded or round-tripped. */
+/** The input could not be read, parsed, encoded or round-tripped, or the output not written. */
 export const EXIT_DATA = 1;
 /** The command line itself is wrong (unknown option, bad option value, missing input). */
 export const EXIT_USAGE = 2;

@@ -1,4 +1,6 @@
 // Reading a command's input from a file or from stdin, and writing its output.
+import { fstatSync, writeSync } from 'node:fs';
+import { Writable } from 'node:stream';
 import { readAllText, STDIN_NAME } from './stream/read.js';
 
 /** A command's input text and the name its error messages use for it. */
@@ -34,6 +36,44 @@ export function readTextFile(path: string): Promise<string> {
   return readAllText(path);
 }
 
+/** The stream {@link output} returns when stdout is a file; made on first use. */
+let fileOutput: NodeJS.WritableStream | undefined;
+
+/**
+ * Where a command's output goes: `process.stdout`, except when stdout is a file or a device
+ * (`> out.toon`, `> /dev/full`). Node writes those with one `writeSync` a chunk and drops what a
+ * short write leaves over (a disk that fills up mid-write: a truncated file and exit 0); this
+ * stream writes until every byte is out or the system refuses with an error (ENOSPC), which
+ * fails the command.
+ *
+ * @example
+ * await written(output(), 'a: 1\n');
+ */
+export function output(): NodeJS.WritableStream {
+  if (fileOutput !== undefined) return fileOutput;
+  if (process.stdout.isTTY) return process.stdout;
+  let info: ReturnType<typeof fstatSync>;
+  try {
+    info = fstatSync(1);
+  } catch {
+    return process.stdout;
+  }
+  if (info.isFIFO() || info.isSocket()) return process.stdout;
+  fileOutput = new Writable({
+    write(chunk: Buffer, _encoding, callback) {
+      try {
+        for (let at = 0; at < chunk.length; ) at += writeSync(1, chunk, at);
+        callback();
+      } catch (error) {
+        callback(error as Error);
+      }
+    },
+  });
+  // A failed write also emits 'error': the write's callback reports it (see main.ts).
+  fileOutput.on('error', () => {});
+  return fileOutput;
+}
+
 /**
  * Writes text pieces to stdout as they come, waiting whenever stdout's buffer is full, so an
  * output of any size streams in bounded memory. A final newline is added if the last piece
@@ -51,18 +91,19 @@ export async function writeChunks(pieces: Iterable<string> | AsyncIterable<strin
     const text = buffered.join('');
     buffered = [];
     size = 0;
-    if (!process.stdout.write(text)) {
+    const out = output();
+    if (!out.write(text)) {
       await new Promise<void>((resolve, reject) => {
         const done = () => {
-          process.stdout.off('error', fail);
+          out.off('error', fail);
           resolve();
         };
         const fail = (error: Error) => {
-          process.stdout.off('drain', done);
+          out.off('drain', done);
           reject(error);
         };
-        process.stdout.once('drain', done);
-        process.stdout.once('error', fail);
+        out.once('drain', done);
+        out.once('error', fail);
       });
     }
   };
@@ -79,7 +120,7 @@ export async function writeChunks(pieces: Iterable<string> | AsyncIterable<strin
   }
   await flush();
   // Resolves once everything written so far is handed to the OS.
-  await written(process.stdout, '');
+  await written(output(), '');
 }
 
 /**
@@ -87,7 +128,7 @@ export async function writeChunks(pieces: Iterable<string> | AsyncIterable<strin
  * is handed to the OS, so a large output is not cut off when the process exits.
  */
 export function writeOutput(text: string): Promise<void> {
-  return written(process.stdout, text.endsWith('\n') ? text : `${text}\n`);
+  return written(output(), text.endsWith('\n') ? text : `${text}\n`);
 }
 
 /**

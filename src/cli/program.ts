@@ -90,9 +90,16 @@ function exitCodeOf(error: unknown): number {
     process.stderr.write(formatError(error.message));
     return error.exitCode;
   }
-  if ((error as NodeJS.ErrnoException | undefined)?.code === 'EPIPE') {
+  const errno = error as NodeJS.ErrnoException | undefined;
+  if (errno?.code === 'EPIPE') {
     // The reader went away (`toonwire report | head`): nothing left to say to it.
     return EXIT_OK;
+  }
+  if (errno?.syscall === 'write' && typeof errno.code === 'string') {
+    // Stdout refused the output (a full disk, `> /dev/full`, an I/O error): what reached it is
+    // incomplete, so the command failed.
+    process.stderr.write(formatError(`cannot write the output: ${writeErrorReason(errno)}`));
+    return EXIT_DATA;
   }
   process.stderr.write(
     formatError(
@@ -100,4 +107,17 @@ function exitCodeOf(error: unknown): number {
     ),
   );
   return EXIT_DATA;
+}
+
+/** A failed write's reason in words, with its code for searching (`no space left on device (ENOSPC)`). */
+function writeErrorReason(error: NodeJS.ErrnoException): string {
+  const reasons: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
+    EIO: 'input/output error',
+    EBADF: 'standard output is closed',
+  };
+  const reason = reasons[error.code!];
+  return reason === undefined ? error.message : `${reason} (${error.code})`;
 }

@@ -6,7 +6,7 @@ import type { Command } from 'commander';
 import { encode } from '../../codec/encode.js';
 import type { Delimiter, EncodeOptions, JsonValue } from '../../codec/types.js';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
-import { readInput, writeChunks, writeOutput, written } from '../input.js';
+import { output, readInput, writeChunks, writeOutput, written } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
 import { parseDelimiter, parsePositiveInteger } from '../options.js';
 import { type ArrayForm, ArrayShape } from '../stream/encode.js';
@@ -120,9 +120,10 @@ export async function encodeLargeFile(
       spool.close();
       return writeChunks(encodeObserved(file, format, shape.rewound(), progress));
     }
-    process.stdout.write(shape.header());
-    await spool.copyTo(process.stdout);
-    await written(process.stdout, '\n');
+    const out = output();
+    out.write(shape.header());
+    await spool.copyTo(out);
+    await written(out, '\n');
   } finally {
     spool.close();
   }
