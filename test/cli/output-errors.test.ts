@@ -6,6 +6,7 @@ import { closeSync, mkdtempSync, openSync, rmSync, statSync, writeFileSync } fro
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
+import { encode } from '../../src/codec/encode.js';
 import { assertBuilt, CLI, REPO_ROOT } from './run-cli.js';
 
 before(assertBuilt);
@@ -14,11 +15,9 @@ const dir = mkdtempSync(join(tmpdir(), 'toonwire-cli-output-'));
 after(() => rmSync(dir, { recursive: true, force: true }));
 
 /** A JSON array whose TOON is about 2 MB. */
+const rows = Array.from({ length: 40_000 }, (_, id) => ({ id, name: `row ${id}`, ok: true }));
 const rowsFile = join(dir, 'rows.json');
-writeFileSync(
-  rowsFile,
-  JSON.stringify(Array.from({ length: 40_000 }, (_, id) => ({ id, name: `row ${id}`, ok: true }))),
-);
+writeFileSync(rowsFile, JSON.stringify(rows));
 
 /** Runs `command` with stdout on the file descriptor `out`; the exit code and stderr. */
 function runTo(
@@ -72,5 +71,36 @@ describe('output that cannot be written', () => {
     } finally {
       closeSync(out);
     }
+  });
+});
+
+describe('a temporary directory that cannot be written', () => {
+  it('encode --stream falls back to two reads of the file and writes the whole output', async () => {
+    // The file size limit cuts the spool (a file) at 100 blocks; stdout, a pipe, is not limited.
+    const child = spawn(
+      '/bin/sh',
+      [
+        '-c',
+        'ulimit -f 100 && exec "$@"',
+        'sh',
+        process.execPath,
+        CLI,
+        'encode',
+        '--stream',
+        rowsFile,
+      ],
+      { cwd: REPO_ROOT, stdio: ['ignore', 'pipe', 'pipe'] },
+    );
+    let stdout = '';
+    let stderr = '';
+    child.stdout.setEncoding('utf8').on('data', (chunk: string) => (stdout += chunk));
+    child.stderr.setEncoding('utf8').on('data', (chunk: string) => (stderr += chunk));
+    const code = await new Promise<number | null>((resolve, reject) => {
+      child.on('error', reject);
+      child.on('close', resolve);
+    });
+    assert.equal(stderr, '');
+    assert.equal(code, 0);
+    assert.equal(stdout, `${encode(rows)}\n`);
   });
 });

@@ -110,15 +110,23 @@ export async function encodeLargeFile(
   try {
     const shape = new ArrayShape(options);
     let form: ArrayForm | undefined;
+    let spooled = true;
     for await (const values of readRowBatches(file, format, progress.pass('encoding'))) {
       for (let i = 0; i < values.length; i++) shape.observe(values[i]!);
       form ??= shape.form;
       if (form !== shape.form) continue;
-      spool.write(encodeBatch(file, shape, values));
+      spooled = setAside(spool, encodeBatch(file, shape, values));
+      if (!spooled) break;
     }
-    if (form !== undefined && form !== shape.form) {
+    if (spooled && form !== undefined && form !== shape.form) {
       spool.close();
       return writeChunks(encodeObserved(file, format, shape.rewound(), progress));
+    }
+    // Everything reaches the temporary file before the header goes out, so a full temporary
+    // directory is found while stdout is still untouched: then two reads of the file, no spool.
+    if (!spooled || !setAside(spool, '')) {
+      spool.close();
+      return writeChunks(encodeRows(file, format, options, progress));
     }
     const out = output();
     out.write(shape.header());
@@ -155,6 +163,21 @@ async function* encodeObserved(
   yield shape.header();
   for await (const values of readRowBatches(file, format, progress.pass('pass 2 of 2')))
     yield encodeBatch(file, shape, values);
+}
+
+/**
+ * Appends `text` to the spool and, for `''`, writes out what it holds: false when the temporary
+ * file cannot be written (a full disk, an I/O error).
+ */
+function setAside(spool: Spool, text: string): boolean {
+  try {
+    if (text === '') spool.flush();
+    else spool.write(text);
+    return true;
+  } catch (error) {
+    if (typeof (error as NodeJS.ErrnoException).code === 'string') return false;
+    throw error;
+  }
 }
 
 /** The next rows' text, what TOON cannot carry (an unpaired surrogate, ...) an exit-1 error. */

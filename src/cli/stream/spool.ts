@@ -85,7 +85,8 @@ export class Spool {
     this.fd = undefined;
   }
 
-  private flush(): void {
+  /** Writes what is gathered in memory to the file. */
+  flush(): void {
     if (this.used === 0) return;
     writeAll(this.fd!, this.buffer.subarray(0, this.used));
     this.used = 0;
