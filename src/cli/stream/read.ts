@@ -105,12 +105,12 @@ export async function* readTextChunks(
       // Copied: a file's chunks share one buffer.
       head ??= Uint8Array.prototype.slice.call(data);
       const text = decoder.decode(data);
-      if (text === undefined) throw await illFormedError(source, path, head);
+      if (text === undefined) throw illFormedError(source, decoder.failedAt, head);
       bytes += data.length;
       onBytes?.(bytes);
       if (text !== '') yield text;
     }
-    if (!decoder.end()) throw await illFormedError(source, path, head);
+    if (!decoder.end()) throw illFormedError(source, decoder.failedAt, head);
   } catch (error) {
     if (error instanceof CliError) throw error;
     throw readError(source, error as NodeJS.ErrnoException);
@@ -169,6 +169,10 @@ class Utf8Chunks {
   private readonly text = new TextDecoder('utf-8', { ignoreBOM: true });
   private carry: Uint8Array | undefined;
   private first = true;
+  /** The input's byte offset of the next byte to decode (the carry's first, if any). */
+  private position = 0;
+  /** The byte offset of the first ill-formed byte, once {@link decode} or {@link end} failed. */
+  failedAt: number | undefined;
 
   /** The text of `data`, or undefined when the bytes so far are not well-formed UTF-8. */
   decode(data: Uint8Array): string | undefined {
@@ -184,19 +188,31 @@ class Utf8Chunks {
         return '';
       }
       this.first = false;
-      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) bytes = bytes.subarray(3);
+      if (bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf) {
+        bytes = bytes.subarray(3);
+        this.position = 3;
+      }
     }
-    if (isAscii(bytes)) return bytes.toString('latin1');
+    if (isAscii(bytes)) {
+      this.position += bytes.length;
+      return bytes.toString('latin1');
+    }
     const tail = incompleteTail(bytes);
     const whole = bytes.subarray(0, bytes.length - tail);
-    if (!isUtf8(whole)) return undefined;
+    if (!isUtf8(whole)) {
+      this.failedAt = this.position + firstIllFormed(whole);
+      return undefined;
+    }
+    this.position += whole.length;
     if (tail > 0) this.carry = Uint8Array.prototype.slice.call(bytes, bytes.length - tail);
     return this.text.decode(whole, { stream: true });
   }
 
   /** False when the input ended inside a UTF-8 sequence (none is shorter than what is held). */
   end(): boolean {
-    return this.carry === undefined;
+    if (this.carry === undefined) return true;
+    this.failedAt = this.position;
+    return false;
   }
 }
 
@@ -241,56 +257,21 @@ export async function readAllText(path: string | undefined, onBytes?: OnBytes): 
 }
 
 /**
- * The error for ill-formed UTF-8, found by scanning the file again (only on this error path);
- * a binary file (a NUL byte in its first chunk, `head`) is named as one instead.
+ * The error for ill-formed UTF-8 at byte `offset` (of a file, a pipe or stdin alike); a binary
+ * file (a NUL byte in its first chunk, `head`) is named as one instead.
  */
-async function illFormedError(
+function illFormedError(
   source: string,
-  path: string | undefined,
+  offset: number | undefined,
   head: Uint8Array | undefined,
-): Promise<CliError> {
+): CliError {
   const nul = head === undefined ? -1 : binaryOffset(head);
   if (nul >= 0) return binaryInputError(source, nul, 'JSON and TOON');
-  let offset: number | undefined;
-  if (source !== STDIN_NAME && path !== undefined) {
-    const handle = await open(path, 'r');
-    try {
-      const buffer = new Uint8Array(1 << 20);
-      let position = 0;
-      let carry = new Uint8Array(0);
-      for (;;) {
-        const { bytesRead } = await handle.read(buffer, 0, buffer.length, position);
-        const bytes = concat(carry, buffer.subarray(0, bytesRead));
-        const tail = bytesRead === 0 ? 0 : incompleteTail(bytes);
-        const found = firstIllFormed(bytes.subarray(0, bytes.length - tail));
-        if (found >= 0 && found < bytes.length - tail) {
-          offset = position - carry.length + found;
-          break;
-        }
-        if (bytesRead === 0) {
-          offset = position - carry.length;
-          break;
-        }
-        carry = bytes.slice(bytes.length - tail);
-        position += bytesRead;
-      }
-    } finally {
-      await handle.close();
-    }
-  }
   const where = offset === undefined ? '' : ` at byte offset ${offset}`;
   return new CliError(
     `${source}: ill-formed UTF-8${where}; JSON and TOON input must be UTF-8: convert the file from its encoding (for Latin-1, \`iconv -f latin1 -t utf-8\`)`,
     EXIT_DATA,
   );
-}
-
-function concat(a: Uint8Array, b: Uint8Array): Uint8Array {
-  if (a.length === 0) return b;
-  const out = new Uint8Array(a.length + b.length);
-  out.set(a);
-  out.set(b, a.length);
-  return out;
 }
 
 /** Bytes at the end of `bytes` that start a UTF-8 sequence the next chunk may complete. */
