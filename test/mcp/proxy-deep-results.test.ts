@@ -8,7 +8,16 @@ import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
 import { hangGuardMs } from '../support/patience.js';
-import { INITIALIZE, LineProcess, proxyArgs, proxyCli } from './helpers.js';
+import {
+  INITIALIZE,
+  LineProcess,
+  modernRequest,
+  post,
+  proxyArgs,
+  proxyCli,
+  startListening,
+  stopListening,
+} from './helpers.js';
 
 const DEEP_UPSTREAM = [
   process.execPath,
@@ -94,4 +103,40 @@ describe('toonwire proxy with a result nested too deeply to encode again', {
     assert.equal(next.result?.content[0]?.text, 'still here');
     assert.equal(await proxy.close(), 0);
   });
+  for (const levers of [[], ['--max-tokens', '50']]) {
+    it(`answers with an error over --listen, in a session and on the 2026-07-28 route (${levers.join(' ') || 'no levers'})`, async () => {
+      // The SDK's server transport caught the failed encode, reported it to onerror and closed the
+      // answer's stream with nothing in it; the 2026-07-28 route marked the exchange answered
+      // before encoding, so the error that followed went nowhere and the POST never ended.
+      const { proxy, url } = await startListening([...levers, '--', ...DEEP_UPSTREAM]);
+      started.push(proxy);
+      const opened = await post(url, INITIALIZE);
+      const session = {
+        'mcp-session-id': opened.headers.get('mcp-session-id')!,
+        'mcp-protocol-version': '2025-06-18',
+      };
+      await post(url, { jsonrpc: '2.0', method: 'notifications/initialized' }, session);
+      const call = (id: number, name: string) =>
+        post(url, { jsonrpc: '2.0', id, method: 'tools/call', params: { name } }, session);
+      const cause =
+        /^toonwire proxy: could not pass the answer of .* to the client \(Maximum call stack size exceeded: the result is nested too deeply to be encoded again\), so 'tools\/call deep' \(id \d+\) got no answer$/;
+      const inSession = await call(3, 'deep');
+      assert.equal(inSession.messages.length, 1);
+      assert.equal(inSession.messages[0]!.id, 3);
+      assert.equal(inSession.messages[0]!.error?.code, -32603);
+      assert.match(inSession.messages[0]!.error?.message ?? '', cause);
+      assert.equal((await call(4, 'after')).messages[0]!.result?.content[0]?.text, 'still here');
+
+      const modern = modernRequest(5, 'tools/call', { name: 'deep' });
+      const onRoute = await post(url, modern.body, modern.headers);
+      assert.equal(onRoute.messages.length, 1);
+      assert.equal(onRoute.messages[0]!.id, 5);
+      assert.equal(onRoute.messages[0]!.error?.code, -32603);
+      assert.match(onRoute.messages[0]!.error?.message ?? '', cause);
+      const next = modernRequest(6, 'tools/call', { name: 'after' });
+      const afterOnRoute = await post(url, next.body, next.headers);
+      assert.equal(afterOnRoute.messages[0]!.result?.content[0]?.text, 'still here');
+      assert.equal((await stopListening(proxy)).code, 0);
+    });
+  }
 });

@@ -263,6 +263,7 @@ export async function listenHttp(
         sessions.set(id, { transport, session, caller: caller.name });
       },
     });
+    surfaceUnencodable(transport);
     const session = await createSession(transport);
     live.add(session);
     activity.set(session, { open: 0, since: Date.now() });
@@ -333,6 +334,42 @@ export async function listenHttp(
       server.closeAllConnections();
       await new Promise<void>((resolve) => server.close(() => resolve()));
     },
+  };
+}
+
+/**
+ * Makes the SDK's server transport fail the `send` of a message it cannot encode (nested too
+ * deeply for `JSON.stringify`: a RangeError), so that the session answers the request otherwise.
+ * The SDK 1.32.2 transport catches that error where it writes an event, reports it to `onerror`
+ * and goes on as if the message had gone: an answer's stream then closed with no answer in it.
+ * Thrown from the write, the error rejects `send` before the transport marks the request
+ * answered, so its stream stays open for the error answer that follows. Every message is still
+ * encoded once, by the SDK. (It reaches the transport's internal `writeSSEEvent`; an SDK without
+ * it keeps its own behaviour.)
+ */
+function surfaceUnencodable(transport: object): void {
+  type Writer = {
+    onerror?: (error: Error) => void;
+    writeSSEEvent?: (...args: unknown[]) => boolean;
+  };
+  const inner = (transport as { _webStandardTransport?: Writer })._webStandardTransport;
+  const write = inner?.writeSSEEvent;
+  if (inner === undefined || typeof write !== 'function') return;
+  inner.writeSSEEvent = function (this: Writer, ...args: unknown[]): boolean {
+    const report = this.onerror;
+    let unencodable: RangeError | undefined;
+    this.onerror = (error) => {
+      if (error instanceof RangeError) unencodable = error;
+      else report?.(error);
+    };
+    let written: boolean;
+    try {
+      written = write.apply(this, args);
+    } finally {
+      this.onerror = report;
+    }
+    if (unencodable !== undefined) throw unencodable;
+    return written;
   };
 }
 

@@ -46,16 +46,26 @@ class Exchange {
     this.response.write(sseEvent(message));
   }
 
-  /** The answer: the last event of the stream, or the whole JSON response. */
+  /**
+   * The answer: the last event of the stream, or the whole JSON response. A message that cannot
+   * be encoded (nested too deeply for `JSON.stringify`) throws and leaves the exchange open, so
+   * the session can answer it otherwise.
+   */
   answer(message: JSONRPCMessage): void {
     if (this.done) return;
-    this.done = true;
-    if (this.response.destroyed) return; // the client is gone
-    if (this.streaming) {
-      this.response.end(sseEvent(message));
+    if (this.response.destroyed) {
+      this.done = true; // the client is gone
       return;
     }
-    answerJson(this.response, message);
+    if (this.streaming) {
+      const event = sseEvent(message);
+      this.done = true;
+      this.response.end(event);
+      return;
+    }
+    const body = JSON.stringify(message);
+    this.done = true;
+    writeJson(this.response, message, body);
   }
 }
 
@@ -67,7 +77,11 @@ class Exchange {
  * answerJson(response, { jsonrpc: '2.0', id: 1, error: { code: -32601, message: 'Method not found' } }); // HTTP 404
  */
 export function answerJson(response: ServerResponse, message: JSONRPCMessage): void {
-  const body = JSON.stringify(message);
+  writeJson(response, message, JSON.stringify(message));
+}
+
+/** {@link answerJson} with `message`'s JSON text already made. */
+function writeJson(response: ServerResponse, message: JSONRPCMessage, body: string): void {
   response.writeHead(httpStatusOf(message), {
     'content-type': 'application/json',
     'content-length': Buffer.byteLength(body),
