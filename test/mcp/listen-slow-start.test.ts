@@ -10,6 +10,7 @@ import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, describe, it } from 'node:test';
+import { setTimeout as delay } from 'node:timers/promises';
 import {
   type LineProcess,
   MODERN,
@@ -61,12 +62,14 @@ describe('--listen in front of an upstream that starts after the client gave up 
   /**
    * A client's probe, held by the upstream, then its `initialize` sent once the probe is out:
    * resolves with both answers after the upstream is let start; `holdsInitialize` waits for the
-   * proxy to say it holds the initialize first.
+   * proxy to say it holds the initialize first; `patient` sends the initialize 5 s after the probe,
+   * as a client whose patience ran out does.
    */
   async function probeThenInitialize(
     setup: Awaited<ReturnType<typeof slowProxy>>,
     initialize: unknown,
     holdsInitialize: boolean,
+    patient = holdsInitialize,
   ) {
     const { proxy, url, start } = setup;
     const discover = modernRequest(1, 'server/discover');
@@ -75,6 +78,9 @@ describe('--listen in front of an upstream that starts after the client gave up 
       await waitUntil(() => proxy.stderr.includes('holding server/discover'), 30_000),
       proxy.stderr,
     );
+    // A client falls back only once its patience ran out: the proxy takes no initialize sent
+    // sooner than 5 s after the probe for a fallback.
+    if (patient) await delay(5_000); // wait-ok: the least age of a probe whose client fell back
     const initialized = post(url, initialize, {});
     if (holdsInitialize)
       assert.ok(
@@ -121,6 +127,20 @@ describe('--listen in front of an upstream that starts after the client gave up 
       params: { ...fallbackInitialize.params, clientInfo: { name: 'other', version: '2.0.0' } },
     };
     const [, answer] = await probeThenInitialize(await slowProxy(), other, false);
+    assert.equal(answer.messages[0]!.result.serverInfo.name, 'modern-upstream');
+  });
+  it('serves as ever an initialize of the same client sent right after the probe (a client in legacy mode)', async () => {
+    // fastmcp's Client in mode="legacy" and in its default mode share their clientInfo: with a
+    // probe of the default one out, the legacy one's initialize was held and refused -32022,
+    // which a client that never probes cannot act on.
+    const [probed, answer] = await probeThenInitialize(
+      await slowProxy(),
+      fallbackInitialize,
+      false,
+      false,
+    );
+    assert.deepEqual(probed.messages[0]!.result.supportedVersions, [MODERN]);
+    assert.equal(answer.status, 200, JSON.stringify(answer.messages));
     assert.equal(answer.messages[0]!.result.serverInfo.name, 'modern-upstream');
   });
 });

@@ -17,7 +17,7 @@
 // An upstream slower to start than the client waits for that probe (the Python SDK waits 10 s)
 // would make the client fall back to initialize, which starts a second upstream on the
 // handshake route, and settle for the older protocol. So an initialize from a client whose probe
-// is still out (same caller, same clientInfo) waits for the probe's answer instead; when the
+// has been out for 5 s or more (same caller, same clientInfo) waits for the probe's answer instead; when the
 // upstream speaks 2026-07-28, it is answered -32022 with the versions the upstream named, the
 // SDK's signal that the connection settled on the new protocol, and the client probes again, now
 // answered by the upstream already running (`fallbackAnswer`).
@@ -54,7 +54,8 @@ export interface ModernRouteOptions {
 /**
  * A probe this long in coming may have outlasted its client's patience (the Python SDK waits
  * 10 s), whose fallback initialize can then arrive just after the answer: for as long again, an
- * initialize from that client is still answered from the probe.
+ * initialize from that client is still answered from the probe. An initialize that comes sooner
+ * after the probe was sent is no fallback.
  */
 const SLOW_PROBE_MS = 5_000;
 
@@ -223,6 +224,10 @@ export class ModernRoute {
     const key = probeKey(caller, initialize);
     const probe = this.probes.get(key);
     if (probe === undefined) return undefined;
+    // A client falls back only once its patience ran out (the Python SDK's is 10 s): an earlier
+    // initialize comes from another client of the same name, version and caller, one that does
+    // not probe (the Python SDK's and fastmcp's clients in mode="legacy"), which -32022 would fail.
+    if (Date.now() - probe.started < SLOW_PROBE_MS) return undefined;
     if (probe.answeredAt !== undefined && !this.lateAnswer(probe, Date.now())) {
       this.probes.delete(key);
       return undefined;
