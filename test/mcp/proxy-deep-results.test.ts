@@ -83,7 +83,7 @@ describe('toonwire proxy with a result nested too deeply to encode again', {
     assert.equal(await proxy.close(), 0);
     assert.match(
       proxy.stderr,
-      /could not pass the rewritten answer to 'tools\/call deep' \(id 3\) to the client \(.*nested too deeply.*\); sent it as the upstream did/,
+      /could not pass the rewritten answer to 'tools\/call deep' \(id 3\) to the client \(.*nested too deeply.*\); sending it as the upstream did/,
     );
   });
 

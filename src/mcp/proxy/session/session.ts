@@ -594,7 +594,7 @@ export class ProxySession {
     let failure = error;
     if (answer !== original) {
       this.problems.report(
-        `toonwire proxy: could not pass the rewritten answer to ${what} to the client (${unsendable(error)}); sent it as the upstream did`,
+        `toonwire proxy: could not pass the rewritten answer to ${what} to the client (${unsendable(error)}); sending it as the upstream did`,
       );
       try {
         await this.downstream.send(original, { relatedRequestId: id });
