@@ -198,9 +198,26 @@ export function locateJsonError(text: string): { offset: number; message: string
         break;
       }
       case 'end':
-        return fail(i, `unexpected ${describe(ch)} after the end of the JSON value`);
+        return fail(
+          i,
+          `unexpected ${describe(ch)} after the end of the JSON value${
+            startsLaterLine(text, i)
+              ? '; if each line holds a JSON value of its own (JSON Lines), pass --jsonl'
+              : ''
+          }`,
+        );
     }
   }
+}
+
+/** Whether only white space with a line break in it stands between `at` and the text before. */
+function startsLaterLine(text: string, at: number): boolean {
+  for (let i = at - 1; i >= 0; i--) {
+    const ch = text[i];
+    if (ch === '\n') return true;
+    if (ch !== ' ' && ch !== '\t' && ch !== '\r') return false;
+  }
+  return false;
 }
 
 function scanScalar(text: string, start: number): number | { offset: number; message: string } {

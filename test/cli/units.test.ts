@@ -31,6 +31,11 @@ describe('locating JSON syntax errors', () => {
     ['{a: 1}', 1, "unexpected 'a'; expected a property name in double quotes"],
     ['[1 2]', 3, "unexpected '2'; expected ',' or ']'"],
     ['{"a": 1} x', 9, "unexpected 'x' after the end of the JSON value"],
+    [
+      '{"a": 1}\r\n{"a": 2}',
+      10,
+      "unexpected '{' after the end of the JSON value; if each line holds a JSON value of its own (JSON Lines), pass --jsonl",
+    ],
     ['"abc', 0, 'unterminated string; a closing double quote is missing'],
     ['"a\\qb"', 2, 'bad escape \\q in a string'],
     ['[01]', 2, "unexpected '1'; expected ',' or ']'"],
