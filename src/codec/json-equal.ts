@@ -99,5 +99,7 @@ function memberAccess(key: string): string {
 }
 
 function preview(value: JsonValue): string {
+  // JSON.stringify writes NaN and Infinity as null, which would read as "expected number null".
+  if (typeof value === 'number' && !Number.isFinite(value)) return String(value);
   return excerpt(JSON.stringify(value), 60);
 }

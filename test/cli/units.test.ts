@@ -228,6 +228,10 @@ describe('round-trip comparison', () => {
     );
     assert.equal(firstDifference([1, 2], [1]), '$: expected 2 elements, got 1');
     assert.equal(firstDifference({ a: 1 }, {}), '$: key "a" is missing');
+    assert.equal(
+      firstDifference({ e: Number.POSITIVE_INFINITY }, { e: null }),
+      '$.e: expected number Infinity, got null null',
+    );
     assert.equal(firstDifference({}, { a: 1 }), '$: unexpected key "a"');
   });
 });
@@ -330,6 +334,12 @@ describe('measuring a payload', () => {
     const result = measurePayload(rows, settings, ['name']);
     const projected = { total: 3, items: [1, 2, 3].map((id) => ({ name: `row ${id}` })) };
     assert.equal(result.candidates[0]!.size!.bytes, JSON.stringify(projected).length);
+  });
+
+  it('checks round trips against the JSON model, where a number beyond a double is null', () => {
+    // JSON.parse reads 1e400 as Infinity; JSON.stringify, and so every candidate, writes null.
+    const result = measurePayload(JSON.parse('{"e":1e400,"rows":[{"a":1},{"a":2}]}'), settings);
+    assert.deepEqual(result.failures, []);
   });
 
   it('records a candidate that cannot encode the payload instead of failing', () => {

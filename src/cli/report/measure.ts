@@ -3,6 +3,7 @@
 // same value, checked to ship exactly one of those texts.
 
 import { firstDifference } from '../../codec/json-equal.js';
+import { normalize } from '../../codec/normalize.js';
 import type { JsonValue } from '../../codec/types.js';
 import { stringifyDeep } from '../../compact/deep-json.js';
 import {
@@ -76,7 +77,7 @@ export function measurePayload(
     tokenizer: settings.tokenizer,
     ...(fields ? { fields } : {}),
   };
-  const expected = fields ? project(value, fields) : value;
+  const expected = asCarried(fields ? project(value, fields) : value);
   const failures: string[] = [];
   // Memory: a 10 MB payload's texts, decoded values and the picker's own encodings add up to
   // many times the payload, and V8 grows its heap to a multiple of what is alive when it
@@ -126,6 +127,19 @@ export function measurePayload(
     tokens: settings.countTokens(choice.text),
   };
   return { candidates, picked: { strategy: choice.strategy, ...size }, failures };
+}
+
+/**
+ * The payload as every candidate carries it, JSON's own included: the JSON model, where a number
+ * too large for a double (`1e400`, read as Infinity) is `null`, as in JSON.stringify's text. A
+ * value too deep to normalize is compared as it is (the deep path below).
+ */
+function asCarried(value: JsonValue): JsonValue {
+  try {
+    return normalize(value);
+  } catch {
+    return value;
+  }
 }
 
 function roundTripProblem(text: string, strategy: string, expected: JsonValue): string | undefined {
