@@ -138,9 +138,10 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       // Middleware mounted before this one read the body already: decode the text or bytes it
       // left (@koa/bodyparser with `text` enabled for text/*), keep data already decoded (this
       // middleware mounted twice), never the nothing left on the stream.
-      const read = requestBodyOf(ctx).body;
+      const request = requestBodyOf(ctx);
+      const read = request.body;
       if (typeof read === 'string' || read instanceof Uint8Array) {
-        requestBodyOf(ctx).body = decodeToonBody(read, { containerRoot, prototypeKeys });
+        request.body = decodeToonBody(read, { containerRoot, prototypeKeys });
         return;
       }
       if (read !== undefined) return;
@@ -253,9 +254,6 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   return Object.assign(middleware, { settings });
 }
 
-// Headers set before the middleware ran that do not stay on a problem document: those that
-// describe the data's representation, its validators, and Vary, which is kept as it is.
-// (Content-Security-Policy and the like are not the representation's: they stay.)
 // The problem for the bodyless 405 or 501 of a router that matched the path but not the method
 // (@koa/router's allowedMethods()), with the Allow header it set.
 function methodProblem(
@@ -274,6 +272,9 @@ function methodProblem(
   });
 }
 
+// Headers set before the middleware ran that do not stay on a problem document: those that
+// describe the data's representation, its validators, and Vary, which is kept as it is.
+// (Content-Security-Policy and the like are not the representation's: they stay.)
 const NOT_KEPT_ON_PROBLEMS: ReadonlySet<string> = new Set([
   'vary',
   'content-type',
