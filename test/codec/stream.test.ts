@@ -2,6 +2,9 @@
 // encode, decodeFromLines and the folded events of decodeStreamSync / decodeStream (fed random
 // chunkings of lines and bytes) against decode, on valid and on malformed documents alike.
 import assert from 'node:assert/strict';
+import { createReadStream, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { tmpdir } from 'node:os';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
 import {
@@ -292,5 +295,59 @@ describe('stream input', () => {
         { type: 'endObject' },
       ],
     );
+  });
+});
+
+/** Lines from an iterator that records whether it was closed (its `return()` called). */
+function closable(lines: string[]) {
+  const state = { closed: false };
+  let i = 0;
+  const iterator = {
+    next: () =>
+      i < lines.length
+        ? { value: lines[i++]!, done: false as const }
+        : { value: undefined, done: true as const },
+    return: () => {
+      state.closed = true;
+      return { value: undefined, done: true as const };
+    },
+  };
+  return { state, source: { [Symbol.iterator]: () => iterator } };
+}
+
+describe('stream sources are closed when decoding stops early', () => {
+  const malformed = ['a: 1', 'b: "x', 'c: 3', 'd: 4'];
+  it('decodeStreamSync closes the source on a break and on a malformed document', () => {
+    const broken = closable(['a: 1', 'b: 2', 'c: 3']);
+    for (const _ of decodeStreamSync(broken.source)) break;
+    assert.equal(broken.state.closed, true);
+    const failing = closable(malformed);
+    assert.throws(() => [...decodeStreamSync(failing.source)], ToonDecodeError);
+    assert.equal(failing.state.closed, true);
+    const finished = closable(['a: 1']);
+    assert.equal([...decodeStreamSync(finished.source)].length, 4);
+    assert.equal(finished.state.closed, false, 'a source read to its end is not closed again');
+  });
+  it('decodeStream closes the source on a malformed document', async () => {
+    const failing = closable(malformed);
+    await assert.rejects(async () => {
+      for await (const _ of decodeStream(failing.source));
+    }, ToonDecodeError);
+    assert.equal(failing.state.closed, true);
+  });
+  it('decodeStream destroys a file stream whose document is malformed (no leaked descriptor)', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toonwire-stream-'));
+    try {
+      const file = join(dir, 'bad.toon');
+      // Longer than one read, so the stream is still open when the error is found.
+      writeFileSync(file, `a: 1\nb: "x\n${'c: 3\n'.repeat(50_000)}`);
+      const stream = createReadStream(file);
+      await assert.rejects(async () => {
+        for await (const _ of decodeStream(stream));
+      }, /Line 2: unterminated string/);
+      assert.equal(stream.destroyed, true);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
+    }
   });
 });

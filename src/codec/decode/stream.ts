@@ -172,24 +172,52 @@ function* syncEvents(
   const input = source[Symbol.iterator]();
   const steps: Generator<Step, void, undefined> = decoder.run();
   const out = decoder.out;
-  for (;;) {
-    let step: IteratorResult<Step, void>;
-    try {
-      step = steps.next();
-    } catch (error) {
-      // The events of everything before the problem still go out first.
+  // Whether the source has more to give: leaving before its end (a consumer's break, a malformed
+  // document) closes it, as for...of would, so a generator's finally runs and a file is closed.
+  let open = true;
+  try {
+    for (;;) {
+      let step: IteratorResult<Step, void>;
+      try {
+        step = steps.next();
+      } catch (error) {
+        // The events of everything before the problem still go out first.
+        yield* drain(out);
+        throw limitError(error);
+      }
       yield* drain(out);
-      throw limitError(error);
+      if (step.done) return;
+      if (step.value === NEED_INPUT) {
+        open = false; // a source that throws from next() is not closed, as in for...of
+        const next = input.next();
+        open = next.done !== true;
+        if (next.done) feeder.end();
+        else feeder.add(next.value);
+      }
     }
-    yield* drain(out);
-    if (step.done) return;
-    if (step.value === NEED_INPUT) {
-      const next = input.next();
-      if (next.done) feeder.end();
-      else feeder.add(next.value);
-    }
+  } finally {
+    if (open) closeQuietly(input);
   }
 }
+
+/**
+ * Closes a source left before its end, as for...of and for await...of do when their body
+ * throws: an error from `return()` itself is dropped, so the decoder's error (or the consumer's
+ * break) is what the caller sees. The promise of an async source's `return()` is returned.
+ */
+function closeQuietly(
+  input: AsyncIterator<StreamInput> | Iterator<StreamInput>,
+): Promise<void> | undefined {
+  try {
+    const closed = input.return?.();
+    if (closed instanceof Promise) return closed.then(ignore, ignore);
+  } catch {
+    // dropped, as above
+  }
+  return undefined;
+}
+
+function ignore(): void {}
 
 function* drain(out: JsonStreamEvent[]): Generator<JsonStreamEvent, void, undefined> {
   for (let i = 0; i < out.length; i++) yield out[i]!;
@@ -207,6 +235,8 @@ class EventPump implements AsyncIterator<JsonStreamEvent> {
   private finished = false;
   private failure: unknown = undefined;
   private failed = false;
+  /** Whether the source has more to give, so that leaving early must close it. */
+  private open = true;
 
   constructor(
     private readonly steps: Generator<Step, void, undefined>,
@@ -239,14 +269,21 @@ class EventPump implements AsyncIterator<JsonStreamEvent> {
         const step = this.steps.next();
         if (step.done) this.finished = true;
         else if (step.value === NEED_INPUT) {
+          this.open = false; // a source that fails in next() is not closed, as in for await
           const next = await this.input.next();
+          this.open = next.done !== true;
           if (next.done) this.feeder.end();
           else this.feeder.add(next.value);
         }
       } catch (error) {
-        // The events of everything before the problem still go out first.
+        // The events of everything before the problem still go out first; the source is closed
+        // now (a file's descriptor, a request body), as for await...of closes it on a throw.
         this.failure = limitError(error);
         this.failed = true;
+        if (this.open) {
+          this.open = false;
+          await closeQuietly(this.input);
+        }
       }
       if (out.length > 0) return { value: out[this.index++]!, done: false };
     }
@@ -255,7 +292,10 @@ class EventPump implements AsyncIterator<JsonStreamEvent> {
   async return(): Promise<IteratorResult<JsonStreamEvent, undefined>> {
     this.finished = true;
     this.out.length = 0;
-    await this.input.return?.();
+    if (this.open) {
+      this.open = false;
+      await this.input.return?.();
+    }
     return { value: undefined, done: true };
   }
 }
