@@ -11,8 +11,8 @@ export interface ToonDecodeErrorContext {
  * `new ToonDecodeError(message, { line, source, cause })`.
  */
 export interface ReferenceErrorContext {
-  /** 1-based line of the problem. */
-  line: number;
+  /** 1-based line of the problem; without it the message has no `Line N:` prefix. */
+  line?: number;
   /** The raw source line. */
   source?: string;
   /** The error this one wraps (the standard `Error` `cause`). */
@@ -53,17 +53,18 @@ export class ToonDecodeError extends SyntaxError {
   readonly offset: number | undefined;
 
   constructor(reason: string, line: number, column?: number, context?: ToonDecodeErrorContext);
-  constructor(message: string, context: ReferenceErrorContext);
+  constructor(message: string, context?: ReferenceErrorContext);
   constructor(
     reason: string,
-    where: number | ReferenceErrorContext,
+    where?: number | ReferenceErrorContext | null,
     column = 1,
     context?: ToonDecodeErrorContext,
   ) {
-    // The reference's form. Its context is typed with a line, but plain JavaScript may leave it
-    // out: then, as in the reference, the message has no prefix and `line` is undefined.
-    const reference = typeof where === 'object' && where !== null ? where : undefined;
-    const line = reference === undefined ? (where as number) : reference.line;
+    // The reference's form, whose context and line are both optional (as its types say): with
+    // no line, the message has no prefix and `line` is undefined, as in the reference. A `null`
+    // context is no context there too (its `context?.line`).
+    const reference = typeof where === 'number' ? undefined : (where ?? {});
+    const line = reference === undefined ? (where as number) : (reference.line as number);
     const prefix = line === undefined ? '' : `Line ${line}: `;
     super(prefix + reason, reference?.cause !== undefined ? { cause: reference.cause } : undefined);
     this.line = line;

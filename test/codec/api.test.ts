@@ -146,9 +146,26 @@ describe('ToonDecodeError constructor forms', () => {
     );
     assert.equal(error.cause, undefined);
   });
-  it('has no prefix when plain JavaScript leaves the line out, as the reference', () => {
-    const Untyped = ToonDecodeError as unknown as new (message: string) => ToonDecodeError;
-    assert.equal(new Untyped('boom').message, new reference.ToonDecodeError('boom').message);
+  it('has no prefix when the line is left out, as the reference (whose types allow it)', () => {
+    // Each call compiles against the reference's declarations, so it must compile here too
+    // (`npm run typecheck`); `null` is no context in the reference (`context?.line`).
+    const pairs: [ToonDecodeError, InstanceType<typeof reference.ToonDecodeError>][] = [
+      [new ToonDecodeError('boom'), new reference.ToonDecodeError('boom')],
+      [new ToonDecodeError('boom', {}), new reference.ToonDecodeError('boom', {})],
+      [
+        new ToonDecodeError('boom', { source: 'x', cause: 1 }),
+        new reference.ToonDecodeError('boom', { source: 'x', cause: 1 }),
+      ],
+      [
+        new ToonDecodeError('boom', null as never),
+        new reference.ToonDecodeError('boom', null as never),
+      ],
+    ];
+    for (const [error, theirs] of pairs) {
+      for (const field of ['name', 'message', 'line', 'source', 'cause'] as const) {
+        assert.equal(error[field], theirs[field], `${theirs.message}: ${field}`);
+      }
+    }
   });
 });
 
