@@ -40,6 +40,12 @@ export interface ReferenceErrorContext {
  * new ToonDecodeError('boom', { line: 2, source: 'x' }).message; // 'Line 2: boom'
  */
 export class ToonDecodeError extends SyntaxError {
+  // The package root is minified (scripts/bundle-root.mjs), which renames classes: without this
+  // the class's own name would be one letter, which `console.log(error)`, error reporters and
+  // `error.constructor.name` checks show.
+  static {
+    Object.defineProperty(ToonDecodeError, 'name', { value: 'ToonDecodeError' });
+  }
   override readonly name = 'ToonDecodeError';
   /** 1-based line of the problem. */
   readonly line: number;

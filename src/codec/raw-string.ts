@@ -7,6 +7,10 @@
  * container is encoded normally, as in the reference implementation.
  */
 export class RawString {
+  // Named in the minified package root too (see ToonDecodeError): `value.constructor.name`.
+  static {
+    Object.defineProperty(RawString, 'name', { value: 'RawString' });
+  }
   readonly value: string;
   constructor(value: string) {
     if (typeof value !== 'string')

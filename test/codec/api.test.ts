@@ -1,7 +1,10 @@
 // The reference-compatible surface (issue 11): byte input, options, constants, replacer, raw
 // strings, and one test per field defect (each fails without its fix).
 import assert from 'node:assert/strict';
+import path from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath, pathToFileURL } from 'node:url';
+import { inspect } from 'node:util';
 import * as reference from '@toon-format/toon';
 import fc from 'fast-check';
 import { encodeJson, encodeWithin } from '../../src/codec/encode.js';
@@ -166,6 +169,25 @@ describe('ToonDecodeError constructor forms', () => {
         assert.equal(error[field], theirs[field], `${theirs.message}: ${field}`);
       }
     }
+  });
+});
+
+describe('class names in the built package root', () => {
+  it('keeps ToonDecodeError and RawString named through the minified bundle (npm run build)', async () => {
+    const root = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist/index.js');
+    const built = (await import(pathToFileURL(root).href)) as typeof import('../../src/index.js');
+    assert.equal(built.ToonDecodeError.name, 'ToonDecodeError');
+    assert.equal(built.rawString('x').constructor.name, 'RawString');
+    let caught: unknown;
+    try {
+      built.decode('a: "x');
+    } catch (error) {
+      caught = error;
+    }
+    assert.ok(caught instanceof built.ToonDecodeError);
+    assert.equal(caught.constructor.name, 'ToonDecodeError');
+    // What console.log(error) prints starts with the class's name, as the reference's does.
+    assert.match(inspect(caught), /^ToonDecodeError: Line 1: unterminated string/);
   });
 });
 
