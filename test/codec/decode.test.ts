@@ -588,7 +588,16 @@ describe('§9.3 tabular arrays', () => {
       column: 6,
       reason: /row has 2 values but the header declares 3 fields \(a, b, c\)/,
     });
-    rejects(lines('t[1]{a}:', '  1,2'), { line: 2, column: 5, reason: /more than 1 value/ });
+    rejects(lines('t[1]{a}:', '  1,2'), {
+      line: 2,
+      column: 5,
+      reason: /^row has more than 1 value but the header declares 1 field \(a\)/,
+    });
+    rejects(lines('t[1]{a,b}:', '  1,2,3'), {
+      line: 2,
+      column: 7,
+      reason: /more than 2 values but/,
+    });
   });
   it('reads rows of plain fields straight into objects as it reads rows through cells', () => {
     // Flat field lists skip the buffer of cells (readFlatRow); a nested group or a __proto__

@@ -74,7 +74,7 @@ export const reasons = {
   width: (what: string, found: string, fields: readonly string[], delimiter: number) =>
     `${what} has ${found} but the header declares ${plural(fields.length, 'field')}${fields.length <= 8 ? ` (${fields.join(', ')})` : ''}; separate values with the ${delimiterName(delimiter)} delimiter and quote values that contain it`,
   values: (count: number) => plural(count, 'value'),
-  moreValues: (count: number) => `more than ${count} values`,
+  moreValues: (count: number) => `more than ${plural(count, 'value')}`,
 
   // Headers (§6)
   emptyBrackets: () =>
