@@ -27,7 +27,7 @@ import {
   type ValidationIssue,
   validationProblem,
 } from './problem.js';
-import { renderProblem } from './render.js';
+import { renderOrProblem, renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
 
 type Swagger = typeof import('@nestjs/swagger');
@@ -169,11 +169,41 @@ export class ProblemValidationPipe extends ValidationPipe {
   }
 }
 
+// Nest answers an error that is no HttpException with a 500, or with its `statusCode` when it
+// has one (http-errors' convention: body-parser's and Fastify's errors). A `status` alone is
+// not this request's: an HTTP client's error for its upstream's answer carries it (axios's, say),
+// and a failed upstream call is not the client's 404 or 401, nor is its message the client's.
+function asNestSeesIt(exception: unknown): unknown {
+  if (typeof exception !== 'object' || exception === null) return exception;
+  const { status, statusCode } = exception as { status?: unknown; statusCode?: unknown };
+  return statusCode === undefined && status !== undefined
+    ? new HttpProblem({ status: 500 })
+    : exception;
+}
+
+// The messages of a list (Nest's default ValidationPipe gives one) as a problem's detail and
+// `errors`, without pointers.
+function messagesProblem(
+  status: number,
+  messages: readonly unknown[],
+  rest: Record<string, unknown> = {},
+): HttpProblem {
+  return new HttpProblem({
+    ...rest,
+    status,
+    detail: messages.map(String).join('; '),
+    errors: messages.map((text) => ({ pointer: '', message: String(text) })),
+  });
+}
+
 /**
  * What an exception is as a problem document: a toonwire {@link HttpProblem} (thrown, or wrapped
  * as the `cause` of a Nest exception) as it is; any other `HttpException` with its status and
  * message (a list of messages, as Nest's default ValidationPipe gives, as `errors` without
- * pointers); anything else as `problemFromError` sees it (a 500 that hides its message).
+ * pointers) and the other members of its response as extensions (`headers` among them: a member
+ * of the body, as Nest sends it, never response headers); anything else as Nest sees it, then as
+ * `problemFromError` does (a 500 that hides its message, unless the error carries an http-errors
+ * `statusCode`).
  *
  * @example
  * problemOf(new NotFoundException('No order 7')); // HttpProblem 404 "No order 7"
@@ -182,7 +212,7 @@ export function problemOf(exception: unknown): unknown {
   if (exception instanceof HttpProblem) return exception;
   const cause = (exception as { cause?: unknown } | null)?.cause;
   if (cause instanceof HttpProblem) return cause;
-  if (!(exception instanceof HttpException)) return exception;
+  if (!(exception instanceof HttpException)) return asNestSeesIt(exception);
   const status = exception.getStatus();
   const response = exception.getResponse();
   // Nest's own answer to a request no route matches: the 404 every toonwire adapter writes.
@@ -191,28 +221,52 @@ export function problemOf(exception: unknown): unknown {
     /^Cannot ([A-Z]+) (\S*)$/.exec(String((response as { message?: unknown }).message));
   if (unrouted) return notFoundProblem(unrouted[1]!, unrouted[2]!.split('?')[0]!);
   if (typeof response === 'string') return new HttpProblem({ status, detail: response });
+  // `new HttpException(['a', 'b'], 400)`: Nest sends the list as the body.
+  if (Array.isArray(response)) return messagesProblem(status, response);
   const {
     message,
     error: _error,
     statusCode: _statusCode,
+    headers,
     ...rest
   } = response as Record<string, unknown>;
-  if (Array.isArray(message)) {
-    return new HttpProblem({
+  if (Array.isArray(message))
+    return withHeadersMember(messagesProblem(status, message, rest), headers);
+  const detail = typeof message === 'string' && message !== '' ? message : undefined;
+  return withHeadersMember(
+    new HttpProblem({
       ...rest,
       status,
-      detail: message.map(String).join('; '),
-      errors: message.map((text) => ({ pointer: '', message: String(text) })),
-    });
-  }
-  const detail = typeof message === 'string' && message !== '' ? message : undefined;
-  return new HttpProblem({
-    ...rest,
+      ...(detail === undefined || (status >= 500 && detail === statusTitle(status))
+        ? {}
+        : { detail }),
+    }),
+    headers,
+  );
+}
+
+// A `headers` member of an exception's response is data the app put in the body: it stays a
+// member of the document (an HttpProblem's own `headers` option would send it as headers).
+function withHeadersMember(problem: HttpProblem, headers: unknown): HttpProblem {
+  if (headers !== undefined) problem.problem.headers = headers;
+  return problem;
+}
+
+// An HttpException thrown with a success or redirect status (`new HttpException(body, 302)`):
+// no problem, but an answer Nest sends with that status and the exception's response as its body
+// (a string as `{ statusCode, message }`), as data.
+function nonErrorAnswer(exception: unknown): { status: number; body: unknown } | undefined {
+  if (!(exception instanceof HttpException)) return undefined;
+  const status = exception.getStatus();
+  if (!Number.isInteger(status) || status < 200 || status >= 400) return undefined;
+  const response = exception.getResponse();
+  return {
     status,
-    ...(detail === undefined || (status >= 500 && detail === statusTitle(status))
-      ? {}
-      : { detail }),
-  });
+    body:
+      typeof response === 'object' && response !== null
+        ? response
+        : { statusCode: status, message: response },
+  };
 }
 
 function isFastifyReply(response: unknown): response is FastifyReplyLike {
@@ -229,12 +283,59 @@ function endStarted(response: NodeResponseLike): void {
   if (response.writableEnded !== true) response.end();
 }
 
+// Sends an HttpException's non-error answer as data, through the platform as Nest sends it:
+// Express's res.json and Fastify's reply.send, which the adapter negotiates; Node's own
+// response (Nest middleware on Fastify) negotiated here.
+function sendData(
+  response: unknown,
+  answer: { status: number; body: unknown },
+  context: { accept: string | string[] | undefined; settings: ToonSettings; json: boolean },
+): void {
+  if (isFastifyReply(response)) {
+    if (response.sent || response.raw.headersSent) {
+      endStarted(response.raw);
+      return;
+    }
+    response.code(answer.status).send(answer.body as string);
+    return;
+  }
+  const res = response as ExpressResponseLike & NodeResponseLike;
+  if (res.headersSent) {
+    endStarted(res);
+    return;
+  }
+  if (typeof res.status === 'function') {
+    res.status(answer.status);
+    (res as unknown as { json(body: unknown): unknown }).json(answer.body);
+    return;
+  }
+  const accept = Array.isArray(context.accept) ? context.accept.join(', ') : context.accept;
+  const rendered = renderOrProblem(answer.body, {
+    accept: context.json ? 'application/json' : accept,
+    settings: context.settings,
+    status: answer.status,
+  });
+  res.statusCode = rendered.status ?? answer.status;
+  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
+  if (!context.json) res.setHeader('Vary', appendVary(res.getHeader('vary') as string | undefined));
+  res.setHeader(
+    'Content-Type',
+    rendered.format === 'json' && rendered.status === undefined
+      ? 'application/json; charset=utf-8'
+      : rendered.contentType,
+  );
+  res.setHeader('Content-Length', Buffer.byteLength(rendered.body));
+  res.end(rendered.body);
+}
+
 /**
  * Answers every exception Nest sees as an RFC 9457 problem document in the format the client
  * negotiated (`text/toon; charset=utf-8; profile=problem` or `application/problem+json`), on
  * Express and on Fastify alike: `HttpException`s with their status, ValidationPipe failures and
  * toonwire's own problems (malformed TOON bodies keep their `line` and `column`) as they are,
- * other errors as a 500 that hides its message. Requests a route or `skip` left out of
+ * other errors as Nest answers them (a 500 that hides its message, unless the error carries an
+ * http-errors `statusCode`). An HttpException thrown with a success or redirect status is no
+ * problem: it is answered as Nest answers it, that status with its response as negotiated data. Requests a route or `skip` left out of
  * negotiation get JSON problems. The settings are the adapter's, read from the request; those
  * given here are used where there are none. Exceptions from Nest middleware are answered too (on
  * Fastify, @fastify/middie hands middleware Node's own request and response, and runs it before
@@ -279,6 +380,11 @@ export class ToonExceptionFilter implements ExceptionFilter {
         this.#skip?.({ method: request.method ?? 'GET', url, headers: request.headers }) === true);
     const query = url.indexOf('?');
     const accept = request.headers.accept;
+    const answer = nonErrorAnswer(exception);
+    if (answer !== undefined) {
+      sendData(response, answer, { accept, settings, json });
+      return;
+    }
     const rendered = renderProblem(problemOf(exception), {
       accept: Array.isArray(accept) ? accept.join(', ') : accept,
       settings,
