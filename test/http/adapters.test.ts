@@ -3,7 +3,6 @@
 // Express's res.send and explicit types; Hono's stale headers and request swap).
 import assert from 'node:assert/strict';
 import { createServer, type Server } from 'node:http';
-import { connect } from 'node:net';
 import { after, before, describe, it } from 'node:test';
 import swagger from '@fastify/swagger';
 import { serve } from '@hono/node-server';
@@ -18,7 +17,7 @@ import toonFastify, { problemErrorHandler, withToonOpenApi } from '../../src/htt
 import { toon as toonHono } from '../../src/http/hono.js';
 import { HttpProblem, ToonSettings } from '../../src/http/index.js';
 import { listening } from './field-apps.js';
-import { type AppServer, send } from './harness.js';
+import { type AppServer, send, sendCutShort } from './harness.js';
 
 function listen(server: Server): Promise<AppServer> {
   return new Promise((resolve) => {
@@ -768,27 +767,12 @@ describe('Hono adapter, a client that disconnects mid-body', () => {
   );
 
   it('answers a TOON body cut short with the 400 body-parser gives, not a logged 500', async () => {
-    const port = Number(new URL(await listening(server)).port);
     const status = new Promise<number>((resolve) => outcomes.push(resolve));
-    const requested = new Promise<void>((resolve) => server.once('request', () => resolve()));
     const logged: unknown[] = [];
     const consoleError = console.error;
     console.error = (...args: unknown[]) => logged.push(args);
     try {
-      const socket = connect(port, '127.0.0.1');
-      socket.on('error', () => {});
-      socket.write(
-        [
-          'POST /orders HTTP/1.1',
-          'Host: 127.0.0.1',
-          'Content-Type: text/toon',
-          'Content-Length: 500',
-          '',
-          'sku: TEA\n',
-        ].join('\r\n'),
-      );
-      await requested;
-      socket.destroy();
+      await sendCutShort(server, { path: '/orders', firstBytes: 'sku: TEA\n' });
       assert.equal(await status, 400);
     } finally {
       console.error = consoleError;

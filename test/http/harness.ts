@@ -1,6 +1,9 @@
 // Starts the example apps on 127.0.0.1 with ephemeral ports and speaks HTTP to them, so
 // the behaviour matrix runs one table of cases against every adapter.
 
+import { once } from 'node:events';
+import type { AddressInfo, Server } from 'node:net';
+import { connect } from 'node:net';
 import { startServer as startExpress } from '../../examples/http/express.js';
 import { startServer as startFastify } from '../../examples/http/fastify.js';
 import { startServer as startHono } from '../../examples/http/hono.js';
@@ -107,4 +110,38 @@ export function profileOf(response: HttpResponse): string | undefined {
 /** A JSON round trip: what a value looks like on the wire, without `undefined` members. */
 export function wire<T>(value: T): T {
   return JSON.parse(JSON.stringify(value)) as T;
+}
+
+/**
+ * A client that vanishes halfway through its body: sends a POST whose headers announce 500 bytes
+ * of `text/toon`, then `firstBytes` of it, and hangs up once the server has begun handling the
+ * request (its 'request' event), so the server sees the body end early. `headers` are extra
+ * header lines (`Content-Encoding: gzip`).
+ *
+ * @example
+ * await sendCutShort(server, { path: '/orders', firstBytes: 'sku: TEA\n' });
+ */
+export async function sendCutShort(
+  server: Server,
+  request: { path: string; firstBytes: string | Uint8Array; headers?: readonly string[] },
+): Promise<void> {
+  if (!server.listening) await once(server, 'listening');
+  const { port } = server.address() as AddressInfo;
+  const requested = once(server, 'request');
+  const socket = connect(port, '127.0.0.1');
+  socket.on('error', () => {});
+  socket.write(
+    [
+      `POST ${request.path} HTTP/1.1`,
+      'Host: 127.0.0.1',
+      'Content-Type: text/toon',
+      'Content-Length: 500',
+      ...(request.headers ?? []),
+      '',
+      '',
+    ].join('\r\n'),
+  );
+  socket.write(request.firstBytes);
+  await requested;
+  socket.destroy();
 }

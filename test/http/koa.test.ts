@@ -3,7 +3,6 @@
 // before the adapter (CORS), whose headers problem documents keep.
 import assert from 'node:assert/strict';
 import type { Server } from 'node:http';
-import { connect } from 'node:net';
 import { after, describe, it } from 'node:test';
 import { gzipSync } from 'node:zlib';
 import { bodyParser } from '@koa/bodyparser';
@@ -12,7 +11,7 @@ import Koa from 'koa';
 import { HttpProblem } from '../../src/http/index.js';
 import { toon } from '../../src/http/koa.js';
 import { closer, listening } from './field-apps.js';
-import { profileOf, send } from './harness.js';
+import { profileOf, send, sendCutShort } from './harness.js';
 
 describe('Koa adapter, a client that disconnects mid-body', () => {
   const app = new Koa();
@@ -39,25 +38,12 @@ describe('Koa adapter, a client that disconnects mid-body', () => {
     ['gzip', 'gzip', gzipSync('sku: TEA\nquantity: 2').subarray(0, 12)],
   ] as const) {
     it(`answers a ${name} body cut short with a 400, as @koa/bodyparser does, not a logged 500`, async () => {
-      const port = Number(new URL(await listening(server)).port);
       const status = new Promise<number>((resolve) => outcomes.push(resolve));
-      const requested = new Promise<void>((resolve) => server.once('request', () => resolve()));
-      const socket = connect(port, '127.0.0.1');
-      socket.on('error', () => {});
-      socket.write(
-        [
-          'POST /orders HTTP/1.1',
-          'Host: 127.0.0.1',
-          'Content-Type: text/toon',
-          'Content-Length: 500',
-          ...(encoding === undefined ? [] : [`Content-Encoding: ${encoding}`]),
-          '',
-          '',
-        ].join('\r\n'),
-      );
-      socket.write(firstBytes);
-      await requested;
-      socket.destroy();
+      await sendCutShort(server, {
+        path: '/orders',
+        firstBytes,
+        ...(encoding === undefined ? {} : { headers: [`Content-Encoding: ${encoding}`] }),
+      });
       assert.equal(await status, 400);
       assert.deepEqual(emitted, []);
     });
