@@ -25,6 +25,12 @@ export interface ToonKoaOptions extends ToonHttpOptions {
    */
   limit?: number;
   /**
+   * The methods whose `text/toon` bodies are read, as @koa/bodyparser's `parsedMethods`, whose
+   * default this is: a DELETE's TOON body is left unread (and unchecked), as its JSON body is.
+   * Give both the same list. Default `['POST', 'PUT', 'PATCH']`.
+   */
+  parsedMethods?: readonly string[];
+  /**
    * Accept only TOON roots that are objects or arrays, as @koa/bodyparser's `jsonStrict` (its
    * default) does for JSON. Default `true`.
    */
@@ -81,6 +87,9 @@ function negotiable(ctx: Context): boolean {
   return mediaTypeOf(ctx.response.get('Content-Type')) === 'application/json';
 }
 
+// @koa/bodyparser's default `parsedMethods`.
+const DEFAULT_PARSED_METHODS: readonly string[] = ['POST', 'PUT', 'PATCH'];
+
 function requestBodyOf(ctx: Context): { body?: unknown } {
   return ctx.request as unknown as { body?: unknown };
 }
@@ -119,6 +128,9 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   const prototypeKeys = options.prototypeKeys ?? {};
   const accepted =
     options.bodyTypes === undefined ? undefined : [TOON_MEDIA_TYPE, ...options.bodyTypes];
+  const parsedMethods = new Set(
+    (options.parsedMethods ?? DEFAULT_PARSED_METHODS).map((method) => method.toUpperCase()),
+  );
   const { skip } = options;
   const answerErrors = options.errors !== false;
 
@@ -133,6 +145,7 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     if (accepted !== undefined && announced === 'some' && ctx.is(accepted) === false)
       throw unsupportedMediaType(contentType, accepted);
     if (!isToonContentType(contentType) || announced === 'none') return;
+    if (!parsedMethods.has(method)) return;
     assertToonCharset(contentType);
     if (ctx.req.readableDidRead || ctx.req.readableEnded) {
       // Middleware mounted before this one read the body already: decode the text or bytes it
