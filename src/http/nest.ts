@@ -225,11 +225,21 @@ export function problemOf(exception: unknown): unknown {
   if (Array.isArray(response)) return messagesProblem(status, response);
   const {
     message,
-    error: _error,
+    error,
     statusCode: _statusCode,
     headers,
-    ...rest
+    ...members
   } = response as Record<string, unknown>;
+  const rest: Record<string, unknown> = {
+    // Nest's `error` is the status's name, which the title says, unless the app gave its own
+    // (`new BadRequestException('Email taken', 'EMAIL_TAKEN')`): a code clients key on, kept.
+    ...(error === undefined || isNestStatusName(status, error) ? {} : { error }),
+    // A message that is no text (`{ message: { email: 'taken' } }`) is data: kept as it is.
+    ...(message === undefined || typeof message === 'string' || Array.isArray(message)
+      ? {}
+      : { message }),
+    ...members,
+  };
   if (Array.isArray(message))
     return withHeadersMember(messagesProblem(status, message, rest), headers);
   const detail = typeof message === 'string' && message !== '' ? message : undefined;
@@ -243,6 +253,19 @@ export function problemOf(exception: unknown): unknown {
     }),
     headers,
   );
+}
+
+// The names Nest's exceptions give statuses where they differ from the RFC 9110 titles.
+const NEST_STATUS_NAMES: Readonly<Record<number, string>> = {
+  413: 'Payload Too Large',
+  418: "I'm a teapot",
+  421: 'Misdirected',
+  422: 'Unprocessable Entity',
+};
+
+// Is `error` the `error` member Nest writes for the status by default (the status's name)?
+function isNestStatusName(status: number, error: unknown): boolean {
+  return error === statusTitle(status) || error === NEST_STATUS_NAMES[status];
 }
 
 // A `headers` member of an exception's response is data the app put in the body: it stays a

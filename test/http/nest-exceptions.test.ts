@@ -2,12 +2,20 @@
 // served by a plain Nest app and by one with useToon. Exceptions that Nest answers without a
 // problem (an HttpException thrown with a success or redirect status) keep Nest's answer, byte
 // for byte in JSON; an HttpException's response members stay members of the document (a
-// `headers` member is no response header); an error that is no HttpException keeps Nest's 500
+// `headers` member is no response header, an `error` code the app gave is kept); an error that is no HttpException keeps Nest's 500
 // unless it carries an http-errors `statusCode` (an HTTP client's upstream `status` is not ours).
 import 'reflect-metadata';
 import assert from 'node:assert/strict';
 import { after, describe, it } from 'node:test';
-import { BadRequestException, Controller, Get, HttpException, Module } from '@nestjs/common';
+import {
+  BadRequestException,
+  Controller,
+  Get,
+  HttpException,
+  Module,
+  PayloadTooLargeException,
+  UnprocessableEntityException,
+} from '@nestjs/common';
 import { NestFactory } from '@nestjs/core';
 import { ExpressAdapter } from '@nestjs/platform-express';
 import { FastifyAdapter } from '@nestjs/platform-fastify';
@@ -33,6 +41,26 @@ describe('problemOf, as Nest sends an exception', () => {
       { pointer: '', message: 'second' },
     ]);
     assert.equal(problem.problem['0'], undefined);
+  });
+
+  it("keeps an `error` the app gave (a code) and drops Nest's default one, the status's name", () => {
+    const coded = problemOf(new BadRequestException('Email taken', 'EMAIL_TAKEN')) as HttpProblem;
+    assert.equal(coded.problem.error, 'EMAIL_TAKEN');
+    assert.equal(coded.problem.detail, 'Email taken');
+    for (const exception of [
+      new BadRequestException('Email taken'),
+      new UnprocessableEntityException('Too late'),
+      new PayloadTooLargeException(),
+    ]) {
+      assert.equal((problemOf(exception) as HttpProblem).problem.error, undefined);
+    }
+  });
+
+  it('keeps a message that is no text as a member, as Nest sends it', () => {
+    const problem = problemOf(
+      new BadRequestException({ message: { email: 'taken' } }),
+    ) as HttpProblem;
+    assert.deepEqual(problem.problem.message, { email: 'taken' });
   });
 
   it("answers an error with a `status` alone (an HTTP client's, for its upstream) with a 500", () => {
