@@ -41,7 +41,9 @@ export interface CompactResultOptions extends ModelTextOptions {
  * back.
  *
  * MCP requires `structuredContent` to be an object, so a payload that is not a plain object (an
- * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views.
+ * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views. A
+ * string payload (a file's text, a document) is the text itself, exactly as given, with the
+ * strategy `'verbatim'`: quoting would only escape it.
  * `fields` projects the text view only. For clients that show the model `structuredContent`
  * instead of the text, pass `client` (`server.server.getClientVersion()`): `'auto'` then leaves
  * `structuredContent` out, so that the model reads the compacted text (a tool that declares an
@@ -68,7 +70,12 @@ export function compactResult(
   } = options;
   checkMetaKey(metaKey, 'compactResult');
   checkStructuredContentSetting(structuredContent, 'compactResult', ['auto', 'keep', 'strip']);
-  const { text, strategy } = modelText(payload, textOptions);
+  // A string is text already (a file, a document): quoting it as JSON or TOON would only escape
+  // it, so it ships exactly as it is, as the proxy ships a tool's string value.
+  const { text, strategy } =
+    typeof payload === 'string'
+      ? { text: payload, strategy: VERBATIM_STRATEGY }
+      : modelText(payload, textOptions);
   const result: CallToolResult = {
     content: [{ type: 'text', text }],
     _meta: { [metaKey]: strategy },
@@ -77,6 +84,9 @@ export function compactResult(
   if (isPlainObject(payload) && mode !== 'strip') result.structuredContent = payload;
   return result;
 }
+
+/** The `_meta` strategy of a string payload, which ships as its own text. */
+const VERBATIM_STRATEGY = 'verbatim';
 
 /** Throws a TypeError naming `caller` unless `metaKey` is a non-empty string. */
 export function checkMetaKey(metaKey: unknown, caller: string): asserts metaKey is string {
