@@ -3,7 +3,8 @@
 // change.
 
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
-import { isPlainObject } from '../codec/objects.js';
+import { normalize } from '../codec/normalize.js';
+import { isJsonObject, isPlainObject } from '../codec/objects.js';
 import {
   type ClientInfo,
   checkStructuredContentSetting,
@@ -35,12 +36,14 @@ export interface CompactResultOptions extends ModelTextOptions {
 
 /**
  * Builds a `CallToolResult` for `payload`: one text content holding the smallest of JSON and the
- * TOON candidates (never larger than JSON), `structuredContent` set to `payload` itself (the
- * same object, untouched, so it validates against the tool's `outputSchema` exactly as before),
- * and `_meta[metaKey]` naming the strategy, which {@link parseCompact} needs to read the text
- * back.
+ * TOON candidates (never larger than JSON), `structuredContent` set to the payload's JSON view
+ * (plain JSON data is the same object, untouched, so it validates against the tool's
+ * `outputSchema` exactly as before; a Date, Map, Set, BigInt or `toJSON()` inside is converted as
+ * `JSON.stringify` and the picker convert it, so both views hold the same data and the wire can
+ * carry it), and `_meta[metaKey]` naming the strategy, which {@link parseCompact} needs to read
+ * the text back.
  *
- * MCP requires `structuredContent` to be an object, so a payload that is not a plain object (an
+ * MCP requires `structuredContent` to be an object, so a payload whose JSON is not an object (an
  * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views. A
  * string payload (a file's text, a document) is the text itself, exactly as given, with the
  * strategy `'verbatim'`: quoting would only escape it.
@@ -81,12 +84,35 @@ export function compactResult(
     _meta: { [metaKey]: strategy },
   };
   const { mode } = structuredContentModeFor(structuredContent, client);
-  if (isPlainObject(payload) && mode !== 'strip') result.structuredContent = payload;
+  if (mode === 'strip') return result;
+  const view = jsonView(payload);
+  // A class instance is an object to JSON, but the SDK wants a plain record: its own fields.
+  if (isJsonObject(view)) {
+    result.structuredContent = isPlainObject(view) ? view : { ...(view as object) };
+  }
   return result;
 }
 
 /** The `_meta` strategy of a string payload, which ships as its own text. */
 const VERBATIM_STRATEGY = 'verbatim';
+
+/**
+ * The payload as the JSON data model, the view the text was picked from: plain JSON is the same
+ * object, while a Date, Map, Set, BigInt or `toJSON()` is converted as the picker converts it.
+ * Without this, `structuredContent` would hold what the wire cannot carry (a BigInt makes the
+ * SDK's transport throw and the call never gets an answer), what it carries differently from the
+ * text (a Map is `{}` to `JSON.stringify`), or what fails `outputSchema` validation although its
+ * JSON would pass (a Date against `z.string()`).
+ */
+function jsonView(payload: unknown): unknown {
+  if (typeof payload !== 'object' || payload === null || Array.isArray(payload)) return payload;
+  try {
+    return normalize(payload);
+  } catch {
+    // Too deep for normalize (the picker fell back to JSON text): plain data as it is.
+    return payload;
+  }
+}
 
 /** Throws a TypeError naming `caller` unless `metaKey` is a non-empty string. */
 export function checkMetaKey(metaKey: unknown, caller: string): asserts metaKey is string {

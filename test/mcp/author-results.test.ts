@@ -7,6 +7,8 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
+import { z } from 'zod';
+import { parseCompact } from '../../src/index.js';
 import { compactResult, registerCompactTool } from '../../src/mcp/index.js';
 
 async function connect(server: McpServer, clientName = 'test-client'): Promise<Client> {
@@ -58,5 +60,63 @@ describe('string payloads: a file or a document is its own text', () => {
       assert.equal(textOf(result), text);
       assert.ok(textOf(result).length < JSON.stringify(text).length);
     }
+  });
+});
+
+describe('structuredContent is the JSON view of the payload', () => {
+  it('carries a BigInt as the text does, so the answer can be written at all', () => {
+    const payload = { id: 12345678901234567890n, small: 7n };
+    const result = compactResult(payload);
+    const json = JSON.stringify(result); // what every transport but the in-memory one does
+    const sent = JSON.parse(json) as CallToolResult;
+    assert.deepEqual(sent.structuredContent, parseCompact(textOf(sent), strategyOf(sent)));
+    assert.deepEqual(sent.structuredContent, { id: '12345678901234567890', small: 7 });
+  });
+
+  it('holds the same data as the text for a Map and a Set', () => {
+    const payload = { counts: new Map([['a', 1]]), tags: new Set(['x', 'y']) };
+    const result = compactResult(payload);
+    assert.deepEqual(result.structuredContent, { counts: { a: 1 }, tags: ['x', 'y'] });
+    assert.deepEqual(result.structuredContent, parseCompact(textOf(result), strategyOf(result)));
+  });
+
+  it('is still the payload itself when the payload is plain JSON', () => {
+    const payload = { items: [{ id: 1 }] };
+    assert.equal(compactResult(payload).structuredContent, payload);
+  });
+
+  it('validates a Date against z.string() and a class instance against its schema', async () => {
+    class Run {
+      constructor(
+        readonly id: number,
+        readonly startedAt: Date,
+      ) {}
+    }
+    const server = new McpServer({ name: 'runs', version: '1.0.0' });
+    const runSchema = { id: z.number(), startedAt: z.string() };
+    registerCompactTool(server, 'last-run', { outputSchema: runSchema }, async () => {
+      return new Run(3, new Date(0));
+    });
+    registerCompactTool(
+      server,
+      'runs',
+      {
+        outputSchema: {
+          runs: z.array(z.object(runSchema)),
+          byId: z.record(z.string(), z.number()),
+        },
+      },
+      async () => ({ runs: [new Run(1, new Date(0))], byId: new Map([['run-1', 1]]) }),
+    );
+    const last = await call(server, 'last-run');
+    assert.equal(last.isError, undefined, textOf(last));
+    assert.deepEqual(last.structuredContent, { id: 3, startedAt: '1970-01-01T00:00:00.000Z' });
+    const runs = await call(server, 'runs');
+    assert.equal(runs.isError, undefined, textOf(runs));
+    assert.deepEqual(runs.structuredContent, {
+      runs: [{ id: 1, startedAt: '1970-01-01T00:00:00.000Z' }],
+      byId: { 'run-1': 1 },
+    });
+    assert.deepEqual(runs.structuredContent, parseCompact(textOf(runs), strategyOf(runs)));
   });
 });
