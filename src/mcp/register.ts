@@ -19,6 +19,7 @@ import type {
 } from '@modelcontextprotocol/sdk/types.js';
 import * as z3 from 'zod/v3';
 import * as z4 from 'zod/v4';
+import { isPlainObject } from '../codec/objects.js';
 import { structuredContentModeFor } from './clients.js';
 import {
   type CompactResultOptions,
@@ -102,7 +103,10 @@ export interface CompactToolConfig<InputArgs, OutputArgs> {
  * With `fields: true` the tool gets an optional `fields` input parameter;
  * a call that passes it gets only those fields of each item in its text (the handler sees
  * `args.fields` too and may use it to fetch less). A handler that throws becomes an `isError`
- * result, as with `registerTool`.
+ * result, as with `registerTool`; a handler may also return a finished `CallToolResult` (only
+ * `content`, `isError`, `structuredContent` and `_meta`, with `content` MCP content blocks): an
+ * `isError` answer, an image, a resource link or an embedded resource, which goes out as it is.
+ * A string payload (a file's text) is the text itself, not quoted (see {@link compactResult}).
  *
  * @throws {TypeError} when `fields` cannot be added (the input already has a `fields` member, or
  *   its schema is not an object) or the compaction options are invalid.
@@ -135,6 +139,8 @@ export function registerCompactTool<
     structuredContentModeFor(setting, server.server.getClientVersion()).mode === 'strip';
   const run = async (args: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
     const payload = await handler(args as ToolArguments<InputArgs> & { fields?: string }, extra);
+    // A finished result (an error, an image, a resource) is the handler's answer, not data.
+    if (isToolResult(payload)) return payload;
     const requested = fields ? args.fields : undefined;
     const project = typeof requested === 'string' && requested.trim() !== '';
     return compactResult(payload, {
@@ -174,6 +180,43 @@ function hideOutputSchemaWhen(tool: RegisteredTool, hidden: () => boolean): void
       schema = value;
     },
   });
+}
+
+/** The members a `CallToolResult` may have. */
+const RESULT_KEYS = new Set(['content', 'structuredContent', 'isError', '_meta']);
+
+/** What each kind of content block must carry, as strings (MCP 2025-06-18). */
+const CONTENT_BLOCK_FIELDS: Readonly<Record<string, readonly string[]>> = {
+  text: ['text'],
+  image: ['data', 'mimeType'],
+  audio: ['data', 'mimeType'],
+  resource_link: ['uri', 'name'],
+  resource: [],
+};
+
+/**
+ * Is `value` a finished `CallToolResult` rather than a payload: an object with only a result's
+ * members, whose `content` is an array of MCP content blocks (text, image, audio, resource link,
+ * embedded resource), non-empty unless `isError` or `structuredContent` says it is a result?
+ * A handler returns one for an `isError` answer, an image or a resource, which compacting as
+ * data would turn into JSON text that no client shows as an error or an image.
+ */
+function isToolResult(value: unknown): value is CallToolResult {
+  if (!isPlainObject(value) || !Array.isArray(value.content)) return false;
+  if (!Object.keys(value).every((key) => RESULT_KEYS.has(key))) return false;
+  if (value.content.length === 0 && value.isError === undefined) {
+    return value.structuredContent !== undefined;
+  }
+  return value.content.every(isContentBlock);
+}
+
+function isContentBlock(block: unknown): boolean {
+  if (!isPlainObject(block) || typeof block.type !== 'string') return false;
+  if (!Object.hasOwn(CONTENT_BLOCK_FIELDS, block.type)) return false;
+  if (block.type === 'resource') {
+    return isPlainObject(block.resource) && typeof block.resource.uri === 'string';
+  }
+  return CONTENT_BLOCK_FIELDS[block.type]!.every((field) => typeof block[field] === 'string');
 }
 
 type ZodInternals = {

@@ -120,3 +120,74 @@ describe('structuredContent is the JSON view of the payload', () => {
     assert.deepEqual(runs.structuredContent, parseCompact(textOf(runs), strategyOf(runs)));
   });
 });
+
+const itemsSchema = { items: z.array(z.object({ id: z.number() })) };
+
+describe('registerCompactTool with handlers that return a finished result', () => {
+  const notFound: CallToolResult = {
+    content: [{ type: 'text', text: 'No dataset named "plcaes"; did you mean "places"?' }],
+    isError: true,
+  };
+  const finished: Record<string, CallToolResult> = {
+    image: { content: [{ type: 'image', data: 'iVBORw0KGgo=', mimeType: 'image/png' }] },
+    audio: { content: [{ type: 'audio', data: 'UklGRg==', mimeType: 'audio/wav' }] },
+    link: {
+      content: [
+        { type: 'text', text: 'The export is ready:' },
+        { type: 'resource_link', uri: 'file:///exports/places.csv', name: 'places.csv' },
+      ],
+    },
+    embedded: {
+      content: [
+        {
+          type: 'resource',
+          resource: { uri: 'file:///notes.md', mimeType: 'text/markdown', text: '# Notes\n' },
+        },
+      ],
+    },
+  };
+
+  it('keeps an isError result an error, with or without an outputSchema', async () => {
+    for (const outputSchema of [undefined, itemsSchema]) {
+      const server = new McpServer({ name: 'datasets', version: '1.0.0' });
+      registerCompactTool(
+        server,
+        'get-items',
+        outputSchema ? { outputSchema } : {},
+        async () => notFound,
+      );
+      for (const clientName of ['test-client', 'claude-code']) {
+        const result = await call(server, 'get-items', clientName);
+        assert.deepEqual(result, notFound, `${clientName}, outputSchema: ${!!outputSchema}`);
+      }
+    }
+  });
+
+  it('sends images, audio, resource links and embedded resources as they are', async () => {
+    const server = new McpServer({ name: 'media', version: '1.0.0' });
+    for (const [name, result] of Object.entries(finished)) {
+      registerCompactTool(server, name, {}, async () => result);
+    }
+    for (const [name, result] of Object.entries(finished)) {
+      assert.deepEqual(await call(server, name), result, name);
+    }
+  });
+
+  it('still compacts data that merely has a content member', async () => {
+    const payloads = [
+      { content: [{ type: 'paragraph', text: 'Hello' }] }, // not an MCP content block
+      { content: [{ type: 'text', text: 'Hello' }], author: 'Ada' }, // not only a result's members
+      { content: [] }, // an empty list, nothing says it is a result
+      { content: 'Hello' },
+    ];
+    const server = new McpServer({ name: 'cms', version: '1.0.0' });
+    payloads.forEach((payload, i) => {
+      registerCompactTool(server, `page-${i}`, {}, async () => payload);
+    });
+    for (const [i, payload] of payloads.entries()) {
+      const result = await call(server, `page-${i}`);
+      assert.deepEqual(parseCompact(textOf(result), strategyOf(result)), payload);
+      assert.deepEqual(result.structuredContent, payload);
+    }
+  });
+});
