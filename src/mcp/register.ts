@@ -49,8 +49,18 @@ export interface FieldsParameterOptions {
  *   async ({ query, fields }) => compactResult({ items: await search(query) }, { fields }));
  */
 export function fieldsParameter(
+  options?: FieldsParameterOptions & { zodVersion?: 4 },
+): z4.ZodOptional<z4.ZodString>;
+export function fieldsParameter(
+  options: FieldsParameterOptions & { zodVersion: 3 },
+): z3.ZodOptional<z3.ZodString>;
+export function fieldsParameter(
+  options?: FieldsParameterOptions & { zodVersion?: 3 | 4 },
+): z4.ZodOptional<z4.ZodString> | z3.ZodOptional<z3.ZodString>;
+export function fieldsParameter(
   options: FieldsParameterOptions & { zodVersion?: 3 | 4 } = {},
-): AnySchema {
+): z4.ZodOptional<z4.ZodString> | z3.ZodOptional<z3.ZodString> {
+  // Typed as the Zod schema it is, so that a handler's `fields` is `string | undefined`, not `any`.
   const description = options.description ?? DEFAULT_FIELDS_DESCRIPTION;
   return options.zodVersion === 3
     ? z3.string().optional().describe(description)

@@ -1,0 +1,54 @@
+// What a TypeScript author's handlers see: the types of the arguments a tool's input schema gives
+// them, checked by `npm run typecheck` (each @ts-expect-error must meet an error) and run once
+// through the SDK's real Client so the schemas are the ones the SDK accepts.
+
+import assert from 'node:assert/strict';
+import { describe, it } from 'node:test';
+import { Client } from '@modelcontextprotocol/sdk/client/index.js';
+import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
+import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import { z } from 'zod';
+import { z as z3 } from 'zod/v3';
+import { compactResult, fieldsParameter } from '../../src/mcp/index.js';
+
+describe('fieldsParameter in a tool registered with registerTool', () => {
+  it('gives the handler fields as string | undefined, in Zod 4 and Zod 3 shapes', async () => {
+    const server = new McpServer({ name: 'search', version: '1.0.0' });
+    const seen: Array<string | undefined> = [];
+    server.registerTool(
+      'search',
+      { inputSchema: { query: z.string(), fields: fieldsParameter() } },
+      async ({ query, fields }) => {
+        seen.push(fields);
+        // @ts-expect-error fields is string | undefined, not any
+        const wrong: number = fields;
+        void wrong;
+        return compactResult({ items: [{ query, rank: 1 }] }, { fields });
+      },
+    );
+    server.registerTool(
+      'search-v3',
+      { inputSchema: { query: z3.string(), fields: fieldsParameter({ zodVersion: 3 }) } },
+      async ({ query, fields }) => {
+        seen.push(fields);
+        // @ts-expect-error fields is string | undefined, not any
+        const wrong: number = fields;
+        void wrong;
+        return compactResult({ items: [{ query, rank: 1 }] }, { fields });
+      },
+    );
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    try {
+      for (const name of ['search', 'search-v3']) {
+        const result = await client.callTool({ name, arguments: { query: 'q', fields: 'query' } });
+        assert.equal(result.isError, undefined);
+        await client.callTool({ name, arguments: { query: 'q' } });
+      }
+      assert.deepEqual(seen, ['query', undefined, 'query', undefined]);
+    } finally {
+      await client.close();
+    }
+  });
+});
