@@ -29,6 +29,8 @@ export interface NumberSpec {
   whole: boolean;
   /** The smallest value allowed, or `'above 0'` for any number greater than 0. */
   least: 0 | 1 | 'above 0';
+  /** The largest value allowed; unbounded when left out. */
+  most?: number;
   /** Why a value was refused, in commander's words after "argument '...' is invalid." */
   message: string;
 }
@@ -47,18 +49,29 @@ export function numberParser(spec: NumberSpec): (value: string) => number {
   return (value) => {
     const number = Number(value);
     const representable = spec.whole ? Number.isSafeInteger(number) : Number.isFinite(number);
-    const inRange = spec.least === 'above 0' ? number > 0 : number >= spec.least;
+    const inRange =
+      (spec.least === 'above 0' ? number > 0 : number >= spec.least) &&
+      (spec.most === undefined || number <= spec.most);
     if (!digits.test(value.trim()) || !representable || !inRange)
       throw new InvalidArgumentError(spec.message);
     return number;
   };
 }
 
-/** A positive integer, for indentation sizes. */
-export const parsePositiveInteger = numberParser({
+/**
+ * The most spaces `--indent` takes. An indentation is written once per nesting level on every
+ * line, so a huge one makes text no one can read, and beyond a few million spaces a line (in the
+ * output or the decoder's expectation) outgrows V8's string limit and failed as "Invalid string
+ * length". `JSON.stringify` stops at 10; TOON files use 2 or 4.
+ */
+export const MAX_INDENT = 32;
+
+/** Spaces per indentation level: a whole number from 1 to {@link MAX_INDENT}. */
+export const parseIndent = numberParser({
   whole: true,
   least: 1,
-  message: 'Use a whole number of spaces, 1 or more.',
+  most: MAX_INDENT,
+  message: `Use a whole number of spaces from 1 to ${MAX_INDENT}.`,
 });
 
 /** A positive integer, for `--max-depth`. */

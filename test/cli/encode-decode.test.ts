@@ -105,6 +105,20 @@ describe('toonwire encode', () => {
     const run = await runCli(['encode', '--indent', '0'], { input: '{}' });
     assert.equal(run.code, 2);
   });
+
+  it('exits 2 with the allowed range for a huge indent, in encode and decode alike', async () => {
+    // Was "toonwire: <stdin>: Invalid string length", exit 1, after reading the whole input.
+    for (const command of ['encode', 'decode']) {
+      const run = await runCli([command, '--indent', '999999999999'], { input: '{"a":{"b":1}}' });
+      assert.equal(run.code, 2, command);
+      assert.equal(run.stdout, '', command);
+      assert.match(
+        run.stderr,
+        /^toonwire: option '-i, --indent <spaces>' argument '999999999999' is invalid\. Use a whole number of spaces from 1 to 32\.\n/,
+        command,
+      );
+    }
+  });
 });
 
 describe('toonwire decode', () => {

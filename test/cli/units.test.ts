@@ -14,7 +14,7 @@ import {
   parseJsonLines,
 } from '../../src/cli/json-input.js';
 import { collectGarbage } from '../../src/cli/memory.js';
-import { numberParser, parsePositiveInteger } from '../../src/cli/options.js';
+import { numberParser, parseIndent } from '../../src/cli/options.js';
 import { itemCount, measurePayload } from '../../src/cli/report/measure.js';
 import { fixtureReport, projectionRows, summarize } from '../../src/cli/report/model.js';
 import { progressMode } from '../../src/cli/report/progress.js';
@@ -157,7 +157,8 @@ describe('number options', () => {
     assert.equal(whole(' 250 '), 250);
     assert.equal(decimal('1.5'), 1.5);
     assert.equal(positive('0.25'), 0.25);
-    assert.equal(parsePositiveInteger('4'), 4);
+    assert.equal(parseIndent('4'), 4);
+    assert.equal(parseIndent('32'), 32);
   });
 
   it('refuses signs, exponents, hex, fractions of whole numbers and values out of range', () => {
@@ -172,7 +173,9 @@ describe('number options', () => {
       [decimal, '-0.5', 'decimal'],
       [positive, '0', 'positive'],
       [positive, '0.0', 'positive'],
-      [parsePositiveInteger, '0', 'Use a whole number of spaces, 1 or more.'],
+      [parseIndent, '0', 'Use a whole number of spaces from 1 to 32.'],
+      [parseIndent, '33', 'Use a whole number of spaces from 1 to 32.'],
+      [parseIndent, '999999999999', 'Use a whole number of spaces from 1 to 32.'],
     ];
     for (const [parse, value, message] of refused)
       assert.throws(() => parse(value), { message }, JSON.stringify(value));

@@ -11,7 +11,7 @@ import { unflatten } from '../../compact/index.js';
 import { binaryInputError, binaryOffset } from '../binary-input.js';
 import { CliError, EXIT_DATA, formatError } from '../errors.js';
 import { writeChunks } from '../input.js';
-import { parseMaxDepth, parsePositiveInteger } from '../options.js';
+import { parseIndent, parseMaxDepth } from '../options.js';
 import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
 import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
 import { fileSize, readBytes, readHead, STREAM_BYTES } from '../stream/read.js';
@@ -50,8 +50,8 @@ export function registerDecodeCommand(program: Command): void {
     )
     .option(
       '-i, --indent <spaces>',
-      'spaces per indentation level of the input',
-      parsePositiveInteger,
+      'spaces per indentation level of the input, 1 to 32',
+      parseIndent,
       2,
     )
     .option(

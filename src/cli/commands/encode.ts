@@ -8,7 +8,7 @@ import type { Delimiter, EncodeOptions, JsonValue } from '../../codec/types.js';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { output, readInput, writeChunks, writeOutput, written } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
-import { parseDelimiter, parsePositiveInteger } from '../options.js';
+import { parseDelimiter, parseIndent } from '../options.js';
 import { type ArrayForm, ArrayShape } from '../stream/encode.js';
 import { type ByteProgress, byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
 import { readRowBatches, streamableSize } from '../stream/read.js';
@@ -41,7 +41,7 @@ export function registerEncodeCommand(program: Command): void {
       parseDelimiter,
       ',',
     )
-    .option('-i, --indent <spaces>', 'spaces per indentation level', parsePositiveInteger, 2)
+    .option('-i, --indent <spaces>', 'spaces per indentation level, 1 to 32', parseIndent, 2)
     .option(
       '--jsonl',
       'read the input as JSON Lines, one value per line (default for .jsonl and .ndjson files)',
