@@ -140,6 +140,22 @@ export function parseFields(value: string): string[] {
   return fields;
 }
 
+/**
+ * `--allow-lossy-numbers`: write numbers that JSON.parse cannot read exactly (integers beyond
+ * 2^53 that lose digits, numbers beyond a double's range) as the doubles they become, instead of
+ * refusing the input (lossy-numbers.ts says which numbers, docs/cli.md why refusing is the
+ * default).
+ *
+ * @example
+ * command.addOption(lossyNumbersOption());
+ */
+export function lossyNumbersOption(): Option {
+  return new Option(
+    '--allow-lossy-numbers',
+    'write numbers a double cannot hold (integers beyond 2^53 that lose digits, 1e400) as their nearest double (null for 1e400) instead of refusing the input',
+  );
+}
+
 // The picker's options, spelled the same in every command that picks (pick, report, proxy).
 
 /**

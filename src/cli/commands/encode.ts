@@ -8,7 +8,8 @@ import type { Delimiter, EncodeOptions, JsonValue } from '../../codec/types.js';
 import { CliError, EXIT_DATA, messageOf } from '../errors.js';
 import { output, readInput, writeChunks, writeOutput, written } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
-import { parseDelimiter, parseIndent } from '../options.js';
+import { refuseLossyNumbers } from '../lossy-numbers.js';
+import { lossyNumbersOption, parseDelimiter, parseIndent } from '../options.js';
 import { type ArrayForm, ArrayShape } from '../stream/encode.js';
 import { type ByteProgress, byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
 import { readRowBatches, streamableSize } from '../stream/read.js';
@@ -19,6 +20,7 @@ interface EncodeCommandOptions {
   indent: number;
   jsonl?: boolean;
   stream?: boolean;
+  allowLossyNumbers?: boolean;
 }
 
 /**
@@ -50,6 +52,7 @@ export function registerEncodeCommand(program: Command): void {
       '--stream',
       'read a JSON Lines file or JSON array file a row at a time, whatever its size (the default above 64 MB)',
     )
+    .addOption(lossyNumbersOption())
     .addHelpText(
       'after',
       '\nExamples:\n  toonwire encode runs.json\n  toonwire encode export.jsonl > export.toon\n  curl -s https://api.example.com/items | toonwire encode --delimiter tab',
@@ -60,6 +63,7 @@ export function registerEncodeCommand(program: Command): void {
         indentSize: options.indent,
       };
       const format: InputFormat = options.jsonl ? 'jsonl' : formatOfPath(file ?? '');
+      const checkNumbers = options.allowLossyNumbers !== true;
       const size = await streamableSize(file, format, options.stream === true);
       if (file !== undefined && size !== undefined) {
         const progress = byteProgress(
@@ -68,7 +72,7 @@ export function registerEncodeCommand(program: Command): void {
           process.stderr.isTTY === true && size >= PROGRESS_BYTES,
         );
         try {
-          await encodeLargeFile(file, format, encodeOptions, progress);
+          await encodeLargeFile(file, format, encodeOptions, progress, checkNumbers);
         } finally {
           progress.done();
         }
@@ -76,6 +80,7 @@ export function registerEncodeCommand(program: Command): void {
       }
       const input = await readInput(file);
       const value = parseInput(input.text, input.source, format);
+      if (checkNumbers) refuseLossyNumbers(input.text, input.source);
       let text: string;
       try {
         text = encode(value, encodeOptions);
@@ -94,7 +99,8 @@ export function registerEncodeCommand(program: Command): void {
  * temporary file (the header, which counts the rows, must come first); at the end the header
  * goes out, then the spool. Should a later row change the array's form (a row that does not
  * fit the table), the rest is only observed and the file is read again ({@link encodeRows}),
- * as it is when no temporary file can be made.
+ * as it is when no temporary file can be made. With `checkNumbers`, a number JSON.parse cannot
+ * read exactly refuses the file before anything is written (lossy-numbers.ts).
  *
  * @example
  * await encodeLargeFile('rows.json', 'json', { delimiter: ',' }, byteProgress('rows.json', size, false));
@@ -104,14 +110,21 @@ export async function encodeLargeFile(
   format: InputFormat,
   options: EncodeOptions,
   progress: ByteProgress,
+  checkNumbers = false,
 ): Promise<void> {
   const spool = Spool.open();
-  if (spool === undefined) return writeChunks(encodeRows(file, format, options, progress));
+  if (spool === undefined)
+    return writeChunks(encodeRows(file, format, options, progress, checkNumbers));
   try {
     const shape = new ArrayShape(options);
     let form: ArrayForm | undefined;
     let spooled = true;
-    for await (const values of readRowBatches(file, format, progress.pass('encoding'))) {
+    for await (const values of readRowBatches(
+      file,
+      format,
+      progress.pass('encoding'),
+      checkNumbers,
+    )) {
       for (let i = 0; i < values.length; i++) shape.observe(values[i]!);
       form ??= shape.form;
       if (form !== shape.form) continue;
@@ -126,7 +139,7 @@ export async function encodeLargeFile(
     // directory is found while stdout is still untouched: then two reads of the file, no spool.
     if (!spooled || !setAside(spool, '')) {
       spool.close();
-      return writeChunks(encodeRows(file, format, options, progress));
+      return writeChunks(encodeRows(file, format, options, progress, checkNumbers));
     }
     const out = output();
     out.write(shape.header());
@@ -139,16 +152,23 @@ export async function encodeLargeFile(
 
 /**
  * The TOON text of a file's rows in two reads of the file: the first counts the rows and finds
- * the array's form, the second encodes them a batch at a time.
+ * the array's form (and, with `checkNumbers`, refuses a lossy number), the second encodes them
+ * a batch at a time.
  */
 export async function* encodeRows(
   file: string,
   format: InputFormat,
   options: EncodeOptions,
   progress: ByteProgress,
+  checkNumbers = false,
 ): AsyncGenerator<string> {
   const shape = new ArrayShape(options);
-  for await (const values of readRowBatches(file, format, progress.pass('pass 1 of 2')))
+  for await (const values of readRowBatches(
+    file,
+    format,
+    progress.pass('pass 1 of 2'),
+    checkNumbers,
+  ))
     for (let i = 0; i < values.length; i++) shape.observe(values[i]!);
   yield* encodeObserved(file, format, shape, progress);
 }

@@ -19,9 +19,11 @@ import { type FieldPresence, fieldPresence, fieldsProblem } from '../fields.js';
 import { formatInt } from '../format.js';
 import { readInput, writeChunks, writeOutput } from '../input.js';
 import { formatOfPath, type InputFormat, parseInput } from '../json-input.js';
+import { refuseLossyNumbers } from '../lossy-numbers.js';
 import {
   type CliMeasure,
   candidatesOption,
+  lossyNumbersOption,
   measureOption,
   parseFields,
   tokenizerOption,
@@ -40,6 +42,7 @@ interface PickCommandOptions {
   explain?: boolean;
   jsonl?: boolean;
   stream?: boolean;
+  allowLossyNumbers?: boolean;
 }
 
 /**
@@ -73,6 +76,7 @@ export function registerPickCommand(program: Command): void {
       '--stream',
       'read a JSON Lines file or JSON array file a row at a time, whatever its size (the default above 64 MB): three passes, bounded memory',
     )
+    .addOption(lossyNumbersOption())
     .addHelpText(
       'after',
       '\nThe chosen text goes to stdout. To read it back, whichever format it is, use\n`toonwire decode --from-pick` (add --unflatten when --explain reports toon-flatten), or\nparseCompact(text, strategy) from the library.\n\nExamples:\n  toonwire pick runs.json --explain\n  toonwire pick places.json --fields title,url,totalScore --by tokens',
@@ -87,6 +91,7 @@ export function registerPickCommand(program: Command): void {
       }
       const input = await readInput(file);
       const value = parseInput(input.text, input.source, format);
+      if (options.allowLossyNumbers !== true) refuseLossyNumbers(input.text, input.source);
       const tokenizer =
         by === 'tokens' || options.explain ? await loadTokenizer(options.tokenizer) : undefined;
       // With --by tokens --explain the pick and the explanation size the same texts (tokenizing
@@ -169,6 +174,7 @@ async function pickStreamed(
   const settings: StreamSettings = {
     candidates: options.candidates ?? DEFAULT_CANDIDATES,
     by,
+    checkNumbers: options.allowLossyNumbers !== true,
     ...(options.fields ? { fields: options.fields } : {}),
     ...(by === 'tokens' ? { countTokens: await loadTokenizer(options.tokenizer) } : {}),
   };

@@ -13,6 +13,7 @@
 // which finds each element (and reports an error at its line and column); the batches resume
 // once it stands between elements again, or never after a few failures.
 import type { JsonValue } from '../../codec/types.js';
+import { firstLossyNumber, lossyNumberMessage, lossyNumberPlace } from '../lossy-numbers.js';
 import { ArrayScanner, ArraySyntaxError, type ScannedElement } from './array-scanner.js';
 
 /** Failed cuts after which every later chunk goes to the scanner. */
@@ -50,6 +51,12 @@ export class ArrayBatches {
   private scanner: ArrayScanner | undefined;
   private scanOnly = false;
 
+  /**
+   * @param checkNumbers refuse (an {@link ArraySyntaxError} at its place) the first number that
+   *   JSON.parse cannot read as the same value (lossy-numbers.ts)
+   */
+  constructor(private readonly checkNumbers = false) {}
+
   /** The elements that end within `chunk` (or earlier, when a cut could not be made before). */
   push(chunk: string): JsonValue[] {
     if (this.scanner !== undefined) return this.scan(chunk);
@@ -66,7 +73,10 @@ export class ArrayBatches {
       if (!this.started) return append(this.handOver(true), this.scannerEnd());
       // The rest must be the last elements and the closing bracket: `'[' + rest` parses then.
       const values = this.tryParse(`[${this.pending}`);
-      if (values !== undefined && (this.at === 'first' || values.length > 0)) return values;
+      if (values !== undefined && (this.at === 'first' || values.length > 0)) {
+        this.refuseLossy(this.pending);
+        return values;
+      }
       return append(this.handOver(false), this.scannerEnd());
     }
     return this.scannerEnd();
@@ -135,6 +145,7 @@ export class ArrayBatches {
       this.failedCuts++;
       return this.handOver(false);
     }
+    this.refuseLossy(this.pending.slice(0, comma));
     this.advance(comma + 1);
     this.at = 'next';
     return values;
@@ -146,6 +157,15 @@ export class ArrayBatches {
     } catch {
       return undefined;
     }
+  }
+
+  /** With `checkNumbers`, throws at the first lossy number of `text`, which starts `pending`. */
+  private refuseLossy(text: string): void {
+    if (!this.checkNumbers) return;
+    const lossy = firstLossyNumber(text);
+    if (lossy === undefined) return;
+    const at = lossyNumberPlace(text, lossy, this.line, this.column);
+    throw new ArraySyntaxError(at.line, at.column, lossyNumberMessage(lossy));
   }
 
   /** Drops `count` characters of pending text, keeping the line and column of what follows. */
@@ -181,12 +201,12 @@ export class ArrayBatches {
     const scanner = this.scanner!;
     const separator = this.separator;
     if (this.scanOnly || separator === undefined || this.failedCuts >= MAX_FAILED_CUTS)
-      return parseEach(scanner, scanner.push(chunk));
+      return this.parseEach(scanner.push(chunk));
     const values: JsonValue[] = [];
     let from = 0;
     for (let found = chunk.indexOf(separator); found >= 0; found = chunk.indexOf(separator, from)) {
       const to = found + this.comma + 1;
-      append(values, parseEach(scanner, scanner.push(chunk.slice(from, to))));
+      append(values, this.parseEach(scanner.push(chunk.slice(from, to))));
       from = to;
       const between = scanner.between;
       if (between !== undefined) {
@@ -198,26 +218,34 @@ export class ArrayBatches {
         return append(values, this.push(chunk.slice(from)));
       }
     }
-    return append(values, parseEach(scanner, scanner.push(chunk.slice(from))));
+    return append(values, this.parseEach(scanner.push(chunk.slice(from))));
   }
 
   private scannerEnd(): JsonValue[] {
-    const scanner = this.scanner!;
-    return parseEach(scanner, scanner.end());
+    return this.parseEach(this.scanner!.end());
   }
-}
 
-function parseEach(scanner: ArrayScanner, elements: readonly ScannedElement[]): JsonValue[] {
-  const values = new Array<JsonValue>(elements.length);
-  for (let i = 0; i < elements.length; i++) {
-    const element = elements[i]!;
-    try {
-      values[i] = JSON.parse(element.text) as JsonValue;
-    } catch {
-      throw scanner.locate(element);
+  /** The scanned elements parsed one by one (the scanner in charge locates a syntax error). */
+  private parseEach(elements: readonly ScannedElement[]): JsonValue[] {
+    const scanner = this.scanner!;
+    const values = new Array<JsonValue>(elements.length);
+    for (let i = 0; i < elements.length; i++) {
+      const element = elements[i]!;
+      try {
+        values[i] = JSON.parse(element.text) as JsonValue;
+      } catch {
+        throw scanner.locate(element);
+      }
+      if (this.checkNumbers) {
+        const lossy = firstLossyNumber(element.text);
+        if (lossy !== undefined) {
+          const at = lossyNumberPlace(element.text, lossy, element.line, element.column);
+          throw new ArraySyntaxError(at.line, at.column, lossyNumberMessage(lossy));
+        }
+      }
     }
+    return values;
   }
-  return values;
 }
 
 /**

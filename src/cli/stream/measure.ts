@@ -33,6 +33,8 @@ export interface StreamSettings {
   countTokens?: (text: string) => number;
   /** Decode each batch back and compare (the report's round-trip check). */
   roundTrip?: boolean;
+  /** Refuse the input at its first number JSON.parse cannot read exactly (lossy-numbers.ts). */
+  checkNumbers?: boolean;
 }
 
 interface Track {
@@ -105,7 +107,12 @@ export async function measureRows(
   // Which of the fields the rows have, found in the pass that reads them anyway.
   const fields = settings.fields && new FieldPresence(settings.fields);
   let rows = 0;
-  for await (const { value } of readRows(file, format, progress.pass('sizing, pass 1 of 2'))) {
+  for await (const { value } of readRows(
+    file,
+    format,
+    progress.pass('sizing, pass 1 of 2'),
+    settings.checkNumbers,
+  )) {
     rows++;
     fields?.observe(value);
     const row = rowFor(value);

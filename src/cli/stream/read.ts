@@ -300,32 +300,42 @@ export interface Row {
  * @example
  * for await (const { value } of readJsonLines('items.jsonl')) count++;
  */
-export async function* readJsonLines(path: string, onBytes?: OnBytes): AsyncGenerator<Row> {
+export async function* readJsonLines(
+  path: string,
+  onBytes?: OnBytes,
+  checkNumbers = false,
+): AsyncGenerator<Row> {
   let line = 0;
-  for await (const batch of readJsonLineBatches(path, onBytes)) {
+  for await (const batch of readJsonLineBatches(path, onBytes, checkNumbers)) {
     for (let i = 0; i < batch.length; i++) yield { value: batch[i]!, line: ++line };
   }
 }
 
 /**
  * The values of a JSON Lines input a batch at a time (those of each chunk read), for callers
- * that handle many rows at once; a batch is never empty.
+ * that handle many rows at once; a batch is never empty. With `checkNumbers`, a number that
+ * JSON.parse cannot read as the same value refuses the input (lossy-numbers.ts).
  *
- * @throws {CliError} `source:line:column: message` for a malformed line.
+ * @throws {CliError} `source:line:column: message` for a malformed line or a lossy number.
  * @example
  * for await (const values of readJsonLineBatches('items.jsonl')) count += values.length;
  */
 export async function* readJsonLineBatches(
   path: string,
   onBytes?: OnBytes,
+  checkNumbers = false,
 ): AsyncGenerator<JsonValue[]> {
   const { parseJsonLine } = await import('../json-input.js');
+  const refuse = checkNumbers
+    ? (await import('../lossy-numbers.js')).refuseLossyNumbers
+    : undefined;
   let pending = '';
   let line = 0;
   for await (const text of readTextChunks(path, onBytes, ROW_CHUNK_BYTES)) {
     let start = 0;
     const chunk = pending + text;
     const batch: JsonValue[] = [];
+    const firstLine = line + 1;
     for (;;) {
       const end = chunk.indexOf('\n', start);
       if (end < 0) break;
@@ -334,19 +344,23 @@ export async function* readJsonLineBatches(
       if (value !== undefined) batch.push(value);
       start = end + 1;
     }
+    // One search over the chunk's whole lines, not one per line.
+    refuse?.(chunk.slice(0, start), path, firstLine);
     pending = chunk.slice(start);
     if (batch.length > 0) yield batch;
   }
   if (pending !== '') {
     line++;
     const value = parseJsonLine(pending, path, line);
+    refuse?.(pending, path, line);
     if (value !== undefined) yield [value];
   }
 }
 
 /**
  * The first `bytes` bytes of `file` (fewer when it is shorter): enough to tell what a file is
- * (binary, JSON, a root array) without reading it.
+ * (binary, JSON, a root array) without reading it. A UTF-16 file's (one with a byte order mark)
+ * come as UTF-8 without the mark, as the readers give its text.
  *
  * @example
  * const head = await readHead('rows.json', 4096);
@@ -383,9 +397,13 @@ export async function startsWithArray(path: string): Promise<boolean> {
  * @example
  * for await (const { value } of readJsonArray('rows.json')) count++;
  */
-export async function* readJsonArray(path: string, onBytes?: OnBytes): AsyncGenerator<Row> {
+export async function* readJsonArray(
+  path: string,
+  onBytes?: OnBytes,
+  checkNumbers = false,
+): AsyncGenerator<Row> {
   let index = 0;
-  for await (const batch of readJsonArrayBatches(path, onBytes)) {
+  for await (const batch of readJsonArrayBatches(path, onBytes, checkNumbers)) {
     for (let i = 0; i < batch.length; i++) yield { value: batch[i]!, line: index++ };
   }
 }
@@ -394,18 +412,20 @@ export async function* readJsonArray(path: string, onBytes?: OnBytes): AsyncGene
  * The elements of a JSON file whose root is an array, a batch at a time, never the whole file:
  * {@link ArrayBatches} parses the elements of each chunk with one JSON.parse where it can (so a
  * file beyond V8's 512 MB string limit is read at about JSON.parse's pace); a batch is never
- * empty.
+ * empty. With `checkNumbers`, a number that JSON.parse cannot read as the same value refuses the
+ * input (lossy-numbers.ts).
  *
- * @throws {CliError} exit 1 with `file:line:column` for malformed JSON or a root that is not an
- *   array.
+ * @throws {CliError} exit 1 with `file:line:column` for malformed JSON, a root that is not an
+ *   array, or a lossy number.
  * @example
  * for await (const values of readJsonArrayBatches('rows.json')) count += values.length;
  */
 export async function* readJsonArrayBatches(
   path: string,
   onBytes?: OnBytes,
+  checkNumbers = false,
 ): AsyncGenerator<JsonValue[]> {
-  const batches = new ArrayBatches();
+  const batches = new ArrayBatches(checkNumbers);
   try {
     for await (const text of readTextChunks(path, onBytes, ROW_CHUNK_BYTES)) {
       const values = batches.push(text);
@@ -421,18 +441,24 @@ export async function* readJsonArrayBatches(
   }
 }
 
-/** The rows of a large input: JSONL lines, or the elements of a root array. */
+/**
+ * The rows of a large input: JSONL lines, or the elements of a root array; `checkNumbers`
+ * refuses a lossy number (lossy-numbers.ts).
+ */
 export function readRows(
   path: string,
   format: 'json' | 'jsonl',
   onBytes?: OnBytes,
+  checkNumbers = false,
 ): AsyncGenerator<Row> {
-  return format === 'jsonl' ? readJsonLines(path, onBytes) : readJsonArray(path, onBytes);
+  return format === 'jsonl'
+    ? readJsonLines(path, onBytes, checkNumbers)
+    : readJsonArray(path, onBytes, checkNumbers);
 }
 
 /**
  * The rows of a large input a batch at a time (each batch never empty): JSONL lines, or the
- * elements of a root array.
+ * elements of a root array; `checkNumbers` refuses a lossy number (lossy-numbers.ts).
  *
  * @example
  * for await (const values of readRowBatches('rows.json', 'json')) count += values.length;
@@ -441,8 +467,9 @@ export function readRowBatches(
   path: string,
   format: 'json' | 'jsonl',
   onBytes?: OnBytes,
+  checkNumbers = false,
 ): AsyncGenerator<JsonValue[]> {
   return format === 'jsonl'
-    ? readJsonLineBatches(path, onBytes)
-    : readJsonArrayBatches(path, onBytes);
+    ? readJsonLineBatches(path, onBytes, checkNumbers)
+    : readJsonArrayBatches(path, onBytes, checkNumbers);
 }
