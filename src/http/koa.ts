@@ -72,10 +72,13 @@ export interface ToonKoaMiddleware extends Middleware {
 }
 
 // What Koa serializes as JSON itself: an object that is no Buffer, stream, web stream, Blob or
-// Response, under a JSON Content-Type (a JSON flavour the handler set stays the handler's).
+// Response, under a JSON Content-Type (a JSON flavour the handler set stays the handler's), and
+// not a file the handler named (`ctx.attachment('orders.json')` sets Content-Disposition, and the
+// type from the name: the file stays JSON, as Express keeps `res.attachment(...)`'s type).
 function negotiable(ctx: Context): boolean {
   const body: unknown = ctx.body;
   if (typeof body !== 'object' || body === null) return false;
+  if (ctx.res.hasHeader('Content-Disposition')) return false;
   if (
     body instanceof Uint8Array ||
     body instanceof ReadableStream ||
@@ -98,7 +101,8 @@ function requestBodyOf(ctx: Context): { body?: unknown } {
  * The Koa middleware. Mount it first (before @koa/bodyparser and the router), so it sees every
  * error and every response body:
  * - `ctx.body = obj` answers in TOON (`text/toon; charset=utf-8`) or JSON as `Accept` asks, with
- *   `Vary: Accept`; strings, Buffers, streams and an explicit JSON flavour pass untouched; a client
+ *   `Vary: Accept`; strings, Buffers, streams, an explicit JSON flavour and a file the handler
+ *   named (`ctx.attachment('orders.json')`) pass untouched; a client
  *   refusing both formats gets a 406 problem, except under a redirect or error status the handler
  *   set (kept, with the body as JSON); a body that cannot be rendered (a BigInt, a cycle) is a 500
  *   problem, never Koa's `text/plain`;
@@ -243,7 +247,8 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       await next();
       if (options.notFound && ctx.body == null) {
         if (ctx.status === 404) throw notFoundProblem(ctx.method, ctx.path);
-        const allow = ctx.response.get('Allow');
+        // Koa's response.get gives undefined for a header never set.
+        const allow = ctx.response.get('Allow') || '';
         if ((ctx.status === 405 || ctx.status === 501) && allow !== '') {
           // The router's answer, not a failure: a 501 is not reported as a server error.
           problem(
