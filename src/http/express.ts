@@ -95,49 +95,122 @@ function replacedBody(body: unknown, replacer: unknown): [unknown, boolean] {
 // explicit choice and is kept, as is JSON for a request the app opted out.
 function negotiateResJson(req: Request, res: Response, settings: ToonSettings): void {
   const json = res.json;
+  // Middleware mounted before this one replaced res.json (to redact, wrap or log what the
+  // handlers send, as express-mung does): its JSON is the answer's data.
+  const wrapped = json !== express.response.json;
   res.json = function negotiatedJson(this: Response, body?: unknown) {
     if (this.get('Content-Type') !== undefined || skipped(req, this)) return json.call(this, body);
-    this.vary('Accept');
-    const accept = req.headers.accept;
-    // A redirect or error status the handler set is kept whatever Accept says (its body then goes as JSON).
-    const format = responseFormat(accept, settings.defaultFormat, this.statusCode);
-    if (format === undefined) {
-      // The handler's validators name its data, not this problem (Express may tag the problem).
-      for (const name of DATA_VALIDATORS) this.removeHeader(name);
-      const problem = renderProblem(notAcceptableProblem(), {
-        accept,
-        settings,
-        instance: requestPath(req.originalUrl),
-      });
-      this.status(problem.status).set('Content-Type', problem.contentType);
-      return this.send(problem.body);
-    }
-    if (format === 'json') return json.call(this, body);
+    if (wrapped) return negotiateWrappedJson(req, this, settings, json, body);
     const [value, jsonModel] = replacedBody(body, this.app.get('json replacer'));
-    const rendered = renderBody(value, format, settings.delimiter, {
-      jsonModel,
-      jsonAcceptable: () => acceptsFormat(accept, 'json'),
-    });
-    if (rendered.format === 'json') {
+    return answer(req, this, settings, value, jsonModel, (picked) => {
       // 'auto' picked JSON, whose text the picker wrote already: JSON.stringify's, which is what
       // res.json writes unless the app set `json spaces`, `json replacer` or `json escape` (then
       // Express writes it its way) or the body is no plain object or array (its toJSON decides).
-      if (writesPlainJson(this.app) && typeof body === 'object' && body !== null && isPlain(body)) {
+      if (
+        picked !== undefined &&
+        writesPlainJson(this.app) &&
+        typeof body === 'object' &&
+        body !== null &&
+        isPlain(body)
+      ) {
         this.set('Content-Type', 'application/json');
-        return this.send(rendered.body);
+        return this.send(picked);
       }
       return json.call(this, body);
-    }
-    // An ETag set by the handler names the JSON representation; Express's own ETag (computed
-    // in res.send from the body) describes the TOON bytes.
-    retagForToon(
-      this.get('ETag'),
-      (etag) => this.set('ETag', etag),
-      () => this.removeHeader('ETag'),
-    );
-    this.set('Content-Type', rendered.contentType);
-    return this.send(rendered.body);
+    });
   };
+}
+
+// Runs the app's res.json wrapper once, with res.send caught for the one call that ends it:
+// the JSON text it writes is what JSON clients get, and its data is what TOON carries. What a
+// wrapper sends that is not JSON (a string of its own, a problem document) goes out as it is.
+function negotiateWrappedJson(
+  req: Request,
+  res: Response,
+  settings: ToonSettings,
+  json: Response['json'],
+  body: unknown,
+): Response {
+  const ownSend = Object.hasOwn(res, 'send') ? res.send : undefined;
+  const send = res.send;
+  const restore = () => {
+    if (ownSend === undefined) delete (res as Partial<Response>).send;
+    else res.send = ownSend;
+  };
+  res.send = function sentByAppJson(this: Response, text?: unknown) {
+    restore();
+    const contentType = this.get('Content-Type');
+    if (
+      typeof text !== 'string' ||
+      contentType === undefined ||
+      !/^application\/json\b/i.test(contentType)
+    )
+      return send.call(this, text);
+    let value: unknown;
+    try {
+      value = JSON.parse(text);
+    } catch {
+      return send.call(this, text);
+    }
+    // The JSON text goes out as the app wrote it, with its Content-Type; TOON replaces both.
+    return answer(
+      req,
+      this,
+      settings,
+      value,
+      true,
+      () => send.call(this, text),
+      () => this.removeHeader('Content-Type'),
+    );
+  };
+  // Not restored when json returns: a wrapper may send later (after an await), and one that ends
+  // the response otherwise sends nothing more; the catcher restores res.send on its one call.
+  return json.call(res, body);
+}
+
+// Negotiates one answer of `value` (in the JSON model when `jsonModel`): TOON, a 406 problem,
+// or `asJson(text)`, where `text` is the JSON the picker wrote when 'auto' picked it.
+function answer(
+  req: Request,
+  res: Response,
+  settings: ToonSettings,
+  value: unknown,
+  jsonModel: boolean,
+  asJson: (picked?: string) => Response,
+  beforeOther: () => void = () => {},
+): Response {
+  res.vary('Accept');
+  const accept = req.headers.accept;
+  // A redirect or error status the handler set is kept whatever Accept says (its body then goes as JSON).
+  const format = responseFormat(accept, settings.defaultFormat, res.statusCode);
+  if (format === undefined) {
+    beforeOther();
+    // The handler's validators name its data, not this problem (Express may tag the problem).
+    for (const name of DATA_VALIDATORS) res.removeHeader(name);
+    const problem = renderProblem(notAcceptableProblem(), {
+      accept,
+      settings,
+      instance: requestPath(req.originalUrl),
+    });
+    res.status(problem.status).set('Content-Type', problem.contentType);
+    return res.send(problem.body);
+  }
+  if (format === 'json') return asJson();
+  const rendered = renderBody(value, format, settings.delimiter, {
+    jsonModel,
+    jsonAcceptable: () => acceptsFormat(accept, 'json'),
+  });
+  if (rendered.format === 'json') return asJson(rendered.body);
+  beforeOther();
+  // An ETag set by the handler names the JSON representation; Express's own ETag (computed
+  // in res.send from the body) describes the TOON bytes.
+  retagForToon(
+    res.get('ETag'),
+    (etag) => res.set('ETag', etag),
+    () => res.removeHeader('ETag'),
+  );
+  res.set('Content-Type', rendered.contentType);
+  return res.send(rendered.body);
 }
 
 /**

@@ -301,6 +301,65 @@ describe("Express with the app's own json replacer", () => {
   });
 });
 
+describe('Express with res.json wrapped by middleware mounted before it', () => {
+  // The express-mung pattern: middleware that wraps res.json to redact or envelope what every
+  // handler sends. JSON clients get what the wrapper writes; TOON must carry that same data.
+  const servers: AppServer[] = [];
+  after(() => Promise.all(servers.map((server) => server.close())));
+
+  type Json = (body: unknown) => unknown;
+  const redactNow: express.RequestHandler = (_req, res, next) => {
+    const json = res.json.bind(res) as Json;
+    res.json = ((body: { password?: string }) => {
+      const { password: _hidden, ...rest } = body;
+      return json({ data: rest });
+    }) as express.Response['json'];
+    next();
+  };
+  const redactLater: express.RequestHandler = (_req, res, next) => {
+    const json = res.json.bind(res) as Json;
+    res.json = ((body: { password?: string }) => {
+      const { password: _hidden, ...rest } = body;
+      void Promise.resolve().then(() => json({ data: rest }));
+      return res;
+    }) as express.Response['json'];
+    next();
+  };
+
+  it('gives TOON clients the data the wrapper wrote for JSON, never what it left out', async () => {
+    for (const wrapper of [redactNow, redactLater]) {
+      const plain = express();
+      plain.use(wrapper);
+      plain.get('/user', (_req, res) => {
+        res.json({ id: 1, password: 'hunter2', name: 'Ann' });
+      });
+      const plainServer = await listen(createServer(plain));
+      servers.push(plainServer);
+      const expected = await send(plainServer, { path: '/user' });
+      for (const defaultFormat of ['json', 'auto', 'toon'] as const) {
+        const app = express();
+        app.use(wrapper, toonExpress({ defaultFormat }));
+        app.get('/user', (_req, res) => {
+          res.json({ id: 1, password: 'hunter2', name: 'Ann' });
+        });
+        const server = await listen(createServer(app));
+        servers.push(server);
+        const label = `${wrapper === redactNow ? 'sync' : 'async'} wrapper, ${defaultFormat}`;
+        const json = await send(server, { path: '/user', headers: { accept: 'application/json' } });
+        assert.equal(json.text, expected.text, label);
+        assert.equal(json.headers.get('content-type'), expected.headers.get('content-type'), label);
+        const toon = await send(server, { path: '/user', headers: TOON });
+        assert.equal(toon.status, 200, `${label}: ${toon.text}`);
+        assert.equal(toon.mediaType, 'text/toon', label);
+        assert.deepEqual(toon.data, { data: { id: 1, name: 'Ann' } }, label);
+        assert.equal(toon.headers.get('vary'), 'Accept', label);
+        const refused = await send(server, { path: '/user', headers: { accept: '*/*;q=0' } });
+        assert.equal(refused.status, 406, label);
+      }
+    }
+  });
+});
+
 describe('Fastify error handler composition', () => {
   class Teapot extends Error {}
   const servers: AppServer[] = [];
