@@ -99,7 +99,14 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
   // handlers send, as express-mung does): its JSON is the answer's data.
   const wrapped = json !== express.response.json;
   res.json = function negotiatedJson(this: Response, body?: unknown) {
-    if (this.get('Content-Type') !== undefined || skipped(req, this)) return json.call(this, body);
+    // A file the handler named (Content-Disposition: `attachment; filename="orders.json"`) is
+    // that file's bytes, kept as JSON like a Content-Type the handler set.
+    if (
+      this.get('Content-Type') !== undefined ||
+      this.get('Content-Disposition') !== undefined ||
+      skipped(req, this)
+    )
+      return json.call(this, body);
     if (wrapped) return negotiateWrappedJson(req, this, settings, json, body);
     const [value, jsonModel] = replacedBody(body, this.app.get('json replacer'));
     return answer(req, this, settings, value, jsonModel, (picked) => {

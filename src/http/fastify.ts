@@ -360,10 +360,11 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
 
   // Only object payloads that Fastify is about to serialize as JSON reach this hook, so strings,
   // buffers, streams and explicitly typed responses (any type but application/json) pass
-  // through untouched.
+  // through untouched, as does a file the handler named (Content-Disposition), which stays JSON.
   app.addHook('preSerialization', (request, reply, payload, next) => {
     if (
       optedOut(request) ||
+      reply.hasHeader('content-disposition') ||
       mediaTypeOf(reply.getHeader('content-type') as string | undefined) !== 'application/json'
     ) {
       next(null, payload);

@@ -360,6 +360,43 @@ describe('Express with res.json wrapped by middleware mounted before it', () => 
   });
 });
 
+describe('a file the handler names (Content-Disposition) stays JSON', () => {
+  // What Nest's @Header('Content-Disposition', ...) does: the header alone, no Content-Type.
+  const servers: AppServer[] = [];
+  after(() => Promise.all(servers.map((server) => server.close())));
+  const disposition = 'attachment; filename="orders.json"';
+  const orders = {
+    data: [
+      { id: 1, status: 'paid' },
+      { id: 2, status: 'open' },
+    ],
+  };
+
+  it('on Express and on Fastify, under every default format', async () => {
+    for (const defaultFormat of ['json', 'auto', 'toon'] as const) {
+      const app = express();
+      app.use(toonExpress({ defaultFormat }));
+      app.get('/export', (_req, res) => {
+        res.set('Content-Disposition', disposition).json(orders);
+      });
+      const fastify = Fastify();
+      await fastify.register(toonFastify, { defaultFormat });
+      fastify.get('/export', async (_request, reply) => {
+        reply.header('content-disposition', disposition);
+        return orders;
+      });
+      const pair = [await listen(createServer(app)), await listenFastify(fastify)];
+      servers.push(...pair);
+      for (const server of pair) {
+        const answer = await send(server, { path: '/export', headers: TOON });
+        assert.equal(answer.mediaType, 'application/json', defaultFormat);
+        assert.equal(answer.text, JSON.stringify(orders), defaultFormat);
+        assert.equal(answer.headers.get('content-disposition'), disposition);
+      }
+    }
+  });
+});
+
 describe('Fastify error handler composition', () => {
   class Teapot extends Error {}
   const servers: AppServer[] = [];
