@@ -121,9 +121,25 @@ class Normalizer {
     }
   }
 
-  private bigint(value: bigint, key: string, depth: number): JsonValue | undefined {
-    const custom = (value as unknown as { toJSON?: unknown }).toJSON;
-    if (typeof custom === 'function') return this.value(custom.call(value, key), key, depth);
+  /**
+   * What a `toJSON` returned, normalized as `JSON.stringify` does: without calling its own
+   * `toJSON` again (`toJSON() { return this; }` is the object's own data, a Date returned is an
+   * object with no own properties), its properties and elements as any others.
+   */
+  private jsonified(value: unknown, key: string, depth: number): JsonValue | undefined {
+    if (typeof value === 'object' && value !== null) return this.object(value, key, depth, false);
+    if (typeof value === 'bigint') return this.bigint(value, key, depth, false);
+    return this.value(value, key, depth);
+  }
+
+  private bigint(
+    value: bigint,
+    key: string,
+    depth: number,
+    honourToJSON = true,
+  ): JsonValue | undefined {
+    const custom = honourToJSON ? (value as unknown as { toJSON?: unknown }).toJSON : undefined;
+    if (typeof custom === 'function') return this.jsonified(custom.call(value, key), key, depth);
     if (this.bigintPolicy === 'throw') {
       throw new TypeError(
         `cannot encode the BigInt ${value}${key === '' ? '' : ` under key ${JSON.stringify(key)}`}: bigint is set to 'throw'; use 'auto' or 'string' to encode it losslessly`,
@@ -139,17 +155,24 @@ class Normalizer {
     return value.toString();
   }
 
-  private object(value: object, key: string, depth: number): JsonValue | undefined {
+  /** `honourToJSON` is false for what a `toJSON` returned: JSON calls one per position. */
+  private object(
+    value: object,
+    key: string,
+    depth: number,
+    honourToJSON = true,
+  ): JsonValue | undefined {
     if (depth > UNCHECKED_DEPTH && !this.trackCycles) throw new TooDeepForFastWalk();
     // depth counts from 0 at the root; containers deeper than the decoder's default are refused.
-    if (depth >= DEFAULT_MAX_DEPTH) return this.tooDeep(value, key, depth);
+    if (depth >= DEFAULT_MAX_DEPTH) return this.tooDeep(value, key, depth, honourToJSON);
     if (value instanceof RawString) return this.rawString(value);
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
-    if (typeof toJSON === 'function') return this.value(toJSON.call(value, key), key, depth);
+    const toJSON = honourToJSON ? (value as { toJSON?: unknown }).toJSON : undefined;
+    if (typeof toJSON === 'function') return this.jsonified(toJSON.call(value, key), key, depth);
     const prototype: unknown = Object.getPrototypeOf(value);
     const plain =
       prototype === Object.prototype || prototype === Array.prototype || prototype === null;
-    if (!plain && isBoxedPrimitive(value)) return this.value(value.valueOf(), key, depth);
+    // Unwrapped after the toJSON step, as JSON does: a boxed BigInt's toJSON is not called twice.
+    if (!plain && isBoxedPrimitive(value)) return this.jsonified(value.valueOf(), key, depth);
     if (this.trackCycles) this.enter(value, key);
     let result: JsonValue;
     if (Array.isArray(value)) result = this.array(value, depth);
@@ -163,15 +186,20 @@ class Normalizer {
   }
 
   /** A container at `depth` >= the limit: fine if it turns out to be a primitive after all. */
-  private tooDeep(value: object, key: string, depth: number): JsonValue | undefined {
+  private tooDeep(
+    value: object,
+    key: string,
+    depth: number,
+    honourToJSON: boolean,
+  ): JsonValue | undefined {
     if (value instanceof RawString) return this.rawString(value);
-    const toJSON = (value as { toJSON?: unknown }).toJSON;
+    const toJSON = honourToJSON ? (value as { toJSON?: unknown }).toJSON : undefined;
     if (typeof toJSON === 'function') {
       const replaced: unknown = toJSON.call(value, key);
       if (replaced === null || typeof replaced !== 'object')
-        return this.value(replaced, key, depth);
+        return this.jsonified(replaced, key, depth);
     }
-    if (isBoxedPrimitive(value)) return this.value(value.valueOf(), key, depth);
+    if (isBoxedPrimitive(value)) return this.jsonified(value.valueOf(), key, depth);
     // In the cycle-tracking walk a cycle is reported before this point; here it is depth.
     if (this.trackCycles) this.enter(value, key);
     throw tooDeepError();

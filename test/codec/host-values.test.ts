@@ -167,6 +167,45 @@ describe('non-plain values: what JSON.stringify writes, where the reference writ
     assert.equal(referenceEncode({ k: Object(5n) }), 'k: null');
   });
 
+  it('toJSON: called once per position, as JSON.stringify does (not again on what it returns)', () => {
+    // `toJSON() { return this; }` overflowed the call stack; the object is its own data.
+    class Model {
+      a = 1;
+      toJSON(): unknown {
+        return this;
+      }
+    }
+    assert.deepEqual(both(new Model()), { toonwire: 'k:\n  a: 1', reference: 'k: null' });
+    const literal = {
+      a: 1,
+      toJSON(): unknown {
+        return literal;
+      },
+    };
+    assert.deepEqual(both(literal), {
+      toonwire: 'k:\n  a: 1',
+      reference: 'k:\n  a: 1\n  toJSON: null',
+    });
+    assert.equal(encode(new Model()), 'a: 1');
+    assert.equal(encode([new Model(), new Model()]), '[2]{a}:\n  1\n  1');
+    // What toJSON returns is not asked for its own toJSON: a Date returned is an object with no
+    // own properties, as in JSON's text; the reference calls them in turn.
+    assert.deepEqual(both({ toJSON: () => new Date(0) }), {
+      toonwire: 'k:',
+      reference: 'k: "1970-01-01T00:00:00.000Z"',
+    });
+    assert.deepEqual(both({ toJSON: () => ({ toJSON: () => 1 }) }), {
+      toonwire: 'k:',
+      reference: 'k: 1',
+    });
+    // Inside what it returns, toJSON applies as anywhere.
+    const nested = { toJSON: () => ({ at: new Date(0) }) };
+    assert.deepEqual(both(nested), {
+      toonwire: 'k:\n  at: "1970-01-01T00:00:00.000Z"',
+      reference: 'k:\n  at: "1970-01-01T00:00:00.000Z"',
+    });
+  });
+
   it('undefined, a function or a symbol in an object: the key is left out', () => {
     for (const value of [undefined, () => 1, Symbol('s')]) {
       assert.equal(encode({ k: value, b: 1 }), 'b: 1');

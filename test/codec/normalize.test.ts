@@ -63,4 +63,23 @@ describe('normalize (host values to the JSON model)', () => {
       delete proto.toJSON;
     }
   });
+
+  it('calls a BigInt toJSON that returns the BigInt itself once, then applies the policy', () => {
+    const proto = BigInt.prototype as unknown as { toJSON?: () => unknown };
+    // A strict function returns the primitive, a sloppy one (new Function) the boxed BigInt:
+    // either used to recurse until the call stack overflowed.
+    for (const self of [
+      function (this: bigint) {
+        return this;
+      },
+      new Function('return this') as () => unknown,
+    ]) {
+      proto.toJSON = self;
+      try {
+        assert.deepEqual(normalize({ a: 5n, b: 2n ** 64n }), { a: 5, b: '18446744073709551616' });
+      } finally {
+        delete proto.toJSON;
+      }
+    }
+  });
 });
