@@ -315,6 +315,28 @@ function closable(lines: string[]) {
   return { state, source: { [Symbol.iterator]: () => iterator } };
 }
 
+describe('engine limits in the stream decoders', () => {
+  it('places the call stack error at the line being read, as decode does (it said line 1)', async () => {
+    // One header line nesting field groups 50,000 deep, under maxDepth: Infinity.
+    const depth = 50_000;
+    const header = `a[1]{${'b{'.repeat(depth)}c${'}'.repeat(depth)}}:`;
+    const lines = ['x: 1', header, '  1'];
+    const check = (error: unknown) => {
+      assert.ok(error instanceof ToonDecodeError);
+      assert.match(error.reason, /too deep for the JavaScript call stack/);
+      assert.ok(error.line > 1, `line ${error.line}`);
+      assert.equal(error.source, lines[error.line - 1]);
+      return true;
+    };
+    const options = { maxDepth: Number.POSITIVE_INFINITY };
+    assert.throws(() => decode(lines.join('\n'), options), check);
+    assert.throws(() => [...decodeStreamSync(lines, options)], check);
+    await assert.rejects(async () => {
+      for await (const _ of decodeStream(lines, options));
+    }, check);
+  });
+});
+
 describe('stream sources are closed when decoding stops early', () => {
   const malformed = ['a: 1', 'b: "x', 'c: 3', 'd: 4'];
   it('decodeStreamSync closes the source on a break and on a malformed document', () => {

@@ -164,6 +164,17 @@ export class EventDecoder extends Reader {
     return errorOn(this.current, offset, reason);
   }
 
+  /**
+   * The error for an engine limit met while decoding (the call stack under a raised maxDepth, a
+   * string's length): at the content of the line being read, as `decode` places it, or at line 1
+   * before any line was read.
+   */
+  errorAtCurrentLine(reason: string): ToonDecodeError {
+    const line =
+      this.current ?? (this.queueHead < this.queue.length ? this.queue[this.queueHead]! : null);
+    return errorOn(line, line === null ? 0 : line.start, reason);
+  }
+
   private checkLevel(level: number, line: Line, offset: number): void {
     if (level > this.maxDepth) throw errorOn(line, offset, reasons.tooDeep(this.maxDepth));
   }

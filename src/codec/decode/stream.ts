@@ -153,13 +153,14 @@ function startDecoder(settings: DecodeSettings): EventDecoder {
   return new EventDecoder(settings.strict, settings.indentSize, settings.maxDepth);
 }
 
-/** Turns an engine limit met while parsing into the decoder's own error type. */
-function limitError(error: unknown): unknown {
+/**
+ * Turns an engine limit met while parsing into the decoder's own error type, at the line the
+ * decoder was reading (as `decode` places it).
+ */
+function limitError(error: unknown, decoder: EventDecoder): unknown {
   if (!(error instanceof RangeError)) return error;
-  return new ToonDecodeError(
+  return decoder.errorAtCurrentLine(
     /call stack/i.test(error.message) ? reasons.stackTooDeep() : reasons.tooLarge(error.message),
-    1,
-    1,
   );
 }
 
@@ -183,7 +184,7 @@ function* syncEvents(
       } catch (error) {
         // The events of everything before the problem still go out first.
         yield* drain(out);
-        throw limitError(error);
+        throw limitError(error, decoder);
       }
       yield* drain(out);
       if (step.done) return;
@@ -242,7 +243,7 @@ class EventPump implements AsyncIterator<JsonStreamEvent> {
     private readonly steps: Generator<Step, void, undefined>,
     private readonly feeder: LineFeeder,
     private readonly input: AsyncIterator<StreamInput> | Iterator<StreamInput>,
-    decoder: EventDecoder,
+    private readonly decoder: EventDecoder,
   ) {
     this.out = decoder.out;
   }
@@ -278,7 +279,7 @@ class EventPump implements AsyncIterator<JsonStreamEvent> {
       } catch (error) {
         // The events of everything before the problem still go out first; the source is closed
         // now (a file's descriptor, a request body), as for await...of closes it on a throw.
-        this.failure = limitError(error);
+        this.failure = limitError(error, this.decoder);
         this.failed = true;
         if (this.open) {
           this.open = false;
