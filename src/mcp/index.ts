@@ -10,6 +10,7 @@ export {
   type CompactToolConfig,
   type CompactToolHandler,
   DEFAULT_FIELDS_DESCRIPTION,
+  type FieldsArgument,
   type FieldsParameterOptions,
   fieldsParameter,
   registerCompactTool,

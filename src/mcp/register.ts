@@ -78,16 +78,29 @@ export type ToolArguments<InputArgs> = InputArgs extends ZodRawShapeCompat
 export type ToolExtra = RequestHandlerExtra<ServerRequest, ServerNotification>;
 
 /**
- * A tool handler for {@link registerCompactTool}: returns the plain payload (or a promise of it).
- * `args.fields` is present when the tool has the `fields` parameter and the caller used it.
+ * The `fields` argument a handler gets for the `fields` option `Fields`: `{ fields?: string }`
+ * when the option may add the parameter, nothing when it is `false` or absent (so that a tool's
+ * own `fields` input keeps its own type).
  */
-export type CompactToolHandler<InputArgs> = (
-  args: ToolArguments<InputArgs> & { fields?: string },
+export type FieldsArgument<Fields> = [Fields] extends [false | undefined]
+  ? unknown
+  : { fields?: string };
+
+/**
+ * A tool handler for {@link registerCompactTool}: returns the plain payload (or a promise of it).
+ * With the `fields` option, `args.fields` is present when the caller used the parameter.
+ */
+export type CompactToolHandler<InputArgs, Fields = boolean | FieldsParameterOptions> = (
+  args: ToolArguments<InputArgs> & FieldsArgument<Fields>,
   extra: ToolExtra,
 ) => unknown;
 
 /** `McpServer.registerTool`'s config, plus the compaction options. */
-export interface CompactToolConfig<InputArgs, OutputArgs> {
+export interface CompactToolConfig<
+  InputArgs,
+  OutputArgs,
+  Fields extends boolean | FieldsParameterOptions | undefined = boolean | FieldsParameterOptions,
+> {
   title?: string;
   description?: string;
   /** As for `registerTool`: a Zod raw shape or a Zod object schema (Zod 3 or 4). */
@@ -97,7 +110,7 @@ export interface CompactToolConfig<InputArgs, OutputArgs> {
   annotations?: ToolAnnotations;
   _meta?: Record<string, unknown>;
   /** Give the tool a `fields` input parameter that projects the text view (default `false`). */
-  fields?: boolean | FieldsParameterOptions;
+  fields?: Fields;
   /** Options of every {@link compactResult} this tool returns. */
   compact?: CompactResultOptions;
 }
@@ -131,11 +144,12 @@ export interface CompactToolConfig<InputArgs, OutputArgs> {
 export function registerCompactTool<
   OutputArgs extends ZodRawShapeCompat | AnySchema,
   InputArgs extends undefined | ZodRawShapeCompat | AnySchema = undefined,
+  Fields extends boolean | FieldsParameterOptions | undefined = undefined,
 >(
   server: McpServer,
   name: string,
-  config: CompactToolConfig<InputArgs, OutputArgs>,
-  handler: CompactToolHandler<InputArgs>,
+  config: CompactToolConfig<InputArgs, OutputArgs, Fields>,
+  handler: CompactToolHandler<InputArgs, Fields>,
 ): RegisteredTool {
   const { fields, compact = {}, inputSchema, ...toolConfig } = config;
   checkMetaKey(compact.metaKey ?? DEFAULT_META_KEY, 'registerCompactTool');
@@ -148,7 +162,7 @@ export function registerCompactTool<
   const strips = (): boolean =>
     structuredContentModeFor(setting, server.server.getClientVersion()).mode === 'strip';
   const run = async (args: Record<string, unknown>, extra: ToolExtra): Promise<CallToolResult> => {
-    const payload = await handler(args as ToolArguments<InputArgs> & { fields?: string }, extra);
+    const payload = await handler(args as ToolArguments<InputArgs> & FieldsArgument<Fields>, extra);
     // A finished result (an error, an image, a resource) is the handler's answer, not data.
     if (isToolResult(payload)) return payload;
     const requested = fields ? args.fields : undefined;

@@ -9,7 +9,7 @@ import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
-import { compactResult, fieldsParameter } from '../../src/mcp/index.js';
+import { compactResult, fieldsParameter, registerCompactTool } from '../../src/mcp/index.js';
 
 describe('fieldsParameter in a tool registered with registerTool', () => {
   it('gives the handler fields as string | undefined, in Zod 4 and Zod 3 shapes', async () => {
@@ -47,6 +47,48 @@ describe('fieldsParameter in a tool registered with registerTool', () => {
         await client.callTool({ name, arguments: { query: 'q' } });
       }
       assert.deepEqual(seen, ['query', undefined, 'query', undefined]);
+    } finally {
+      await client.close();
+    }
+  });
+});
+
+describe('registerCompactTool handler arguments', () => {
+  it('has fields: string | undefined with the fields option, and a tool its own fields otherwise', async () => {
+    const server = new McpServer({ name: 'typed', version: '1.0.0' });
+    const seen: unknown[] = [];
+    registerCompactTool(server, 'with-option', { fields: true }, async ({ fields }) => {
+      const typed: string | undefined = fields;
+      seen.push(typed);
+      return { items: [{ a: 1, b: 2 }] };
+    });
+    registerCompactTool(
+      server,
+      'own-fields',
+      { inputSchema: { fields: z.array(z.string()) } },
+      async ({ fields }) => {
+        const typed: string[] = fields;
+        // @ts-expect-error the tool's own fields is a string[], not also a string
+        const wrong: string = fields;
+        void wrong;
+        seen.push(typed);
+        return { fields: typed };
+      },
+    );
+    registerCompactTool(server, 'no-option', { inputSchema: { q: z.string() } }, async (args) => {
+      // @ts-expect-error without the fields option there is no fields argument
+      void args.fields;
+      seen.push(args.q);
+      return { q: args.q };
+    });
+    const [clientSide, serverSide] = InMemoryTransport.createLinkedPair();
+    const client = new Client({ name: 'test-client', version: '1.0.0' });
+    await Promise.all([server.connect(serverSide), client.connect(clientSide)]);
+    try {
+      await client.callTool({ name: 'with-option', arguments: { fields: 'a' } });
+      await client.callTool({ name: 'own-fields', arguments: { fields: ['x'] } });
+      await client.callTool({ name: 'no-option', arguments: { q: 'query' } });
+      assert.deepEqual(seen, ['a', ['x'], 'query']);
     } finally {
       await client.close();
     }
