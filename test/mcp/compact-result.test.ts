@@ -114,6 +114,23 @@ describe('compactResult', () => {
     assert.equal(textOf(result), JSON.stringify(small));
   });
 
+  it('with hint under the default measure, never ships more tokens than JSON: the label passes the token guard too', async () => {
+    const count = await loadTokenizer('o200k_base');
+    for (let rows = 1; rows <= 40; rows++) {
+      const payloads = [
+        { items: Array.from({ length: rows }, (_, i) => ({ id: i, status: 'ok' })) },
+        Array.from({ length: rows }, (_, i) => ({ name: `user ${i}`, age: 20 + i })),
+      ];
+      for (const value of payloads) {
+        const text = textOf(compactResult(value, { hint: true }));
+        assert.ok(
+          count(text) <= count(JSON.stringify(value)),
+          `${rows} rows: ${count(text)} tokens, JSON ${count(JSON.stringify(value))}:\n${text}`,
+        );
+      }
+    }
+  });
+
   it('with hint and by tokens, compares the labelled text in tokens', async () => {
     const count = await loadTokenizer('o200k_base');
     const result = compactResult(payload, { hint: true, by: 'tokens' });
