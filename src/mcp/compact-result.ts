@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { normalize } from '../codec/normalize.js';
 import { isJsonObject, isPlainObject } from '../codec/objects.js';
+import type { FieldSpec } from '../compact/index.js';
 import {
   type ClientInfo,
   checkStructuredContentSetting,
@@ -17,7 +18,13 @@ import { type ModelTextOptions, modelText } from './model-text.js';
 export { DEFAULT_META_KEY };
 
 /** Options of {@link compactResult}: the picker's options, the format hint and the `_meta` key. */
-export interface CompactResultOptions extends ModelTextOptions {
+export interface CompactResultOptions extends Omit<ModelTextOptions, 'fields'> {
+  /**
+   * Project the text view to these fields (see `project`); `undefined` for all of them, so that a
+   * handler can pass its optional `fields` argument straight on (`{ fields }`), also under
+   * `exactOptionalPropertyTypes`.
+   */
+  fields?: FieldSpec | undefined;
   /**
    * The `_meta` key naming the strategy (default `'toonwire/encodingStrategy'`); pass e.g.
    * `'com.apify/encodingStrategy'` to keep an existing telemetry key.
@@ -30,8 +37,11 @@ export interface CompactResultOptions extends ModelTextOptions {
    * compacted text would never be read. Pass `server.server.getClientVersion()` as `client`.
    */
   structuredContent?: 'auto' | 'keep' | 'strip';
-  /** The client's `clientInfo`, for `structuredContent: 'auto'`. */
-  client?: ClientInfo;
+  /**
+   * The client's `clientInfo`, for `structuredContent: 'auto'`: `server.server.getClientVersion()`,
+   * which is `undefined` before `initialize` (then `'auto'` keeps `structuredContent`).
+   */
+  client?: ClientInfo | undefined;
 }
 
 /**

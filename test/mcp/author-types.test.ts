@@ -3,10 +3,14 @@
 // through the SDK's real Client so the schemas are the ones the SDK accepts.
 
 import assert from 'node:assert/strict';
+import { mkdirSync, mkdtempSync, rmSync, writeFileSync } from 'node:fs';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
+import { fileURLToPath } from 'node:url';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { InMemoryTransport } from '@modelcontextprotocol/sdk/inMemory.js';
 import { McpServer } from '@modelcontextprotocol/sdk/server/mcp.js';
+import ts from 'typescript';
 import { z } from 'zod';
 import { z as z3 } from 'zod/v3';
 import { compactResult, fieldsParameter, registerCompactTool } from '../../src/mcp/index.js';
@@ -91,6 +95,45 @@ describe('registerCompactTool handler arguments', () => {
       assert.deepEqual(seen, ['a', ['x'], 'query']);
     } finally {
       await client.close();
+    }
+  });
+});
+
+describe('compactResult options under the strictest compiler options', () => {
+  it('take an optional fields argument and getClientVersion() as they are, under exactOptionalPropertyTypes', () => {
+    // The fixture sits in the checkout (.tmp is ignored by git) so that its imports resolve as
+    // a user's do; it imports compact-result alone, to keep the compile small.
+    const root = fileURLToPath(new URL('../../', import.meta.url));
+    mkdirSync(join(root, '.tmp'), { recursive: true });
+    const dir = mkdtempSync(join(root, '.tmp', 'author-types-'));
+    try {
+      const file = join(dir, 'handler.ts');
+      writeFileSync(
+        file,
+        `import type { Implementation } from '@modelcontextprotocol/sdk/types.js';
+import { compactResult } from '../../src/mcp/compact-result.js';
+declare const fields: string | undefined; // a handler's optional argument
+declare const client: Implementation | undefined; // server.server.getClientVersion()
+export const result = compactResult({ items: [] }, { fields, client });
+`,
+      );
+      const program = ts.createProgram([file], {
+        target: ts.ScriptTarget.ES2022,
+        module: ts.ModuleKind.NodeNext,
+        moduleResolution: ts.ModuleResolutionKind.NodeNext,
+        strict: true,
+        exactOptionalPropertyTypes: true,
+        noEmit: true,
+        skipLibCheck: true,
+        types: [],
+      });
+      const errors = ts
+        .getPreEmitDiagnostics(program)
+        .filter((diagnostic) => diagnostic.file?.fileName === file)
+        .map((diagnostic) => ts.flattenDiagnosticMessageText(diagnostic.messageText, '\n'));
+      assert.deepEqual(errors, []);
+    } finally {
+      rmSync(dir, { recursive: true, force: true });
     }
   });
 });
