@@ -2,6 +2,7 @@
 // JSON.parse does the parsing; only when it fails does a small scanner walk the text to find
 // where, because Node 20's JSON.parse messages do not always carry a position.
 import type { JsonValue } from '../codec/types.js';
+import { bomlessUtf16, bomlessUtf16Error } from './binary-input.js';
 import { CliError, EXIT_DATA } from './errors.js';
 
 /** Which syntax an input is in. */
@@ -25,8 +26,21 @@ export function parseJson(text: string, source: string): JsonValue {
   try {
     return JSON.parse(body) as JsonValue;
   } catch (error) {
-    throw new CliError(jsonErrorMessage(body, source, 0, error), EXIT_DATA);
+    throw (
+      utf16Error(body, source) ?? new CliError(jsonErrorMessage(body, source, 0, error), EXIT_DATA)
+    );
   }
+}
+
+/**
+ * The error for text that is UTF-16 without a byte order mark read as UTF-8: ASCII-only UTF-16
+ * is well-formed UTF-8 with a NUL after (or before) each character, which JSON.parse refuses at
+ * the first NUL; undefined for other text.
+ */
+function utf16Error(text: string, source: string): CliError | undefined {
+  if (text.indexOf('\0') < 0) return undefined;
+  const encoding = bomlessUtf16(Buffer.from(text.slice(0, 512), 'latin1'));
+  return encoding === undefined ? undefined : bomlessUtf16Error(source, encoding);
 }
 
 /**
@@ -41,9 +55,13 @@ export function parseJsonLines(text: string, source: string): JsonValue[] {
   const body = text.charCodeAt(0) === 0xfeff ? text.slice(1) : text;
   const values: JsonValue[] = [];
   const lines = body.split('\n');
-  for (let index = 0; index < lines.length; index++) {
-    const value = parseJsonLine(lines[index]!, source, index + 1);
-    if (value !== undefined) values.push(value);
+  try {
+    for (let index = 0; index < lines.length; index++) {
+      const value = parseJsonLine(lines[index]!, source, index + 1);
+      if (value !== undefined) values.push(value);
+    }
+  } catch (error) {
+    throw utf16Error(body, source) ?? error;
   }
   return values;
 }
@@ -169,7 +187,10 @@ export function locateJsonError(text: string): { offset: number; message: string
           break;
         }
         if (ch !== '"')
-          return fail(i, `unexpected ${describe(ch)}; expected a property name in double quotes`);
+          return fail(
+            i,
+            `unexpected ${describeCharacter(ch)}; expected a property name in double quotes`,
+          );
         const end = scanString(text, i);
         if (typeof end !== 'number') return end;
         i = end;
@@ -178,7 +199,10 @@ export function locateJsonError(text: string): { offset: number; message: string
       }
       case 'colon':
         if (ch !== ':')
-          return fail(i, `unexpected ${describe(ch)}; expected ':' after the property name`);
+          return fail(
+            i,
+            `unexpected ${describeCharacter(ch)}; expected ':' after the property name`,
+          );
         i++;
         expect = 'value';
         break;
@@ -193,14 +217,14 @@ export function locateJsonError(text: string): { offset: number; message: string
           i++;
           expect = afterValue();
         } else {
-          return fail(i, `unexpected ${describe(ch)}; expected ',' or '${close}'`);
+          return fail(i, `unexpected ${describeCharacter(ch)}; expected ',' or '${close}'`);
         }
         break;
       }
       case 'end':
         return fail(
           i,
-          `unexpected ${describe(ch)} after the end of the JSON value${
+          `unexpected ${describeCharacter(ch)} after the end of the JSON value${
             startsLaterLine(text, i)
               ? '; if each line holds a JSON value of its own (JSON Lines), pass --jsonl'
               : ''
@@ -232,7 +256,7 @@ function scanScalar(text: string, start: number): number | { offset: number; mes
     if (match !== null) return start + match[0].length;
     return { offset: start, message: 'malformed number' };
   }
-  return { offset: start, message: `unexpected ${describe(ch)}; expected a value` };
+  return { offset: start, message: `unexpected ${describeCharacter(ch)}; expected a value` };
 }
 
 function scanString(text: string, start: number): number | { offset: number; message: string } {
@@ -261,6 +285,18 @@ function scanString(text: string, start: number): number | { offset: number; mes
   return { offset: start, message: 'unterminated string; a closing double quote is missing' };
 }
 
-function describe(ch: string): string {
+/**
+ * A character as an error message shows it: quoted, or by its code point when it would not show
+ * (a NUL byte, a control character, a byte order mark in the middle).
+ *
+ * @example
+ * describeCharacter('}'); // "'}'"
+ * describeCharacter('\0'); // 'NUL byte (U+0000)'
+ */
+export function describeCharacter(ch: string): string {
+  const code = ch.codePointAt(0)!;
+  if (code === 0) return 'NUL byte (U+0000)';
+  if (code < 0x20 || (code >= 0x7f && code <= 0x9f) || code === 0xfeff)
+    return `invisible character U+${code.toString(16).toUpperCase().padStart(4, '0')}`;
   return ch === "'" ? `"'"` : `'${ch}'`;
 }

@@ -37,7 +37,7 @@ const CLI_HANG_GUARD_MS = 120_000;
  */
 export function runCli(
   args: readonly string[],
-  options: { input?: string; cwd?: string; env?: Record<string, string> } = {},
+  options: { input?: string | Uint8Array; cwd?: string; env?: Record<string, string> } = {},
 ): Promise<CliRun> {
   const guardMs = hangGuardMs(CLI_HANG_GUARD_MS);
   return new Promise((resolve, reject) => {

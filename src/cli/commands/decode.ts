@@ -14,7 +14,14 @@ import { writeChunks } from '../input.js';
 import { parseIndent, parseMaxDepth } from '../options.js';
 import { jsonFromEvents, jsonPieces } from '../stream/json-output.js';
 import { byteProgress, PROGRESS_BYTES } from '../stream/progress.js';
-import { fileSize, readBytes, readHead, STREAM_BYTES } from '../stream/read.js';
+import {
+  fileSize,
+  isUtf16File,
+  readBytes,
+  readHead,
+  readTextChunks,
+  STREAM_BYTES,
+} from '../stream/read.js';
 
 /** How much of a file tells a binary file, or JSON, from ill-formed TOON. */
 const HEAD_BYTES = 8192;
@@ -101,7 +108,14 @@ export function registerDecodeCommand(program: Command): void {
           process.stderr.isTTY === true && size >= PROGRESS_BYTES,
         );
         const onBytes = progress.pass('decoding');
+        const utf16 = await isUtf16File(file);
         async function* chunks(): AsyncGenerator<Uint8Array> {
+          if (utf16) {
+            // Checked and turned into text by the reader; the decoder takes UTF-8.
+            for await (const text of readTextChunks(file!, onBytes))
+              yield Buffer.from(text, 'utf8');
+            return;
+          }
           let read = 0;
           for await (const chunk of createReadStream(file!, { highWaterMark: 1 << 20 })) {
             read += (chunk as Uint8Array).length;

@@ -6,7 +6,7 @@
 // so a malformed file is reported as `file:line:column` like a whole one. array-batches.ts reads
 // most files faster, many elements per JSON.parse, and hands this scanner what it cannot cut
 // (a scanner can start between two elements of a file for that: `resume`, `between`).
-import { locateJsonError } from '../json-input.js';
+import { describeCharacter, locateJsonError } from '../json-input.js';
 
 /** One element's text and where it starts (1-based line and column). */
 export interface ScannedElement {
@@ -276,6 +276,5 @@ function trailingBackslashes(text: string): number {
 }
 
 function describe(chunk: string, i: number): string {
-  const ch = String.fromCodePoint(chunk.codePointAt(i)!);
-  return ch === "'" ? `"'"` : `'${ch}'`;
+  return describeCharacter(String.fromCodePoint(chunk.codePointAt(i)!));
 }
