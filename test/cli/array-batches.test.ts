@@ -4,6 +4,7 @@
 import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import fc from 'fast-check';
+import { lineAndColumn, locateJsonError } from '../../src/cli/json-input.js';
 import { ArrayBatches } from '../../src/cli/stream/array-batches.js';
 import { ArraySyntaxError } from '../../src/cli/stream/array-scanner.js';
 import { jsonValue } from '../support/json.js';
@@ -131,5 +132,53 @@ describe('the streamed array batch reader', () => {
         assert.equal(failure(text, [cut]), expected, `${JSON.stringify(text)} cut at ${cut}`);
       }
     }
+  });
+});
+
+describe('a malformed streamed array', () => {
+  /** `line:column` of the first error, as the streamed reader reports it with chunks of `size`. */
+  function streamedPlace(text: string, size: number): string | undefined {
+    const batches = new ArrayBatches();
+    try {
+      for (let at = 0; at < text.length; at += size) batches.push(text.slice(at, at + size));
+      batches.end();
+    } catch (error) {
+      assert.ok(error instanceof ArraySyntaxError, String(error));
+      return `${error.line}:${error.column}`;
+    }
+    return undefined;
+  }
+
+  /** `line:column` of the first error, as the whole-file reader reports it. */
+  function wholePlace(text: string): string | undefined {
+    const problem = locateJsonError(text);
+    if (problem === undefined) return undefined;
+    const { line, column } = lineAndColumn(text, problem.offset);
+    return `${line}:${column}`;
+  }
+
+  it('is reported where the whole-file reader reports it', () => {
+    // Was: `[1,x 2]` streamed reported 1:6 "unexpected '2'" (the scanner stopped after the bare
+    // scalar `x` before it was parsed), in memory 1:4 "unexpected 'x'".
+    for (const text of ['[1,x 2]', '[{"a":x} 2]', '[1,tru 2]', '[1,x', '[1,\u001b 2]'])
+      assert.equal(streamedPlace(text, 3), wholePlace(text), text);
+    fc.assert(
+      fc.property(
+        fc.array(jsonValue(true), { minLength: 1, maxLength: 6 }),
+        fc.constantFrom(0, 1, 2),
+        fc.nat(),
+        fc.constantFrom('x', ' ', ',', ']', '[', '{', '}', '"', ':', '2', '\u0000', 'tru'),
+        fc.integer({ min: 1, max: 40 }),
+        (values, indent, where, insert, size) => {
+          const valid = JSON.stringify(values, null, indent);
+          // Inside the root array, so the whole-file reader's root errors stay out of it.
+          const at = 1 + (where % (valid.length - 1));
+          const text = valid.slice(0, at) + insert + valid.slice(at);
+          if (wholePlace(text) === undefined) return;
+          assert.equal(streamedPlace(text, size), wholePlace(text), JSON.stringify(text));
+        },
+      ),
+      { numRuns: 2000 },
+    );
   });
 });

@@ -102,6 +102,28 @@ export class ArrayScanner {
   /** The elements that end within `chunk`, in order. */
   push(chunk: string): ScannedElement[] {
     const out: ScannedElement[] = [];
+    try {
+      this.scan(chunk, out);
+    } catch (error) {
+      throw this.firstError(out, error);
+    }
+    return out;
+  }
+
+  /**
+   * The error to report when the scan failed after finding `elements` (not yet parsed by the
+   * caller): a malformed one of them comes first in the text (`[1,x 2]` is wrong at `x`, not at
+   * `2`, where the scanner, which only finds where a bare scalar ends, stopped).
+   */
+  private firstError(elements: readonly ScannedElement[], error: unknown): unknown {
+    if (!(error instanceof ArraySyntaxError)) return error;
+    for (const element of elements)
+      if (locateJsonError(element.text) !== undefined) return this.locate(element);
+    return error;
+  }
+
+  /** Appends the elements that end within `chunk` to `out`. */
+  private scan(chunk: string, out: ScannedElement[]): void {
     let from = 0;
     let i = 0;
     const length = chunk.length;
@@ -202,7 +224,6 @@ export class ArrayScanner {
     }
     if (this.state === State.InElement) this.pending += chunk.slice(from);
     this.consumed += length;
-    return out;
   }
 
   /** The last element, if the input ended right after a bare scalar; throws if incomplete. */
@@ -211,13 +232,21 @@ export class ArrayScanner {
     if (this.state === State.InElement && this.scalar) {
       this.finish(out, '', 0, 0);
     }
+    if (this.state === State.InElement) {
+      // An element cut off by the end, at the element's own error: an unterminated string is
+      // named where it opens, as the whole-file reader names it.
+      throw this.locate({ text: this.pending, line: this.elementLine, column: this.elementColumn });
+    }
     if (this.state !== State.End) {
-      throw new ArraySyntaxError(
-        this.line,
-        this.consumed - this.lineStart + 1,
-        this.state === State.Start
-          ? 'the input is empty; expected a JSON array'
-          : 'unexpected end of input; the array is incomplete',
+      throw this.firstError(
+        out,
+        new ArraySyntaxError(
+          this.line,
+          this.consumed - this.lineStart + 1,
+          this.state === State.Start
+            ? 'the input is empty; expected a JSON array'
+            : 'unexpected end of input; the array is incomplete',
+        ),
       );
     }
     return out;
