@@ -36,6 +36,53 @@ export function readTextFile(path: string): Promise<string> {
   return readAllText(path);
 }
 
+/**
+ * Whether standard input brings data, for a command that does something else without any
+ * (`report` measures the sample corpus): a file redirected to it (`< data.json`, even empty), or
+ * a pipe or socket that delivers at least one byte (the byte is put back for the reader). A
+ * terminal, `/dev/null` and a pipe closed at once (`spawn` with nothing written) do not.
+ *
+ * @example
+ * const files = args.length > 0 ? args : (await stdinHasInput()) ? ['-'] : [];
+ */
+export async function stdinHasInput(): Promise<boolean> {
+  if (process.stdin.isTTY) return false;
+  let info: ReturnType<typeof fstatSync>;
+  try {
+    info = fstatSync(0);
+  } catch {
+    return false; // no standard input at all
+  }
+  if (info.isFile()) return true;
+  if (!info.isFIFO() && !info.isSocket()) return false;
+  const stdin = process.stdin;
+  return new Promise((resolve, reject) => {
+    const settle = () => {
+      stdin.off('readable', onReadable);
+      stdin.off('end', onEnd);
+      stdin.off('error', onError);
+    };
+    const onReadable = () => {
+      const chunk = stdin.read() as Buffer | null;
+      if (chunk === null) return; // 'end' follows
+      stdin.unshift(chunk);
+      settle();
+      resolve(true);
+    };
+    const onEnd = () => {
+      settle();
+      resolve(false);
+    };
+    const onError = (error: Error) => {
+      settle();
+      reject(error);
+    };
+    stdin.on('readable', onReadable);
+    stdin.on('end', onEnd);
+    stdin.on('error', onError);
+  });
+}
+
 /** The stream {@link output} returns when stdout is a file; made on first use. */
 let fileOutput: NodeJS.WritableStream | undefined;
 

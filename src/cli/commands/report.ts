@@ -10,7 +10,7 @@ import {
 } from '../../compact/index.js';
 import { CliError, EXIT_DATA, EXIT_USAGE, formatError, messageOf } from '../errors.js';
 import { type FieldPresence, fieldPresence, fieldsProblem } from '../fields.js';
-import { readTextFile, writeOutput } from '../input.js';
+import { readTextFile, stdinHasInput, writeOutput } from '../input.js';
 import { type InputFormat, parseInput } from '../json-input.js';
 import { collectGarbage } from '../memory.js';
 import {
@@ -52,6 +52,7 @@ interface ReportCommandOptions {
   markdown?: boolean;
   html?: string;
   progress?: boolean;
+  jsonl?: boolean;
 }
 
 /**
@@ -65,11 +66,11 @@ export function registerReportCommand(program: Command): void {
     .command('report')
     .summary('measure what the picker saves, in bytes and tokens')
     .description(
-      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the sample corpus of Apify API responses, which lives in a clone of the repository (the installed package does not ship it). Files are measured one at a time; JSON Lines files and JSON arrays over 64 MB a batch of rows at a time.',
+      'Measure what the picker saves on JSON payloads, in bytes and tokens, and check that every encoding decodes back. With no files, measures the JSON piped in on standard input, or, when nothing is piped in, the sample corpus of Apify API responses, which lives in a clone of the repository (the installed package does not ship it). Files are measured one at a time; JSON Lines files and JSON arrays over 64 MB a batch of rows at a time.',
     )
     .argument(
       '[files...]',
-      'JSON or JSONL files, directories, or quoted glob patterns (*, ?, **, [abc])',
+      'JSON or JSONL files, directories, quoted glob patterns (*, ?, **, [abc]), or "-" for standard input (read when no file is given and data is piped in)',
     )
     .addOption(measureOption())
     .addOption(tokenizerOption())
@@ -82,6 +83,10 @@ export function registerReportCommand(program: Command): void {
     .option('--json', 'print the report as JSON')
     .option('--markdown', 'print the report as Markdown tables')
     .option('--html <file>', 'also write a self-contained HTML page with bar charts to <file>')
+    .option(
+      '--jsonl',
+      'read every input as JSON Lines, one value per line (default for .jsonl and .ndjson files)',
+    )
     .option('--progress', 'show progress on stderr even for small input')
     .option('--no-progress', 'never show progress')
     .addHelpText(
@@ -95,15 +100,19 @@ Tables fit the terminal's width (COLUMNS, or the terminal's own).
 Examples:
   toonwire report                                  the sample Apify corpus (in a clone)
   toonwire report my-api-responses/                every .json/.jsonl file below the directory
+  curl -s https://api.example.com/items | toonwire report
   toonwire report 'exports/**/*.json' --by tokens
   toonwire report places.json --fields title,url,totalScore --html report.html`,
     )
     .action(async (files: string[], options: ReportCommandOptions) => {
       if (options.json && options.markdown)
         throw new CliError('choose one of --json and --markdown', EXIT_USAGE);
+      // Piped data is the payload, as for the other commands; with none, the sample corpus.
+      const named = files.length > 0 ? files : (await stdinHasInput()) ? ['-'] : [];
+      const format = options.jsonl ? 'jsonl' : undefined;
       const inputs =
-        files.length > 0 ? await fileInputs(files, options.fields) : await bundledInputs();
-      if (files.length === 0 && options.fields) {
+        named.length > 0 ? await fileInputs(named, options.fields, format) : await bundledInputs();
+      if (named.length === 0 && options.fields) {
         for (const projection of inputs.projections) projection.fields = options.fields;
       }
       const data = await buildReport(inputs, options);

@@ -5,6 +5,7 @@ import { fileURLToPath } from 'node:url';
 import { CliError, EXIT_DATA, EXIT_USAGE, messageOf } from '../errors.js';
 import { expandArguments } from '../glob.js';
 import { formatOfPath, type InputFormat } from '../json-input.js';
+import { STDIN_NAME } from '../stream/read.js';
 
 /** One payload to measure. */
 export interface FixtureInput {
@@ -93,8 +94,9 @@ export async function bundledInputs(corpusDir = bundledCorpusDir()): Promise<Rep
 }
 
 /**
- * The user's files: each argument is a file, a directory (its JSON and JSONL files) or a glob
- * pattern. A file's group is the name of the directory it is in.
+ * The user's files: each argument is a file, a directory (its JSON and JSONL files), a glob
+ * pattern or `-` (standard input, named `<stdin>`). A file's group is the name of the directory
+ * it is in. `format` reads every file as that, rather than by its extension.
  *
  * @example
  * await fileInputs(['exports/*.json'], ['title', 'url']);
@@ -102,17 +104,22 @@ export async function bundledInputs(corpusDir = bundledCorpusDir()): Promise<Rep
 export async function fileInputs(
   args: readonly string[],
   fields?: string[],
+  format?: InputFormat,
 ): Promise<ReportInputs> {
   const files = await expandArguments(args);
   return {
     source: 'files',
-    fixtures: files.map((file) => ({
-      name: basename(file, extname(file)),
-      group: basename(dirname(resolve(file))) || '/',
-      path: file,
-      file,
-      format: formatOfPath(file),
-    })),
+    fixtures: files.map((file) =>
+      file === '-'
+        ? { name: 'stdin', group: 'stdin', path: STDIN_NAME, file, format: format ?? 'json' }
+        : {
+            name: basename(file, extname(file)),
+            group: basename(dirname(resolve(file))) || '/',
+            path: file,
+            file,
+            format: format ?? formatOfPath(file),
+          },
+    ),
     projections: [],
     ...(fields ? { projectFixtures: fields } : {}),
   };
