@@ -229,3 +229,21 @@ describe('one error style', () => {
     assert.match(run.stderr, /^toonwire: unknown option '--frobnicate'/);
   });
 });
+
+describe('pick --stream of rows nested beyond JSON.stringify', () => {
+  it('writes what pick writes, JSON, where JSON.stringify overflows the stack', async () => {
+    // Was: "toonwire: unexpected error, please report it: RangeError: Maximum call stack size
+    // exceeded" from the JSON track's JSON.stringify, exit 1 (the in-memory pick wrote JSON).
+    const depth = 100_000;
+    const file = join(dir, 'deep-rows.json');
+    writeFileSync(file, `[${'['.repeat(depth)}${']'.repeat(depth)},1]`);
+    const [streamed, whole] = await Promise.all([
+      runCli(['pick', '--stream', file]),
+      runCli(['pick', file]),
+    ]);
+    assert.equal(whole.code, 0, whole.stderr);
+    assert.equal(streamed.code, 0, streamed.stderr);
+    assert.equal(streamed.stdout, whole.stdout);
+    assert.equal(streamed.stdout.length, 2 * depth + 5);
+  });
+});

@@ -6,6 +6,7 @@
 import { decode } from '../../codec/decode.js';
 import { firstDifference } from '../../codec/json-equal.js';
 import type { EncodeOptions, JsonValue } from '../../codec/types.js';
+import { stringifyDeep } from '../../compact/deep-json.js';
 import {
   byteLength,
   type CandidateName,
@@ -177,7 +178,7 @@ export async function measureRows(
       try {
         const values = batch.map((row) => valueFor(track, row));
         if (track.shape === undefined) {
-          const text = values.map((value) => JSON.stringify(value)).join(',');
+          const text = values.map(rowJson).join(',');
           count(track, first ? text : `,${text}`);
           if (settings.roundTrip) check(track, JSON.parse(`[${text}]`) as JsonValue, batch);
         } else {
@@ -239,6 +240,19 @@ export async function measureRows(
   };
 }
 
+/**
+ * A row's JSON text, however deep the row: JSON.stringify, or, where its recursion overflows
+ * the stack (tens of thousands of levels), the iterative stringifyDeep, as `pick` does.
+ */
+function rowJson(row: JsonValue): string {
+  try {
+    return JSON.stringify(row);
+  } catch (error) {
+    if (!(error instanceof RangeError)) throw error;
+    return stringifyDeep(row);
+  }
+}
+
 function check(track: Track, decoded: JsonValue, expected: JsonValue[]): void {
   if (track.failures.length > 0) return;
   const difference = firstDifference(expected, decoded);
@@ -277,7 +291,7 @@ export async function* writeRows(
     const values = batch.map((row) => valueFor(track, row));
     batch = [];
     if (track.shape !== undefined) return track.shape.batch(values);
-    const text = values.map((value) => JSON.stringify(value)).join(',');
+    const text = values.map(rowJson).join(',');
     const out = first ? text : `,${text}`;
     first = false;
     return out;
