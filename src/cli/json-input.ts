@@ -152,9 +152,11 @@ export function locateJsonError(text: string): { offset: number; message: string
     )
       i++;
     if (i >= text.length) {
-      return expect === 'end'
-        ? undefined
-        : fail(text.length, 'unexpected end of input; the JSON is incomplete');
+      if (expect === 'end') return undefined;
+      // Nothing at all, most often a command before this one in a pipe that failed.
+      if (expect === 'value' && containers.length === 0)
+        return fail(text.length, 'the input is empty; expected a JSON value');
+      return fail(text.length, 'unexpected end of input; the JSON is incomplete');
     }
     const ch = text[i]!;
     switch (expect) {

@@ -95,6 +95,18 @@ describe('toonwire encode', () => {
     assert.equal(run.stderr, `toonwire: ${join(dir, 'missing.json')}: cannot read: no such file\n`);
   });
 
+  it('calls empty input empty, for encode and pick alike', async () => {
+    // Was "unexpected end of input; the JSON is incomplete", as for a truncated document.
+    for (const command of ['encode', 'pick']) {
+      const run = await runCli([command], { input: '' });
+      assert.equal(run.code, 1, command);
+      assert.equal(
+        run.stderr,
+        'toonwire: <stdin>:1:1: the input is empty; expected a JSON value\n',
+      );
+    }
+  });
+
   it('exits 2 for an unknown delimiter', async () => {
     const run = await runCli(['encode', '--delimiter', ';'], { input: '{}' });
     assert.equal(run.code, 2);

@@ -39,7 +39,10 @@ describe('locating JSON syntax errors', () => {
     ['"abc', 0, 'unterminated string; a closing double quote is missing'],
     ['"a\\qb"', 2, 'bad escape \\q in a string'],
     ['[01]', 2, "unexpected '1'; expected ',' or ']'"],
-    ['', 0, 'unexpected end of input; the JSON is incomplete'],
+    ['', 0, 'the input is empty; expected a JSON value'],
+    [' \r\n\t', 4, 'the input is empty; expected a JSON value'],
+    ['[', 1, 'unexpected end of input; the JSON is incomplete'],
+    ['{"a":', 5, 'unexpected end of input; the JSON is incomplete'],
   ];
   for (const [text, offset, message] of cases) {
     it(`finds ${JSON.stringify(message)} in ${JSON.stringify(text)}`, () => {
