@@ -62,7 +62,10 @@ describe('toonwire report on standard input', () => {
     ]);
     assert.equal(onlyFixture(full).items, 3);
     assert.equal(none.code, 1);
-    assert.match(none.stderr, /^toonwire: <stdin>:1:1: unexpected end of input/);
+    assert.match(
+      none.stderr,
+      /^toonwire: <stdin>:1:1: the input is empty; expected a JSON value\n/,
+    );
   });
 
   it('reads JSON Lines with --jsonl, which the JSON error advises', async () => {
