@@ -194,6 +194,74 @@ describe('toonwire proxy --auth-tokens', () => {
   });
 });
 
+describe('the tokens file', () => {
+  const good = '0123456789abcdef0123';
+
+  it('refuses a token an Authorization header cannot carry as written, naming its line', () => {
+    const cases: Array<[string, RegExp]> = [
+      [`alice:${good} # the laptop`, /line 1 holds a space \(a comment goes on a line of its own/],
+      [`ops team:${good}`, /line 1 holds a space .*a name before the colon is letters/],
+      [`# team\nbob:${good} ${good}`, /line 2 holds a space/],
+      [
+        'carol:пароль-пароль-пароль-пароль',
+        /line 1 holds the character "п", which is not printable ASCII/,
+      ],
+      [`dave:${good}\u00e9`, /line 1 holds the character "é"/],
+      [`erin:${good}\u0000`, /line 1 holds the character "\\u0000"/],
+    ];
+    for (const [text, message] of cases)
+      assert.throws(() => parseTokens(text), { name: 'TypeError', message }, text);
+  });
+
+  it("refuses two callers it could not tell apart: one token under two names, a name that is a nameless line's", () => {
+    assert.throws(() => parseTokens(`alice:${good}\nbob:${good}`), {
+      message: /the token on line 2 \(bob\) is also on line 1 \(alice\)/,
+    });
+    assert.throws(() => parseTokens(`token-2:${good}1\n${good}2`), {
+      message: /the name token-2 on line 1 is the name of the nameless token on line 2/,
+    });
+    // A caller may have two tokens (one being rotated); a line given twice is the same caller.
+    assert.deepEqual(parseTokens(`alice:${good}1\nalice:${good}2\nalice:${good}2`), [
+      { name: 'alice', token: `${good}1` },
+      { name: 'alice', token: `${good}2` },
+      { name: 'alice', token: `${good}2` },
+    ]);
+    assert.deepEqual(parseTokens(`token-1:${good}\n\t${good}x\t`), [
+      { name: 'token-1', token: good },
+      { name: 'token-2', token: `${good}x` },
+    ]);
+  });
+
+  it('stops the proxy with exit 2 and the reason before it serves anyone', async () => {
+    const dir = mkdtempSync(join(tmpdir(), 'toonwire-team-'));
+    const file = join(dir, 'tokens');
+    writeFileSync(file, `alice:${good}\nbob:ключ-ключ-ключ-ключ\n`);
+    let proxy: LineProcess | undefined;
+    try {
+      proxy = new LineProcess(process.execPath, [
+        proxyCli(),
+        'proxy',
+        '--listen',
+        '127.0.0.1:0',
+        '--auth-tokens',
+        file,
+        '--',
+        ...TEAM_UPSTREAM,
+      ]);
+      const code = await withinHangGuard(proxy.exited, 20_000, 'the refusal');
+      assert.equal(code, 2, proxy.stderr);
+      assert.match(
+        proxy.stderr,
+        /--auth-tokens .*tokens: auth tokens: the token on line 2 holds the character "к"/,
+      );
+      assert.doesNotMatch(proxy.stderr, /serving MCP/);
+    } finally {
+      proxy?.kill();
+      rmSync(dir, { recursive: true, force: true });
+    }
+  });
+});
+
 describe('token comparison', () => {
   it('compares the SHA-256 digests of the given token and of every token, in constant time, whichever matches', async () => {
     const entries = parseTokens(
@@ -338,5 +406,35 @@ describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
     );
     assert.equal(good.status, 200);
     assert.equal(good.messages[0]!.result.serverInfo.name, 'team-upstream');
+  });
+
+  it("refuses a token without sub: callers without one could not be kept apart, and one would use another's session", async () => {
+    // Two tokens the issuer gave to two clients, neither naming a subject.
+    const first = await token({ scope: 'mcp:tools', client_id: 'ci-runner' });
+    const second = await token({ scope: 'mcp:tools', client_id: 'laptop' });
+    const opened = await post(url, INITIALIZE, bearer(first));
+    assert.equal(opened.status, 401, 'a token without sub opens no session');
+    assert.match(
+      opened.headers.get('www-authenticate') ?? '',
+      /error="invalid_token", error_description="the token names no subject \(sub\)/,
+    );
+    assert.match(opened.messages[0]!.error.message, /no subject \(sub\)/);
+    const other = await post(url, INITIALIZE, bearer(second));
+    assert.equal(other.status, 401);
+    // Whoever holds a token with a sub is served as that sub, and only they see their session.
+    const carol = await post(
+      url,
+      INITIALIZE,
+      bearer(await token({ sub: 'carol', scope: 'mcp:tools' })),
+    );
+    assert.equal(carol.status, 200);
+    const session = carol.headers.get('mcp-session-id')!;
+    const list = { jsonrpc: '2.0', id: 2, method: 'tools/list' };
+    const headers = { 'mcp-session-id': session, 'mcp-protocol-version': '2025-06-18' };
+    const dave = await post(url, list, {
+      ...headers,
+      ...bearer(await token({ sub: 'dave', scope: 'mcp:tools' })),
+    });
+    assert.equal(dave.status, 404);
   });
 });

@@ -59,15 +59,18 @@ function digest(text: string): Buffer {
 /**
  * The callers of a tokens file's text: one token per line, or `name:token` so that logs and
  * metrics can name the caller (a line without a name is named `token-N`, N its line number).
- * Blank lines and lines starting with `#` are skipped.
+ * Blank lines and lines starting with `#` are skipped. Two lines may name the same caller (a
+ * token being rotated); they are then one caller, who sees the sessions and pages of both.
  *
- * @throws {TypeError} when no line holds a token, or a token is shorter than 16 characters.
+ * @throws {TypeError} when no line holds a token, a token is shorter than 16 characters or holds
+ * a character an `Authorization` header does not carry as written (a space, a non-ASCII letter),
+ * one token is on two lines under different names, or a name is that of a nameless line.
  * @example
  * parseTokens('alice:s3cret-s3cret-s3cret\n# ops\ns3cret-for-bob-and-ci\n');
  * // [{ name: 'alice', token: 's3cret-s3cret-s3cret' }, { name: 'token-3', token: 's3cret-for-bob-and-ci' }]
  */
 export function parseTokens(text: string): { name: string; token: string }[] {
-  const entries: { name: string; token: string }[] = [];
+  const entries: TokenLine[] = [];
   const lines = text.split(/\r?\n/);
   for (const [index, raw] of lines.entries()) {
     const line = raw.trim();
@@ -76,15 +79,55 @@ export function parseTokens(text: string): { name: string; token: string }[] {
     const named = colon > 0 && /^[A-Za-z0-9._@-]+$/.test(line.slice(0, colon));
     const name = named ? line.slice(0, colon) : `token-${index + 1}`;
     const token = named ? line.slice(colon + 1).trim() : line;
-    if (token.length < 16)
-      throw new TypeError(
-        `auth tokens: the token on line ${index + 1} is shorter than 16 characters; use long random tokens (e.g. \`openssl rand -hex 32\`)`,
-      );
-    entries.push({ name, token });
+    const problem = tokenProblemOf(token);
+    if (problem !== undefined)
+      throw new TypeError(`auth tokens: the token on line ${index + 1} ${problem}`);
+    entries.push({ name, token, line: index + 1, named });
   }
   if (entries.length === 0)
     throw new TypeError('auth tokens: the file holds no token (one per line, or name:token)');
-  return entries;
+  checkCallersApart(entries);
+  return entries.map(({ name, token }) => ({ name, token }));
+}
+
+/** A token of the file, where it is, and whether its line names its caller. */
+interface TokenLine {
+  name: string;
+  token: string;
+  line: number;
+  named: boolean;
+}
+
+/** What makes `token` unusable as a bearer token, or `undefined` when it is fine. */
+function tokenProblemOf(token: string): string | undefined {
+  if (token.length < 16)
+    return 'is shorter than 16 characters; use long random tokens (e.g. `openssl rand -hex 32`)';
+  // A header carries what follows "Bearer " up to the first space; its bytes arrive as Latin-1
+  // (and `fetch` refuses to send anything else), so a token beyond printable ASCII never matches.
+  const bad = /[^\x21-\x7e]/.exec(token);
+  if (bad === null) return undefined;
+  const what = /\s/.test(bad[0])
+    ? 'a space (a comment goes on a line of its own, starting with #; a name before the colon is letters, digits and . _ @ -)'
+    : `the character ${JSON.stringify(bad[0])}, which is not printable ASCII`;
+  return `holds ${what}; an Authorization header cannot carry it as written. Use printable ASCII without spaces (e.g. \`openssl rand -hex 32\`)`;
+}
+
+/** Refuses a file in which two callers could not be told apart. */
+function checkCallersApart(entries: TokenLine[]): void {
+  const byToken = new Map<string, { name: string; line: number }>();
+  const nameless = new Set(entries.filter(({ named }) => !named).map(({ name }) => name));
+  for (const { name, token, line, named } of entries) {
+    const earlier = byToken.get(token);
+    if (earlier !== undefined && earlier.name !== name)
+      throw new TypeError(
+        `auth tokens: the token on line ${line} (${name}) is also on line ${earlier.line} (${earlier.name}); give each caller a token of its own`,
+      );
+    byToken.set(token, { name, line });
+    if (named && nameless.has(name))
+      throw new TypeError(
+        `auth tokens: the name ${name} on line ${line} is the name of the nameless token on line ${name.slice(6)}, so the two callers would be one; choose another name`,
+      );
+  }
 }
 
 /**
@@ -198,6 +241,14 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
     } catch (error) {
       return refuse('invalid_token', tokenProblem(error));
     }
+    // The subject is who the caller is: sessions and page cursors are bound to it. Tokens without
+    // one (RFC 9068 requires it) could not be told apart, so one would reach another's session.
+    if (typeof payload.sub !== 'string' || payload.sub === '')
+      return refuse(
+        'invalid_token',
+        'the token names no subject (sub), so its caller cannot be told apart from others',
+      );
+    const subject = payload.sub;
     const held = new Set(
       typeof payload.scope === 'string'
         ? payload.scope.split(' ')
@@ -213,7 +264,7 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
             challenge: `${base}, error="insufficient_scope", scope="${scopeText}"`,
             message: `Forbidden: the token lacks the scope ${missing.join(' ')}`,
           }
-        : { name: typeof payload.sub === 'string' && payload.sub !== '' ? payload.sub : 'oauth' };
+        : { name: subject };
     // A good token's answer holds until it expires; without an exp, for a minute.
     const until = typeof payload.exp === 'number' ? payload.exp * 1000 : Date.now() + 60_000;
     if (checked.size >= MAX_CHECKED_TOKENS) checked.delete(checked.keys().next().value!);
