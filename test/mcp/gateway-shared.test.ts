@@ -11,12 +11,15 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import {
   CreateMessageRequestSchema,
+  LATEST_PROTOCOL_VERSION,
   LoggingMessageNotificationSchema,
 } from '@modelcontextprotocol/sdk/types.js';
 import { parseProxyConfig } from '../../src/mcp/proxy.js';
 import { withinHangGuard } from '../support/patience.js';
 import {
+  INITIALIZE,
   type LineProcess,
+  post,
   startListening,
   stopListening,
   type ToolResult,
@@ -198,6 +201,32 @@ describe('a shared gateway server behind --listen', () => {
       assert.equal(started().at(-1), pid);
     } finally {
       await disconnect(third);
+    }
+  });
+
+  it('answers each session the protocol version it asked for, though a newer client started the server', async () => {
+    const newer = await connect(url, 'newer');
+    const opened: string[] = [];
+    try {
+      // The pool initialized the server with the SDK client's (latest) version; a client that
+      // speaks only an older one must hear that one back, or it disconnects.
+      for (const version of ['2025-03-26', '2024-11-05']) {
+        const answer = await post(url, {
+          ...INITIALIZE,
+          params: { ...INITIALIZE.params, protocolVersion: version },
+        });
+        assert.equal(answer.status, 200, JSON.stringify(answer.messages));
+        opened.push(answer.headers.get('mcp-session-id')!);
+        assert.equal(answer.messages[0]!.result.protocolVersion, version);
+        assert.equal(answer.messages[0]!.result.serverInfo.name, 'toonwire-gateway');
+      }
+      // The newer session still speaks its own version with the same process.
+      assert.equal(newer.transport.protocolVersion, LATEST_PROTOCOL_VERSION);
+      assert.equal(started().length > 0 && alive(await pidOf(newer)), true);
+    } finally {
+      for (const session of opened)
+        await fetch(url, { method: 'DELETE', headers: { 'mcp-session-id': session } });
+      await disconnect(newer);
     }
   });
 });

@@ -148,7 +148,7 @@ class SharedUpstream {
       });
     }
     const answer = await this.initializing;
-    lease.deliver({ ...answer, id } as JSONRPCMessage);
+    lease.deliver({ ...answer, id, ...answeredVersion(answer, params) } as JSONRPCMessage);
   }
 
   /** Sends `lease`'s request under an id (and progress token) of the pool's. */
@@ -289,6 +289,31 @@ class SharedUpstream {
     // A lease still starting hears of it from its start().
     for (const lease of leases) if (lease.attached) lease.onclose?.();
   }
+}
+
+/**
+ * The pool's initialize answer as one session's: the server settled on a version with the first
+ * session's client, but a later client may speak only an older one, which a server asked alone
+ * would have answered with (a client that hears a version it does not know disconnects). An
+ * older version the client asked for is answered; the server's own is kept otherwise.
+ *
+ * @example
+ * answeredVersion({ jsonrpc: '2.0', result: { protocolVersion: '2025-06-18' } }, { protocolVersion: '2024-11-05' });
+ * // { result: { protocolVersion: '2024-11-05' } }
+ */
+export function answeredVersion(
+  answer: { result?: Record<string, unknown> },
+  params: unknown,
+): { result?: Record<string, unknown> } {
+  const asked = isPlainObject(params) ? params.protocolVersion : undefined;
+  const settled = answer.result?.protocolVersion;
+  // Handshake versions are dates, which sort as text.
+  const older =
+    typeof asked === 'string' &&
+    typeof settled === 'string' &&
+    /^\d{4}-\d{2}-\d{2}$/.test(asked) &&
+    asked < settled;
+  return older ? { result: { ...answer.result, protocolVersion: asked } } : {};
 }
 
 /**
