@@ -5,7 +5,6 @@
 // Redis stopped mid-paging gives a clear error without a hang while other calls go on.
 
 import assert from 'node:assert/strict';
-import { type ChildProcess, spawn, spawnSync } from 'node:child_process';
 import { randomBytes } from 'node:crypto';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { createServer, request as httpRequest, type Server } from 'node:http';
@@ -23,6 +22,7 @@ import {
   stopListening,
   TEAM_UPSTREAM,
 } from './helpers.js';
+import { skipWithoutRedis as skip, startRedis } from './redis-server.js';
 
 const ROWS = 20_000;
 /** The rows team-upstream's `rows` tool returns. */
@@ -32,50 +32,6 @@ const expectedRows = (count: number) =>
     name: `row-${index + 1}`,
     status: index % 3 === 0 ? 'open' : 'closed',
   }));
-
-const hasRedis = spawnSync('redis-server', ['--version']).status === 0;
-const skip = hasRedis
-  ? false
-  : 'redis-server is not installed (Debian: apt-get install -y redis-server; .ci/run installs it)';
-
-async function freePort(): Promise<number> {
-  const server = createServer();
-  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
-  const { port } = server.address() as AddressInfo;
-  await new Promise((resolve) => server.close(resolve));
-  return port;
-}
-
-/** redis-server on a free port, without persistence, once it accepts connections. */
-async function startRedis(): Promise<{ url: string; child: ChildProcess; stop(): Promise<void> }> {
-  const port = await freePort();
-  const child = spawn(
-    'redis-server',
-    ['--port', String(port), '--bind', '127.0.0.1', '--save', '', '--appendonly', 'no'],
-    { stdio: ['ignore', 'pipe', 'pipe'] },
-  );
-  const exited = new Promise((resolve) => child.once('exit', resolve));
-  let output = '';
-  await withinHangGuard(
-    new Promise<void>((resolve, reject) => {
-      child.stdout!.on('data', (chunk: Buffer) => {
-        output += chunk.toString('utf8');
-        if (output.includes('Ready to accept connections')) resolve();
-      });
-      void exited.then(() => reject(new Error(`redis-server exited: ${output}`)));
-    }),
-    20_000,
-    'redis-server',
-  );
-  return {
-    url: `redis://127.0.0.1:${port}`,
-    child,
-    stop: async () => {
-      if (child.exitCode === null && child.signalCode === null) child.kill('SIGTERM');
-      await exited;
-    },
-  };
-}
 
 /**
  * A round-robin relay in front of `backends`: each request goes to the next one, no stickiness;

@@ -230,8 +230,9 @@ export class PageCache<T> {
     if (entry !== undefined) this.remove(id, entry);
   }
 
-  /** How many entries and bytes are held. */
+  /** How many entries and bytes are held (those expired are dropped first). */
   get size(): { entries: number; bytes: number } {
+    this.sweep();
     return { entries: this.entries.size, bytes: this.total };
   }
 

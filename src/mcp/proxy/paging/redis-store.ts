@@ -19,7 +19,7 @@ export interface RedisPageStoreOptions {
   url: string;
   /** How long an entry lives after its last use, in ms. */
   ttlMs: number;
-  /** The most bytes of entries this process keeps written; its oldest are deleted beyond it. */
+  /** The most bytes of entries this process keeps written; its least recently used are deleted beyond it. */
   maxBytes: number;
   /** The encoder of a tool's pages, for a rest another process cut. */
   encoderFor: (tool: string) => PageEncoder;
@@ -50,12 +50,13 @@ type Client = {
   quit?(): Promise<unknown>;
   destroy(): void;
   on(event: 'error', listener: (error: Error) => void): unknown;
+  on(event: 'ready', listener: () => void): unknown;
   isReady: boolean;
 };
 
 /**
  * A {@link PageStore} in Redis. Keys expire `ttlMs` after their last use (`SET PX`, `GETEX PX`);
- * this process deletes the oldest keys it wrote once they pass `maxBytes`. A write that fails
+ * this process deletes the least recently used keys it wrote once they pass `maxBytes`. A write that fails
  * keeps the rest in memory (this replica still serves it); a read that fails rejects with
  * {@link PageStoreUnavailable}, naming the store.
  *
@@ -67,10 +68,17 @@ export class RedisPageStore implements PageStore {
   readonly description: string;
   readonly ttlMs: number;
   private readonly fallback: PageCache<Continuation>;
-  /** Keys this process wrote, oldest first, with their sizes. */
-  private readonly written = new Map<string, number>();
+  /**
+   * Keys this process wrote, least recently used first, with their sizes and when they expire in
+   * Redis unless used again (as far as this process knows: another replica's use renews them
+   * unseen).
+   */
+  private readonly written = new Map<string, { bytes: number; expires: number }>();
   private total = 0;
+  /** The client's last error, until it is ready again: why commands fail "offline". */
   private lastError = '';
+  /** Whether a rest has been kept in memory since the last one written to Redis. */
+  private keepingLocally = false;
 
   private constructor(
     private readonly client: Client,
@@ -84,6 +92,9 @@ export class RedisPageStore implements PageStore {
       if (error.message === this.lastError) return;
       this.lastError = error.message;
       this.log(`toonwire proxy: page store ${this.description}: ${error.message}`);
+    });
+    client.on('ready', () => {
+      this.lastError = '';
     });
   }
 
@@ -132,16 +143,21 @@ export class RedisPageStore implements PageStore {
         this.client.set(PREFIX + id, JSON.stringify(stored), { PX: this.ttlMs }),
       );
     } catch (error) {
-      // This replica can still serve the rest; another cannot, and says why.
+      // This replica can still serve the rest; another cannot, and says why. Said once per
+      // outage: every long result of a busy proxy comes here while Redis is away.
       this.fallback.put(id, entry, bytes);
-      this.log(
-        `toonwire proxy: page store ${this.description}: a rest is kept in this process's memory only (${(error as Error).message})`,
-      );
+      if (!this.keepingLocally)
+        this.log(
+          `toonwire proxy: page store ${this.description}: rests are kept in this process's memory only until it can be written again (${this.reason(error)})`,
+        );
+      this.keepingLocally = true;
       return;
     }
-    this.written.set(id, bytes);
+    this.keepingLocally = false;
+    this.forgetExpired();
+    this.written.set(id, { bytes, expires: Date.now() + this.ttlMs });
     this.total += bytes;
-    for (const [oldest, size] of this.written) {
+    for (const [oldest, { bytes: size }] of this.written) {
       if (this.total <= this.options.maxBytes || oldest === id) break;
       this.written.delete(oldest);
       this.total -= size;
@@ -159,11 +175,17 @@ export class RedisPageStore implements PageStore {
       );
     } catch (error) {
       throw new PageStoreUnavailable(
-        `toonwire proxy: the page store (${this.description}) cannot be reached (${(error as Error).message}), so the next page cannot be read. Call the original tool again: its first page is served without the store.`,
+        `toonwire proxy: the page store (${this.description}) cannot be reached (${this.reason(error)}), so the next page cannot be read. Call the original tool again: its first page is served without the store.`,
         { cause: error },
       );
     }
     if (text === null) return undefined;
+    const mine = this.written.get(id);
+    if (mine !== undefined) {
+      // Renewed by GETEX: it goes last, so the map stays in order of expiry (and of last use).
+      this.written.delete(id);
+      this.written.set(id, { bytes: mine.bytes, expires: Date.now() + this.ttlMs });
+    }
     const stored = JSON.parse(text) as Stored;
     const key = stored.key ?? undefined;
     const rows =
@@ -184,11 +206,12 @@ export class RedisPageStore implements PageStore {
       await this.command(() => this.client.ping());
       return undefined;
     } catch (error) {
-      return `page store ${this.description} unreachable: ${(error as Error).message}`;
+      return `page store ${this.description} unreachable: ${this.reason(error)}`;
     }
   }
 
   get size(): { entries: number; bytes: number } {
+    this.forgetExpired();
     const local = this.fallback.size;
     return { entries: this.written.size + local.entries, bytes: this.total + local.bytes };
   }
@@ -201,6 +224,26 @@ export class RedisPageStore implements PageStore {
     } catch {
       this.client.destroy();
     }
+  }
+
+  /** Forgets the keys this process wrote that Redis has dropped by now (their TTL passed). */
+  private forgetExpired(): void {
+    const now = Date.now();
+    for (const [id, entry] of this.written) {
+      if (entry.expires > now) break; // the rest expire later
+      this.written.delete(id);
+      this.total -= entry.bytes;
+    }
+  }
+
+  /**
+   * Why a command failed: the client refuses commands while it has no connection ("The client is
+   * offline"), and the reason it has none is its last error (a refused connection, a wrong
+   * password, a database index out of range).
+   */
+  private reason(error: unknown): string {
+    const message = (error as Error).message;
+    return this.lastError === '' || this.client.isReady ? message : `${message}: ${this.lastError}`;
   }
 
   /** `run`'s command within the deadline; a client without a connection fails at once. */
