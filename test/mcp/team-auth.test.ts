@@ -438,3 +438,81 @@ describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
     assert.equal(dave.status, 404);
   });
 });
+
+describe('toonwire proxy --auth-issuer when the key set cannot be fetched', () => {
+  const AUDIENCE = 'https://mcp.example.com/mcp';
+  const ISSUER = 'https://auth.example.com';
+  let mode: 'failing' | 'garbage' | 'serving' = 'failing';
+  let jwks: ReturnType<typeof createServer>;
+  let proxy: LineProcess;
+  let url: string;
+  let signed: string;
+
+  before(async () => {
+    const pair = await generateKeyPair('ES256');
+    const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
+    signed = await new SignJWT({ sub: 'carol' })
+      .setProtectedHeader({ alg: 'ES256', kid: 'k1' })
+      .setIssuer(ISSUER)
+      .setAudience(AUDIENCE)
+      .setExpirationTime('10m')
+      .sign(pair.privateKey);
+    jwks = createServer((_request, response) => {
+      if (mode === 'failing') response.writeHead(500).end('down for maintenance');
+      else if (mode === 'garbage') response.writeHead(200).end('<html>login</html>');
+      else response.end(JSON.stringify({ keys: [publicJwk] }));
+    });
+    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
+    ({ proxy, url } = await startListening([
+      '--auth-issuer',
+      ISSUER,
+      '--auth-audience',
+      AUDIENCE,
+      '--auth-jwks',
+      `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+      '--metrics',
+      '127.0.0.1:0',
+      '--',
+      ...TEAM_UPSTREAM,
+    ]));
+  });
+  after(async () => {
+    await stopped(proxy);
+    jwks.closeAllConnections();
+    await new Promise((resolve) => jwks.close(resolve));
+  });
+
+  it('answers a good token 503 "retry later", not invalid_token, says why on stderr once, and serves it once the keys come', async () => {
+    for (const [given, why] of [
+      ['failing', /Expected 200 OK from the JSON Web Key Set/],
+      ['garbage', /not a JSON Web Key Set|parse the JSON Web Key Set/],
+    ] as const) {
+      mode = given;
+      for (let attempt = 0; attempt < 2; attempt++) {
+        const answer = await post(url, INITIALIZE, bearer(signed));
+        assert.equal(answer.status, 503, `${given}: ${JSON.stringify(answer.messages)}`);
+        assert.equal(
+          answer.headers.get('www-authenticate'),
+          null,
+          'no challenge: the token is not at fault',
+        );
+        assert.match(
+          answer.messages[0]!.error.message,
+          /cannot fetch the issuer's key set .*retry later/,
+        );
+        assert.match(answer.messages[0]!.error.message, why);
+      }
+      const said = proxy.stderr
+        .split('\n')
+        .filter((line) => line.includes('cannot check access tokens'));
+      assert.equal(said.filter((line) => why.test(line)).length, 1, proxy.stderr);
+    }
+    mode = 'serving';
+    const served = await post(url, INITIALIZE, bearer(signed));
+    assert.equal(served.status, 200, JSON.stringify(served.messages));
+    assert.equal(served.messages[0]!.result.serverInfo.name, 'team-upstream');
+    const metricsUrl = /metrics at (http:\/\/\S+)/.exec(proxy.stderr)![1]!;
+    const text = await (await fetch(metricsUrl)).text();
+    assert.doesNotMatch(text, /outcome="unauthorized"\} [1-9]/, 'no caller was counted as refused');
+  });
+});

@@ -13,9 +13,12 @@ export interface Caller {
   name: string;
 }
 
-/** Why a request is refused: its HTTP status, the `WWW-Authenticate` header, a message. */
+/**
+ * Why a request is refused: its HTTP status, the `WWW-Authenticate` header (none for 503, when
+ * the proxy could not check the token), a message.
+ */
 export interface Refusal {
-  status: 401 | 403;
+  status: 401 | 403 | 503;
   challenge: string;
   message: string;
 }
@@ -198,6 +201,8 @@ export interface OAuthOptions {
   jwksUrl?: string;
   /** Fetch (for tests). */
   fetch?: typeof fetch;
+  /** Where messages for the operator go (default: stderr): the key set cannot be fetched. */
+  log?: (message: string) => void;
 }
 
 /**
@@ -232,6 +237,8 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
     challenge: `${base}, error="${error}", error_description="${description}"`,
     message: `Unauthorized: ${description}`,
   });
+  const log = options.log ?? ((message: string) => process.stderr.write(`${message}\n`));
+  let lastKeySetProblem = '';
   /** Tokens already checked, by digest: their answer, until the token expires. */
   const checked = new Map<string, { answer: Caller | Refusal; until: number }>();
   const verify = async (token: string): Promise<Caller | Refusal> => {
@@ -239,8 +246,22 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
     try {
       ({ payload } = await jose.jwtVerify(token, keys, { issuer, audience }));
     } catch (error) {
-      return refuse('invalid_token', tokenProblem(error));
+      const unavailable = keySetProblem(error);
+      if (unavailable === undefined) return refuse('invalid_token', tokenProblem(error));
+      // The proxy's problem, not the token's: a client told "invalid_token" would throw a good
+      // token away and sign in again, and the operator would hear nothing.
+      if (unavailable !== lastKeySetProblem)
+        log(
+          `toonwire proxy: cannot check access tokens: the issuer's key set ${jwksUrl}: ${unavailable}`,
+        );
+      lastKeySetProblem = unavailable;
+      return {
+        status: 503,
+        challenge: '',
+        message: `Service unavailable: the proxy cannot fetch the issuer's key set to check the token (${unavailable}); retry later`,
+      };
     }
+    lastKeySetProblem = '';
     // The subject is who the caller is: sessions and page cursors are bound to it. Tokens without
     // one (RFC 9068 requires it) could not be told apart, so one would reach another's session.
     if (typeof payload.sub !== 'string' || payload.sub === '')
@@ -292,6 +313,25 @@ export async function oauthAuthenticator(options: OAuthOptions): Promise<Authent
       return verify(token);
     },
   };
+}
+
+/**
+ * Why the issuer's key set could not be had (unreachable, not 200, not JSON, too slow), or
+ * `undefined` when `error` is about the token itself.
+ */
+function keySetProblem(error: unknown): string | undefined {
+  const { code, message } = error as { code?: unknown; message?: unknown };
+  const text = typeof message === 'string' ? message : String(error);
+  if (code === 'ERR_JWKS_TIMEOUT') return 'no answer in time';
+  if (code === 'ERR_JWKS_INVALID') return 'the answer is not a JSON Web Key Set';
+  if (code === 'ERR_JOSE_GENERIC' && /JSON Web Key Set/.test(text)) return text;
+  // Not jose's own error: the fetch failed (refused, reset, unknown host).
+  if (code === undefined) {
+    const cause = (error as { cause?: { code?: unknown; message?: unknown } }).cause;
+    const detail = cause?.code ?? cause?.message;
+    return detail === undefined ? text : `${text} (${String(detail)})`;
+  }
+  return undefined;
 }
 
 /** Why jose refused a token, in words safe to send back (no token content). */

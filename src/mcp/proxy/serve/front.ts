@@ -90,11 +90,13 @@ export class Front {
     if (auth !== undefined) {
       const checked = await auth.check(request);
       if (isRefusal(checked)) {
-        this.options.metrics?.recordRequest(
-          ANONYMOUS,
-          checked.status === 401 ? 'unauthorized' : 'forbidden',
-        );
-        response.setHeader('www-authenticate', checked.challenge);
+        // A 503 refuses no one: the proxy could not check the token (the caller should retry).
+        if (checked.status !== 503)
+          this.options.metrics?.recordRequest(
+            ANONYMOUS,
+            checked.status === 401 ? 'unauthorized' : 'forbidden',
+          );
+        if (checked.challenge !== '') response.setHeader('www-authenticate', checked.challenge);
         return fail(response, checked.status, checked.message);
       }
       caller = checked;
