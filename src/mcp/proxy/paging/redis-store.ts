@@ -44,6 +44,7 @@ type Client = {
   connect(): Promise<unknown>;
   set(key: string, value: string, options: { PX: number }): Promise<unknown>;
   getEx(key: string, options: { type: 'PX'; value: number }): Promise<string | null>;
+  pExpire(key: string, ms: number): Promise<number>;
   del(key: string): Promise<unknown>;
   ping(): Promise<string>;
   close?(): Promise<unknown>;
@@ -69,6 +70,12 @@ export class RedisPageStore implements PageStore {
   readonly ttlMs: number;
   private readonly fallback: PageCache<Continuation>;
   /**
+   * Rests this process wrote or read, parsed: a rest never changes under its id, so a later
+   * page needs from Redis only that the key is still there (PEXPIRE, which renews it), not the
+   * whole rest again (a 200,000-row rest is megabytes of JSON to fetch and parse per page).
+   */
+  private readonly recent: PageCache<Continuation>;
+  /**
    * Keys this process wrote, least recently used first, with their sizes and when they expire in
    * Redis unless used again (as far as this process knows: another replica's use renews them
    * unseen).
@@ -87,6 +94,7 @@ export class RedisPageStore implements PageStore {
     this.description = `Redis at ${redactedUrl(options.url)}`;
     this.ttlMs = options.ttlMs;
     this.fallback = new PageCache({ ttlMs: options.ttlMs, maxBytes: options.maxBytes });
+    this.recent = new PageCache({ ttlMs: options.ttlMs, maxBytes: options.maxBytes });
     client.on('error', (error) => {
       // The client reconnects by itself; say once per distinct problem what it is.
       if (error.message === this.lastError) return;
@@ -154,6 +162,7 @@ export class RedisPageStore implements PageStore {
       return;
     }
     this.keepingLocally = false;
+    this.recent.put(id, entry, bytes);
     this.forgetExpired();
     this.written.set(id, { bytes, expires: Date.now() + this.ttlMs });
     this.total += bytes;
@@ -168,24 +177,47 @@ export class RedisPageStore implements PageStore {
   async get(id: string): Promise<Continuation | undefined> {
     const local = this.fallback.get(id);
     if (local !== undefined) return local;
-    let text: string | null;
+    const known = this.recent.get(id);
+    let text: string | null = null;
     try {
-      text = await this.command(() =>
-        this.client.getEx(PREFIX + id, { type: 'PX', value: this.ttlMs }),
-      );
+      // Redis stays the truth: a rest it has dropped (expired, evicted, lost in a restart) is
+      // gone here too, and a Redis that cannot be reached fails the read as before.
+      if (known !== undefined) {
+        const renewed = await this.command(() => this.client.pExpire(PREFIX + id, this.ttlMs));
+        if (Number(renewed) !== 1) {
+          this.recent.delete(id);
+          return undefined;
+        }
+      } else
+        text = await this.command(() =>
+          this.client.getEx(PREFIX + id, { type: 'PX', value: this.ttlMs }),
+        );
     } catch (error) {
       throw new PageStoreUnavailable(
         `toonwire proxy: the page store (${this.description}) cannot be reached (${this.reason(error)}), so the next page cannot be read. Call the original tool again: its first page is served without the store.`,
         { cause: error },
       );
     }
+    this.renewWritten(id);
+    if (known !== undefined) return known;
     if (text === null) return undefined;
+    const continuation = this.parse(text);
+    if (continuation !== undefined) this.recent.put(id, continuation, text.length);
+    return continuation;
+  }
+
+  /** A key this process wrote was used: it expires later, and goes last (order of last use). */
+  private renewWritten(id: string): void {
     const mine = this.written.get(id);
     if (mine !== undefined) {
       // Renewed by GETEX: it goes last, so the map stays in order of expiry (and of last use).
       this.written.delete(id);
       this.written.set(id, { bytes: mine.bytes, expires: Date.now() + this.ttlMs });
     }
+  }
+
+  /** The continuation of a stored rest's text, or `undefined` when it has no list to page. */
+  private parse(text: string): Continuation | undefined {
     const stored = JSON.parse(text) as Stored;
     const key = stored.key ?? undefined;
     const rows =
