@@ -47,6 +47,12 @@ function parameterValue(name: string, value: string): string {
   return name === 'charset' && lower === 'utf8' ? 'utf-8' : lower;
 }
 
+// The parameters that tell the adapter's offers apart (`charset`, and `profile=problem`). Any
+// other parameter of a range selects a variant the app serves within the format, not the format
+// (`application/json;v=2` is Nest's media-type versioning, and the app answers it in version 2):
+// it is left to the app, and the range names its format as if it were not there.
+const FORMAT_PARAMETERS: ReadonlySet<string> = new Set(['charset', 'profile']);
+
 // RFC 9110 §12.5.1: `type/subtype *( ";" parameter ) [ weight ]`; the weight ends the media
 // range's own parameters. Entries that do not parse, or carry an invalid q, are ignored.
 function parseAccept(accept: string): MediaRange[] {
@@ -61,7 +67,7 @@ function parseAccept(accept: string): MediaRange[] {
         q = /^(0(\.\d{0,3})?|1(\.0{0,3})?)$/.test(value) ? Number(value) : Number.NaN;
         break;
       }
-      params.push([name, parameterValue(name, value)]);
+      if (FORMAT_PARAMETERS.has(name)) params.push([name, parameterValue(name, value)]);
     }
     if (!Number.isNaN(q)) ranges.push({ type, subtype, params, q });
   }
@@ -200,6 +206,7 @@ const cache: Record<DocumentKind, Map<string, ClientPreference>> = {
  * clientPreference('application/json, *\/*'); // 'json'
  * clientPreference('text/toon;q=0'); // 'json'
  * clientPreference('*\/*;q=0'); // 'neither'
+ * clientPreference('application/json;v=2'); // 'json' (a version is the app's to serve)
  */
 export function clientPreference(
   accept: string | undefined,

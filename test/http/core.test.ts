@@ -73,6 +73,12 @@ describe('clientPreference', () => {
     [' Text/TOON ; Charset="UTF-8" ; Q="0.5", application/json;q=0.4', 'toon'],
     ['text/toon;q=0.5;charset=latin1, application/json;q=0.4', 'toon'],
     ['text/toon;flag;q=0.3, application/json;q=0.4', 'json'],
+    // A parameter other than charset or profile picks a variant the app serves (Nest's media-type
+    // versioning), not the format: the range still names its format.
+    ['application/json;v=2', 'json'],
+    ['text/toon; v=2', 'toon'],
+    ['application/json;v=2, text/toon;v=2;q=0.5', 'json'],
+    ['text/toon;v=2;charset=latin1, application/json;q=0.1', 'json'],
   ];
   for (const [accept, expected] of table) {
     it(`reads ${accept === undefined ? 'a missing Accept' : JSON.stringify(accept)} as ${expected}`, () => {
@@ -86,8 +92,8 @@ describe('clientPreference', () => {
   });
 
   it('reads commas and semicolons inside quoted parameter values as part of the value', () => {
-    // A parameter the offers lack: the range does not apply, so the quoted text names nothing.
-    assert.equal(clientPreference('application/json; note="a, text/toon"'), 'either');
+    // The quoted text is the value of a parameter that picks no format: it names no TOON.
+    assert.equal(clientPreference('application/json; note="a, text/toon"'), 'json');
     assert.equal(clientPreference('text/toon;q=0, application/json; x="y;q=0"'), 'json');
     assert.equal(clientPreference('text/toon;q=0, application/json; x="\\",q=0"'), 'json');
     assert.deepEqual(mediaTypeParameters('text/toon; a="x;y"; b="q\\"r"; c=1'), [
