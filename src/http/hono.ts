@@ -193,7 +193,12 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
         jsonAcceptable: () => acceptsFormat(accept, 'json'),
       });
       response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
-      if (rendered.format === 'toon') {
+      // A file the handler named (c.header('Content-Disposition', 'attachment; filename=...'))
+      // is that file's bytes: it stays JSON, as in the other adapters. Known only once the
+      // response holds every header the handler set, so such a response pays one TOON render.
+      if (rendered.format === 'toon' && response.headers.has('content-disposition'))
+        response = json(object, arg, headers);
+      else if (rendered.format === 'toon') {
         // An ETag the handler set names the JSON representation, not this one.
         retagForToon(
           response.headers.get('etag'),

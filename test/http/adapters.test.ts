@@ -38,6 +38,23 @@ function listen(server: Server): Promise<AppServer> {
   });
 }
 
+async function listenHono(app: Hono, settings?: ToonSettings): Promise<AppServer> {
+  const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
+  await new Promise((resolve) => started.once('listening', resolve));
+  const address = started.address();
+  const port = typeof address === 'object' && address !== null ? address.port : 0;
+  return {
+    url: `http://127.0.0.1:${port}`,
+    settings: settings ?? new ToonSettings(),
+    store: new OrderStore([]),
+    close: () =>
+      new Promise<void>((done) => {
+        started.close(() => done());
+        started.closeAllConnections();
+      }),
+  };
+}
+
 async function listenFastify(app: FastifyInstance): Promise<AppServer> {
   await app.listen({ port: 0, host: '127.0.0.1' });
   const address = app.server.address();
@@ -372,7 +389,7 @@ describe('a file the handler names (Content-Disposition) stays JSON', () => {
     ],
   };
 
-  it('on Express and on Fastify, under every default format', async () => {
+  it('on Express, Fastify and Hono, under every default format', async () => {
     for (const defaultFormat of ['json', 'auto', 'toon'] as const) {
       const app = express();
       app.use(toonExpress({ defaultFormat }));
@@ -385,7 +402,17 @@ describe('a file the handler names (Content-Disposition) stays JSON', () => {
         reply.header('content-disposition', disposition);
         return orders;
       });
-      const pair = [await listen(createServer(app)), await listenFastify(fastify)];
+      const hono = new Hono();
+      hono.use(toonHono({ defaultFormat }));
+      hono.get('/export', (c) => {
+        c.header('Content-Disposition', disposition);
+        return c.json(orders);
+      });
+      const pair = [
+        await listen(createServer(app)),
+        await listenFastify(fastify),
+        await listenHono(hono),
+      ];
       servers.push(...pair);
       for (const server of pair) {
         const answer = await send(server, { path: '/export', headers: TOON });
@@ -673,20 +700,7 @@ describe('Hono adapter', () => {
     app.get('/custom', () => {
       throw new HTTPException(401, { res: new Response('custom', { status: 401 }) });
     });
-    const started = serve({ fetch: app.fetch, port: 0, hostname: '127.0.0.1' }) as Server;
-    await new Promise((resolve) => started.once('listening', resolve));
-    const address = started.address();
-    const port = typeof address === 'object' && address !== null ? address.port : 0;
-    server = {
-      url: `http://127.0.0.1:${port}`,
-      settings: negotiation.settings,
-      store: new OrderStore([]),
-      close: () =>
-        new Promise<void>((done) => {
-          started.close(() => done());
-          started.closeAllConnections();
-        }),
-    };
+    server = await listenHono(app, negotiation.settings);
   });
   after(() => server.close());
 
