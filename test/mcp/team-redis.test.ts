@@ -23,8 +23,12 @@ const rest = (rows: number): Continuation => {
   return { tool: 'rows', value, list: { key: undefined, rows: value }, budget: 100, encoder };
 };
 
-/** A store of `url` whose log lines are kept. */
-async function storeOf(url: string, ttlMs = 60_000) {
+/**
+ * A store of `url` whose log lines are kept; with `connected`, once its client is ready
+ * (`RedisPageStore.connect` does not wait for it, so that a proxy starts while Redis is away: a
+ * write before then is kept in memory, "The client is offline").
+ */
+async function storeOf(url: string, ttlMs = 60_000, connected = true) {
   const lines: string[] = [];
   const store = await RedisPageStore.connect({
     url,
@@ -33,6 +37,14 @@ async function storeOf(url: string, ttlMs = 60_000) {
     encoderFor: () => encoder,
     log: (line) => lines.push(line),
   });
+  if (connected) {
+    let why: string | undefined = 'not asked yet';
+    const ready = await waitUntil(() => {
+      void store.unready().then((reason) => (why = reason));
+      return why === undefined;
+    }, 20_000);
+    assert.equal(ready, true, `the store of ${url} connects: ${why}`);
+  }
   return { store, lines };
 }
 
@@ -123,7 +135,7 @@ describe('the Redis page store', { skip }, () => {
       [nothing, /ECONNREFUSED/],
     ];
     for (const [given, why] of cases) {
-      const { store, lines } = await storeOf(given);
+      const { store, lines } = await storeOf(given, undefined, false);
       try {
         // The client reports its failure to connect once, on its own.
         assert.equal(await waitUntil(() => lines.some((line) => why.test(line)), 20_000), true);
@@ -143,7 +155,7 @@ describe('the Redis page store', { skip }, () => {
   });
 
   it('keeps rests in memory while Redis is away, saying so once, not once per long result', async () => {
-    const { store, lines } = await storeOf(url('wrong-secret'));
+    const { store, lines } = await storeOf(url('wrong-secret'), undefined, false);
     try {
       assert.equal(await waitUntil(() => lines.length > 0, 20_000), true);
       for (let index = 0; index < 5; index++) await store.put(`kept-${index}`, rest(10), 100);
