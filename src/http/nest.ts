@@ -338,17 +338,37 @@ function sendData(
     settings: context.settings,
     status: answer.status,
   });
-  res.statusCode = rendered.status ?? answer.status;
-  for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
-  if (!context.json) res.setHeader('Vary', appendVary(res.getHeader('vary') as string | undefined));
-  res.setHeader(
-    'Content-Type',
-    rendered.format === 'json' && rendered.status === undefined
-      ? 'application/json; charset=utf-8'
-      : rendered.contentType,
-  );
-  res.setHeader('Content-Length', Buffer.byteLength(rendered.body));
-  res.end(rendered.body);
+  writeNodeAnswer(res, {
+    status: rendered.status ?? answer.status,
+    headers: rendered.headers,
+    vary: !context.json,
+    contentType:
+      rendered.format === 'json' && rendered.status === undefined
+        ? 'application/json; charset=utf-8'
+        : rendered.contentType,
+    body: rendered.body,
+  });
+}
+
+// Writes a whole answer on Node's own response (Nest middleware on Fastify gets one, without
+// Express's methods): status, the answer's headers, `Vary: Accept` when negotiated, its type
+// and length, and the body.
+function writeNodeAnswer(
+  res: NodeResponseLike,
+  answer: {
+    status: number;
+    headers: Record<string, string>;
+    vary: boolean;
+    contentType: string;
+    body: string;
+  },
+): void {
+  res.statusCode = answer.status;
+  for (const [name, value] of Object.entries(answer.headers)) res.setHeader(name, value);
+  if (answer.vary) res.setHeader('Vary', appendVary(res.getHeader('vary') as string | undefined));
+  res.setHeader('Content-Type', answer.contentType);
+  res.setHeader('Content-Length', Buffer.byteLength(answer.body));
+  res.end(answer.body);
 }
 
 /**
@@ -436,13 +456,13 @@ export class ToonExceptionFilter implements ExceptionFilter {
       return;
     }
     if (nodeResponse) {
-      // Nest middleware on Fastify is given Node's own response, without Express's methods.
-      res.statusCode = rendered.status;
-      for (const [name, value] of Object.entries(rendered.headers)) res.setHeader(name, value);
-      res.setHeader('Vary', appendVary(res.getHeader('vary') as string | undefined));
-      res.setHeader('Content-Type', rendered.contentType);
-      res.setHeader('Content-Length', Buffer.byteLength(rendered.body));
-      res.end(rendered.body);
+      writeNodeAnswer(res, {
+        status: rendered.status,
+        headers: rendered.headers,
+        vary: true,
+        contentType: rendered.contentType,
+        body: rendered.body,
+      });
       return;
     }
     res.status(rendered.status);
