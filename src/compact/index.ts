@@ -5,7 +5,12 @@ export {
   type CandidateName,
   DEFAULT_CANDIDATES,
 } from './candidates.js';
-export { estimateTokenRange, estimateTokens, type TokenEstimate } from './estimate.js';
+export {
+  type BaselineEstimate,
+  estimateTokenRange,
+  estimateTokens,
+  type TokenEstimate,
+} from './estimate.js';
 export { DEFAULT_FLATTEN_MAX_DEPTH, type FlattenOptions, flatten, unflatten } from './flatten.js';
 export {
   type CandidateMeasurement,
@@ -19,6 +24,7 @@ export {
   parseCompact,
   passesTokenGuard,
   pick,
+  shippedEstimate,
   stringifyCompact,
   TOKEN_GUARD_CLEAR_BYTES,
   TOKEN_GUARD_MARGIN,

@@ -16,7 +16,12 @@ import {
   type ToonCandidate,
 } from './candidates.js';
 import { stringifyDeep } from './deep-json.js';
-import { estimateTokenRange, estimateTokenRangeWithin, type TokenEstimate } from './estimate.js';
+import {
+  type BaselineEstimate,
+  estimateBaselineWithin,
+  estimateTokenRange,
+  type TokenEstimate,
+} from './estimate.js';
 import { type FieldSpec, project } from './project.js';
 import { cannotPassGuard, type ShapeBound, shapeBound } from './shape-bound.js';
 import {
@@ -130,7 +135,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   // the value's shape, cannot pass the token guard is not encoded at all.
   let bound: ShapeBound | undefined;
   // JSON's token estimate, when the bound needed it (the guard then reuses it).
-  let jsonEstimate: TokenEstimate | undefined;
+  let jsonEstimate: BaselineEstimate | undefined;
   const quick = quickStart(value, options, candidates, measure, budgeted, outcomes, guarded);
   if (quick !== undefined) {
     ({ shared, json, size, bound, jsonEstimate } = quick);
@@ -247,7 +252,7 @@ function decideFromShape(
   value: unknown,
   json: string,
   jsonBytes: number,
-): { bound: ShapeBound | undefined; jsonEstimate: TokenEstimate | undefined } {
+): { bound: ShapeBound | undefined; jsonEstimate: BaselineEstimate | undefined } {
   const bound = shapeBound(value, jsonBytes * TOKEN_GUARD_CLEAR_BYTES);
   if (
     bound === undefined ||
@@ -260,13 +265,16 @@ function decideFromShape(
   // a token over, so that the rounded floor below passes it too), and the estimate only grows as
   // it scans: on a long text it can stop there, without the rest.
   const enough = (bound.tokensSaved - TOKEN_GUARD_SLACK) / TOKEN_GUARD_MARGIN + 1;
-  const estimate = estimateTokenRangeWithin(json, enough);
+  const estimate = estimateBaselineWithin(json, enough);
   if (typeof estimate === 'number') {
     const floored = { ...bound, jsonTokens: estimate };
     // Ruled out by a floor of JSON's estimate, so by the estimate itself.
     if (ruledOutByShape(floored, jsonBytes)) return { bound: floored, jsonEstimate: undefined };
   }
-  const jsonEstimate = typeof estimate === 'number' ? estimateTokenRange(json) : estimate;
+  const jsonEstimate =
+    typeof estimate === 'number'
+      ? (estimateBaselineWithin(json, Number.POSITIVE_INFINITY) as BaselineEstimate)
+      : estimate;
   return { bound: { ...bound, jsonTokens: jsonEstimate.tokens }, jsonEstimate };
 }
 
@@ -276,7 +284,7 @@ function tokenSafe(
   bytes: number,
   json: string,
   jsonBytes: number,
-  knownJsonEstimate: TokenEstimate | undefined,
+  knownJsonEstimate: BaselineEstimate | undefined,
 ): boolean {
   return passesTokenGuard(bytes, jsonBytes, () => [
     estimateTokenRange(text),
@@ -298,9 +306,10 @@ function clearsMargin(tokens: number, jsonTokens: number): boolean {
  * The default measure's rule for a text smaller than JSON in bytes: it ships when it is not empty
  * and saves at least {@link TOKEN_GUARD_CLEAR_BYTES} of JSON's bytes, or when `estimates()` (its estimated
  * tokens and JSON's, asked for only then) shows a saving of {@link TOKEN_GUARD_MARGIN} and
- * {@link TOKEN_GUARD_SLACK} tokens. Given {@link estimateTokenRange}'s pairs, the saving must
- * hold on both estimates. For callers that size a text in pieces (the CLI on files too large
- * for one string).
+ * {@link TOKEN_GUARD_SLACK} tokens. Given {@link estimateTokenRange}'s estimates, the text is
+ * priced with its structure at its dearest ({@link shippedEstimate}), and the saving must also
+ * hold with characters outside ASCII at their cheapest. For callers that size a text in pieces (the
+ * CLI on files too large for one string).
  *
  * @example
  * passesTokenGuard(400, 1000, () => [0, 0]); // true: 60% of the bytes saved
@@ -310,7 +319,7 @@ function clearsMargin(tokens: number, jsonTokens: number): boolean {
 export function passesTokenGuard(
   bytes: number,
   jsonBytes: number,
-  estimates: () => readonly [number | TokenEstimate, number | TokenEstimate],
+  estimates: () => readonly [number | TokenEstimate, number | BaselineEstimate],
 ): boolean {
   // The empty TOON document (the empty object's) reads to a model as no result at all, where
   // JSON's `{}` says there is an empty object.
@@ -323,14 +332,27 @@ export function passesTokenGuard(
       typeof json === 'number' ? json : json.tokens,
     );
   }
-  return clearsMargin(text.tokens, json.tokens) && clearsMargin(text.low, json.low);
+  const shipped = shippedEstimate(text);
+  return clearsMargin(shipped.tokens, json.tokens) && clearsMargin(shipped.low, json.low);
+}
+
+/**
+ * What the token guard counts for a text it may ship: its estimate with structure at its
+ * dearest (see {@link TokenEstimate}'s `dearest`), `low` raised by as much. JSON's own estimate
+ * is counted as it is.
+ *
+ * @example
+ * shippedEstimate(estimateTokenRange('[2]{"a"}:')); // { tokens: 7, low: 7 }
+ */
+export function shippedEstimate(estimate: TokenEstimate): { tokens: number; low: number } {
+  return { tokens: estimate.dearest, low: estimate.low + estimate.dearest - estimate.tokens };
 }
 
 /**
  * The default measure's rule in words, for explanations (`toonwire pick --explain`, the size
  * report): what {@link passesTokenGuard} asks of a TOON text.
  */
-export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes, not empty (the empty object's TOON reads as no result), and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate, also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
+export const TOKEN_GUARD_RULE = `TOON ships only when it is smaller than JSON in UTF-8 bytes, not empty (the empty object's TOON reads as no result), and saves at least ${TOKEN_GUARD_CLEAR_BYTES * 100}% of JSON's bytes, or at least ${TOKEN_GUARD_MARGIN * 100}% of its tokens (and ${TOKEN_GUARD_SLACK} more) by a synchronous o200k_base estimate (its punctuation runs at their dearest), also with characters outside ASCII at their cheapest: a margin above the estimate's error on the tokenizers checked; otherwise JSON ships`;
 
 /** The default measure's verdict on one TOON text, from {@link guardVerdict}. */
 export interface GuardVerdict {
@@ -352,9 +374,9 @@ export function guardVerdict(
   bytes: number,
   jsonBytes: number,
   estimate: number | TokenEstimate,
-  jsonEstimate: number | TokenEstimate,
+  jsonEstimate: number | BaselineEstimate,
 ): GuardVerdict {
-  const tokens = typeof estimate === 'number' ? estimate : estimate.tokens;
+  const tokens = typeof estimate === 'number' ? estimate : shippedEstimate(estimate).tokens;
   const jsonTokens = typeof jsonEstimate === 'number' ? jsonEstimate : jsonEstimate.tokens;
   const share = (part: number, whole: number) =>
     `${whole === 0 ? '0.0' : ((part / whole) * 100).toFixed(1)}%`;
@@ -585,7 +607,7 @@ interface QuickStart {
   /** The value's shape bound, under the default measure when the value is plain. */
   bound: ShapeBound | undefined;
   /** JSON's token estimate, when the bound needed it. */
-  jsonEstimate?: TokenEstimate | undefined;
+  jsonEstimate?: BaselineEstimate | undefined;
 }
 
 /**

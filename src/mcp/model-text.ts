@@ -8,6 +8,7 @@ import {
   type PickOptions,
   type PickResult,
   pick,
+  shippedEstimate,
   TOKEN_GUARD_SLACK,
 } from '../compact/index.js';
 
@@ -96,8 +97,9 @@ const LABEL_SAVING_FACTOR = 3;
 
 /** Does `text`'s estimated saving over `json` cover `label` {@link LABEL_SAVING_FACTOR} times, plus the guard's slack? */
 function affordsLabel(label: string, text: string, json: string): boolean {
-  const cost = estimateTokenRange(`${label}\n`);
-  const mine = estimateTokenRange(text);
+  // Priced as the guard prices them: the label with the text it ships.
+  const cost = shippedEstimate(estimateTokenRange(`${label}\n`));
+  const mine = shippedEstimate(estimateTokenRange(text));
   const theirs = estimateTokenRange(json);
   const covers = (saving: number, labelTokens: number) =>
     saving >= LABEL_SAVING_FACTOR * labelTokens + TOKEN_GUARD_SLACK;

@@ -5,9 +5,16 @@
 // with trailing newlines and slashes, letters, digits and spaces outside ASCII, surrogate pairs
 // and lone surrogates, and a text long enough to be scanned in several windows.
 import assert from 'node:assert/strict';
+import fs from 'node:fs';
+import { createRequire } from 'node:module';
 import { describe, it } from 'node:test';
-import { estimateTokenRangeWithin } from '../../src/compact/estimate.js';
+import { encode as o200k, decode as o200kText } from 'gpt-tokenizer/encoding/o200k_base';
+import { NPM_DATASETS } from '../../bench/datasets.js';
+import { encode } from '../../src/codec/encode.js';
+import { estimateBaselineWithin, STRUCTURE_TOKENS } from '../../src/compact/estimate.js';
 import { estimateTokenRange, estimateTokens } from '../../src/compact/index.js';
+
+const require = createRequire(import.meta.url);
 
 const cases: ReadonlyArray<readonly [string, number]> = [
   ['', 0],
@@ -51,7 +58,7 @@ describe('estimateTokens', () => {
   });
 });
 
-describe('estimateTokenRangeWithin', () => {
+describe('estimateBaselineWithin', () => {
   // Under a limit, a long text is converted and scanned a piece at a time (1 Ki code units, then
   // 2, 4, ...), each ending where a chunk does: these cross pieces at ordinary places, and inside
   // letters, digits or CJK text with no place to end one (the piece then runs to the window's end).
@@ -64,11 +71,11 @@ describe('estimateTokenRangeWithin', () => {
 
   it('gives the whole estimate when it stays within the limit', () => {
     for (const text of texts) {
-      const whole = estimateTokenRange(text);
+      const { tokens, low } = estimateTokenRange(text);
       // The whole estimate before rounding is at most half a token over its rounded value.
       assert.deepEqual(
-        estimateTokenRangeWithin(text, whole.tokens + 0.5),
-        whole,
+        estimateBaselineWithin(text, tokens + 0.5),
+        { tokens, low },
         JSON.stringify(text),
       );
     }
@@ -80,7 +87,7 @@ describe('estimateTokenRangeWithin', () => {
     for (const text of texts) {
       const whole = estimateTokenRange(text).tokens;
       for (const limit of [0, whole / 4, whole / 2, whole - 1.5]) {
-        const found = estimateTokenRangeWithin(text, limit);
+        const found = estimateBaselineWithin(text, limit);
         if (typeof found !== 'number') continue;
         stopped++;
         assert.ok(
@@ -90,5 +97,56 @@ describe('estimateTokenRangeWithin', () => {
       }
     }
     assert.ok(stopped > texts.length, `stopped ${stopped} times`);
+  });
+});
+
+describe('structure at its dearest', () => {
+  it('lists every o200k token of two to six structural characters, and nothing else', () => {
+    const vocabulary: string[] = [];
+    for (let id = 0; id < 200_000; id++) {
+      let text: string;
+      try {
+        text = o200kText([id]);
+      } catch {
+        continue;
+      }
+      if (text.length >= 2 && text.length <= 6 && /^["{}[\]:,\n]+$/.test(text)) {
+        vocabulary.push(text);
+      }
+    }
+    assert.ok(vocabulary.length > 100, `${vocabulary.length} tokens`);
+    assert.deepEqual(STRUCTURE_TOKENS.split(' ').sort(), vocabulary.sort());
+  });
+
+  it('prices a run the mean counts short at its o200k count', () => {
+    // `]{"` is two tokens, three characters' mean 1.04; `"},{"` one, under its mean of 1.95.
+    assert.deepEqual(estimateTokenRange(']{"'), { tokens: 1, low: 1, dearest: 2 });
+    assert.deepEqual(estimateTokenRange('"},{"'), { tokens: 2, low: 2, dearest: 2 });
+    // A TOON header and a row: `]{"`, and `"}` with `:\n`, are two tokens each, not one.
+    assert.deepEqual(estimateTokenRange('[2]{"a b"}:\n  x'), { tokens: 8, low: 8, dearest: 10 });
+    assert.equal(o200k('[2]{"a b"}:\n  x').length, 10);
+    // Outside ASCII, `low` is lower; nothing structural, `dearest` is `tokens`.
+    assert.deepEqual(estimateTokenRange('日本'), { tokens: 2, low: 1, dearest: 2 });
+  });
+
+  it("never counts short o200k's count of the structural runs of real JSON and TOON texts", () => {
+    let runs = 0;
+    let short = 0;
+    for (const file of NPM_DATASETS.slice(0, 6)) {
+      const value = JSON.parse(fs.readFileSync(require.resolve(file), 'utf8')) as unknown;
+      const items = Array.isArray(value)
+        ? value.slice(0, 200)
+        : Object.entries(value as object).slice(0, 200);
+      for (const text of [JSON.stringify(items), encode(items)]) {
+        for (const [run] of text.matchAll(/[^\s\p{L}\p{N}]+[\r\n/]*/gu)) {
+          if (!/^["{}[\]:,]+\n*$/.test(run) || run.length > 8) continue;
+          runs++;
+          if (o200k(run).length > estimateTokenRange(run).dearest) short++;
+        }
+      }
+    }
+    assert.ok(runs > 10_000, `only ${runs} runs`);
+    // The longest-token rule misses BPE's count on a few rare runs (`}]}]` is three, not two).
+    assert.ok(short <= runs / 1000, `${short} of ${runs} runs counted short`);
   });
 });

@@ -105,7 +105,7 @@ describe('compactResult', () => {
   });
 
   it('with hint, still never ships more than JSON: a label that would tip the balance means JSON', () => {
-    const small = Array.from({ length: 6 }, (_, i) => ({ a: i, b: i + 1 }));
+    const small = Array.from({ length: 8 }, (_, i) => ({ a: i, b: i + 1 }));
     assert.notEqual(pick(small).strategy, 'json');
     const result = compactResult(small, {
       hint: 'A long label that costs more than the table saves over JSON, surely',

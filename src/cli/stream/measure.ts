@@ -13,6 +13,7 @@ import {
   estimateTokenRange,
   flatten,
   passesTokenGuard,
+  type TokenEstimate,
   unflatten,
 } from '../../compact/index.js';
 import { projector } from '../../compact/project.js';
@@ -45,9 +46,8 @@ interface Track {
   shape: ArrayShape | undefined;
   bytes: number;
   tokens: number;
-  estimate: number;
-  /** The estimate with characters outside ASCII at their cheapest (estimateTokenRange). */
-  estimateLow: number;
+  /** The sum of its pieces' estimates (estimateTokenRange). */
+  estimate: TokenEstimate;
   error: string | undefined;
   failures: string[];
 }
@@ -63,6 +63,9 @@ function rowProjector(settings: StreamSettings): (row: JsonValue) => JsonValue {
   return (row) => (keepFields([row]) as JsonValue[])[0]!;
 }
 
+/** The estimate of no text, and of every text when nothing asks for one. */
+const NO_ESTIMATE: Readonly<TokenEstimate> = { tokens: 0, low: 0, dearest: 0 };
+
 function makeTrack(name: string): Track {
   const options: EncodeOptions | undefined = name === 'toon-tab' ? { delimiter: '\t' } : undefined;
   return {
@@ -72,8 +75,7 @@ function makeTrack(name: string): Track {
     shape: name === 'json' ? undefined : new ArrayShape(options),
     bytes: 0,
     tokens: 0,
-    estimate: 0,
-    estimateLow: 0,
+    estimate: { ...NO_ESTIMATE },
     error: undefined,
     failures: [],
   };
@@ -130,27 +132,25 @@ export async function measureRows(
   const estimating = settings.by === 'auto' || !settings.countTokens;
   // A table's rows are the same lines in toon and toon-flatten (only the header differs): a
   // batch text equal to the previous track's is sized once.
-  let last: { text: string; bytes: number; estimate: number; low: number; tokens: number } = {
+  let last: { text: string; bytes: number; estimate: TokenEstimate; tokens: number } = {
     text: '',
     bytes: 0,
-    estimate: 0,
-    low: 0,
+    estimate: NO_ESTIMATE,
     tokens: 0,
   };
   const count = (track: Track, text: string) => {
     if (text !== last.text || text === '') {
-      const estimate = estimating ? estimateTokenRange(text) : { tokens: 0, low: 0 };
       last = {
         text,
         bytes: byteLength(text),
-        estimate: estimate.tokens,
-        low: estimate.low,
+        estimate: estimating ? estimateTokenRange(text) : NO_ESTIMATE,
         tokens: settings.countTokens ? settings.countTokens(text) : 0,
       };
     }
     track.bytes += last.bytes;
-    track.estimate += last.estimate;
-    track.estimateLow += last.low;
+    track.estimate.tokens += last.estimate.tokens;
+    track.estimate.low += last.estimate.low;
+    track.estimate.dearest += last.estimate.dearest;
     track.tokens += last.tokens;
   };
   let first = true;
@@ -217,14 +217,11 @@ export async function measureRows(
   if (
     settings.by === 'auto' &&
     winner !== json &&
-    !passesTokenGuard(winner.bytes, json.bytes, () => [
-      { tokens: winner.estimate, low: winner.estimateLow },
-      { tokens: json.estimate, low: json.estimateLow },
-    ])
+    !passesTokenGuard(winner.bytes, json.bytes, () => [winner.estimate, json.estimate])
   ) {
     winner = json;
   }
-  const tokensOf = (t: Track) => (settings.countTokens ? t.tokens : Math.round(t.estimate));
+  const tokensOf = (t: Track) => (settings.countTokens ? t.tokens : Math.round(t.estimate.tokens));
   const candidates: CandidateResult[] = all.map((track) =>
     track.error === undefined
       ? { name: track.name, size: { bytes: track.bytes, tokens: tokensOf(track) } }
