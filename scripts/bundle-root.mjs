@@ -44,9 +44,21 @@ const modules = await rootGraph();
 // Each module's export names, read from tsc's output before it is replaced (these modules have no
 // side effects at load: the codec and the compact engine only define things).
 const names = new Map();
-for (const file of modules) {
+// The functions and classes among those bindings, each once (a re-export is the same object),
+// with the name tsc's output gives it: the minifier renames every top-level binding, and a
+// function's `name` comes from its binding, so `encode.name` would be one letter in stack traces,
+// `fn.name` logging and code that dispatches on names. The entry below gives these names back:
+// one property definition per exported function at import, not esbuild's `keepNames`, which
+// would wrap every function and class of the bundle, closures in the hot paths included.
+const ownNames = new Map();
+for (const [i, file] of modules.entries()) {
   const namespace = await import(pathToFileURL(path.join(dist, file)).href);
   names.set(file, Object.keys(namespace));
+  for (const [name, value] of Object.entries(namespace)) {
+    if (typeof value === 'function' && value.name !== '' && !ownNames.has(value)) {
+      ownNames.set(value, { binding: `m${i}_${name}`, name: value.name });
+    }
+  }
 }
 
 // Each module's bindings behind a getter that gathers them when a shim first asks: a namespace
@@ -71,6 +83,10 @@ const entry = [
         .join(', ')} }; },`,
   ),
   '};',
+  // An own property `name` exists on every function; redefining its value keeps its attributes.
+  `for (const [fn, name] of [${[...ownNames.values()]
+    .map(({ binding, name }) => `[${binding}, ${JSON.stringify(name)}]`)
+    .join(', ')}]) Object.defineProperty(fn, 'name', { value: name });`,
 ].join('\n');
 
 const { outputFiles } = await esbuild.build({

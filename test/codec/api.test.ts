@@ -189,6 +189,29 @@ describe('class names in the built package root', () => {
     // What console.log(error) prints starts with the class's name, as the reference's does.
     assert.match(inspect(caught), /^ToonDecodeError: Line 1: unterminated string/);
   });
+
+  it('keeps every exported function named as exported, in the root and in each module it bundles', async () => {
+    // Field defect: `encode.name` was a minifier's one-letter name (stack traces, `fn.name`
+    // logging, code that dispatches on names). The modules are the shims the subpaths import.
+    const dist = path.resolve(path.dirname(fileURLToPath(import.meta.url)), '../../dist');
+    const load = (file: string) =>
+      import(pathToFileURL(path.join(dist, file)).href) as Promise<Record<string, unknown>>;
+    const built = await load('index.js');
+    assert.equal((built['encode'] as () => void).name, 'encode');
+    const files = Object.keys(built['__toonwireModules'] as object);
+    assert.ok(files.includes('codec/encode.js'), 'the bundle lists its modules');
+    const misnamed: string[] = [];
+    let functions = 0;
+    for (const file of ['index.js', ...files]) {
+      for (const [name, value] of Object.entries(await load(file))) {
+        if (typeof value !== 'function') continue;
+        functions++;
+        if (value.name !== name) misnamed.push(`${file}: ${name} is named ${value.name}`);
+      }
+    }
+    assert.deepEqual(misnamed, []);
+    assert.ok(functions > 100, `${functions} exported functions checked`);
+  });
 });
 
 describe('constants and helpers', () => {
