@@ -6,7 +6,11 @@ export { DEFAULT_DELIMITER, DELIMITERS, type DelimiterKey } from './codec/consta
 export { decodeStream, decodeStreamSync, type StreamInput } from './codec/decode/stream.js';
 export { decode, decodeFromLines } from './codec/decode.js';
 export { encode, encodeLines } from './codec/encode.js';
-export { ToonDecodeError } from './codec/errors.js';
+export {
+  type ReferenceErrorContext,
+  ToonDecodeError,
+  type ToonDecodeErrorContext,
+} from './codec/errors.js';
 export { escapeString } from './codec/lexical.js';
 export { type RawString, rawString } from './codec/raw-string.js';
 export type {
@@ -21,5 +25,11 @@ export type {
   JsonPrimitive,
   JsonStreamEvent,
   JsonValue,
+  ReadonlyJsonArray,
+  ReadonlyJsonObject,
+  ReadonlyJsonValue,
+  RemovedReferenceOptions,
+  ResolvedDecodeOptions,
+  ResolvedEncodeOptions,
 } from './codec/types.js';
 export * from './compact/index.js';

@@ -13,20 +13,18 @@ import type {
   Delimiter,
   EncodeOptions,
   EncodeReplacer,
+  ResolvedDecodeOptions,
+  ResolvedEncodeOptions,
 } from './types.js';
 
-/** Encode options after validation, defaults applied. */
-export interface EncodeSettings {
-  readonly delimiter: Delimiter;
-  readonly indentSize: number;
+/** Encode options after validation, defaults applied: the public resolved type, all of it set. */
+export interface EncodeSettings extends ResolvedEncodeOptions {
   readonly replacer: EncodeReplacer | undefined;
   readonly bigint: BigIntPolicy;
 }
 
-/** Decode options after validation, defaults applied. */
-export interface DecodeSettings {
-  readonly strict: boolean;
-  readonly indentSize: number;
+/** Decode options after validation, defaults applied: the public resolved type, all of it set. */
+export interface DecodeSettings extends ResolvedDecodeOptions {
   readonly maxDepth: number;
 }
 

@@ -9,6 +9,28 @@ export type JsonArray = JsonValue[];
 /** Any value of the JSON data model, which is exactly TOON's data model (spec §2). */
 export type JsonValue = JsonPrimitive | JsonObject | JsonArray;
 
+/**
+ * A JSON array that may be `readonly` (an `as const` literal, a `ReadonlyArray` from immutable
+ * state). {@link JsonArray} is what `decode` returns, an array you may change; this is the type
+ * to give data you pass in, which toonwire never changes.
+ *
+ * @example
+ * const tags = ['a', 'b'] as const;
+ * const value: ReadonlyJsonValue = { tags }; // a JsonValue would refuse the readonly array
+ * encode(value); // 'tags[2]: a,b'
+ */
+export type ReadonlyJsonArray = readonly ReadonlyJsonValue[];
+/** A JSON object whose properties may be `readonly`, at any depth; see {@link ReadonlyJsonArray}. */
+export interface ReadonlyJsonObject {
+  readonly [key: string]: ReadonlyJsonValue;
+}
+/**
+ * Any JSON value, readonly at any depth: every {@link JsonValue} is one, and so is every value of
+ * the reference implementation's `JsonValue` (whose arrays may be readonly). See
+ * {@link ReadonlyJsonArray}.
+ */
+export type ReadonlyJsonValue = JsonPrimitive | ReadonlyJsonObject | ReadonlyJsonArray;
+
 /** The three delimiters TOON knows (spec §11): comma (default), pipe, and tab. */
 export type Delimiter = ',' | '|' | '\t';
 
@@ -59,9 +81,27 @@ export interface EncodeOptions extends RemovedReferenceOptions {
   /** @deprecated The reference implementation's old name of `indentSize`. */
   indent?: number;
   /** Transforms or omits values on the way in; see {@link EncodeReplacer}. */
-  replacer?: EncodeReplacer;
+  replacer?: EncodeReplacer | undefined;
   /** BigInt policy, default `'auto'` (lossless). A toonwire extension. */
   bigint?: BigIntPolicy;
+}
+
+/**
+ * Encode options with their defaults applied: every option `encode` reads, under its spec name
+ * (`indent` folded into `indentSize`, no replacer as `undefined`). The reference implementation's
+ * type of the same name, plus toonwire's `bigint`; an object of this type is valid
+ * {@link EncodeOptions} too.
+ *
+ * @example
+ * const defaults: ResolvedEncodeOptions = { indentSize: 2, delimiter: ',', bigint: 'auto' };
+ * encode({ a: [1, 2] }, defaults); // 'a[2]: 1,2'
+ */
+export interface ResolvedEncodeOptions {
+  readonly indentSize: number;
+  readonly delimiter: Delimiter;
+  readonly replacer?: EncodeReplacer | undefined;
+  /** Optional here so that an object written for the reference's type is one of these too. */
+  readonly bigint?: BigIntPolicy;
 }
 
 /** Options of {@link decode} and the stream decoders. Names follow the spec (§13). */
@@ -77,6 +117,22 @@ export interface DecodeOptions extends RemovedReferenceOptions {
    * container being level 1). A toonwire extension.
    */
   maxDepth?: number;
+}
+
+/**
+ * Decode options with their defaults applied (`indent` folded into `indentSize`): the reference
+ * implementation's type of the same name, plus toonwire's `maxDepth`; an object of this type is
+ * valid {@link DecodeOptions} too.
+ *
+ * @example
+ * const lenient: ResolvedDecodeOptions = { indentSize: 2, strict: false };
+ * decode('a[2]: 1', lenient); // { a: [1] }
+ */
+export interface ResolvedDecodeOptions {
+  readonly indentSize: number;
+  readonly strict: boolean;
+  /** Optional here so that an object written for the reference's type is one of these too. */
+  readonly maxDepth?: number;
 }
 
 /** Options of `decodeStream` and `decodeStreamSync` (the same as {@link DecodeOptions}). */
