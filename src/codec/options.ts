@@ -60,8 +60,12 @@ function checkKeys(
   known: readonly string[],
 ): Record<string, unknown> {
   if (options === undefined || options === null) return {};
-  if (typeof options !== 'object') {
-    throw new TypeError(`${caller}: options must be an object, got ${typeof options}`);
+  // The reference reads any primitive as "no options"; a number here is more likely an indent
+  // meant for JSON.stringify's third argument, which would be silently lost.
+  if (typeof options !== 'object' || Array.isArray(options)) {
+    throw new TypeError(
+      `${caller}: options must be an object such as { indentSize: 4 }, got ${describeValue(options)}`,
+    );
   }
   for (const key of Object.keys(options)) {
     if (!known.includes(key) && !REMOVED.includes(key)) {
@@ -73,17 +77,66 @@ function checkKeys(
   return options as Record<string, unknown>;
 }
 
-/** `indentSize`, or its deprecated alias `indent`; a finite integer >= 1 either way. */
+/**
+ * What a value is, for a message about an option that is wrong: its type and, for primitives,
+ * the value itself (`the string "4"`, `NaN`, `an array`), as zod's "expected …, received …".
+ *
+ * @example
+ * describeValue('4'); // 'the string "4"'
+ * describeValue([]); // 'an array'
+ */
+export function describeValue(value: unknown): string {
+  if (value === null || value === undefined) return String(value);
+  if (Array.isArray(value)) return 'an array';
+  switch (typeof value) {
+    case 'string':
+      return `the string ${JSON.stringify(value)}`;
+    case 'number':
+      return Number.isNaN(value) ? 'NaN' : `the number ${String(value)}`;
+    case 'bigint':
+      return `the bigint ${String(value)}n`;
+    case 'boolean':
+      return String(value);
+    case 'object':
+      return 'an object';
+    default:
+      return `a ${typeof value}`;
+  }
+}
+
+/**
+ * `indentSize`, or its deprecated alias `indent`; a finite integer >= 1 either way. `null` is
+ * "not given", as in the reference (`indentSize ?? indent ?? 2`).
+ */
 function indentSizeOf(caller: string, options: Record<string, unknown>): number {
   const given = options.indentSize ?? options.indent;
-  if (given === undefined) return DEFAULT_INDENT_SIZE;
-  const name = options.indentSize !== undefined ? 'indentSize' : 'indent';
+  if (given === undefined || given === null) return DEFAULT_INDENT_SIZE;
+  const name = options.indentSize != null ? 'indentSize' : 'indent';
+  // The reference takes any value here and writes what `' '.repeat(value)` makes of it: no
+  // indentation at all for 0, NaN or a string that is no number, which reads back as other data.
   if (typeof given !== 'number' || !Number.isInteger(given) || given < 1) {
     throw new TypeError(
-      `${caller}: ${name} must be a positive integer (spaces per level), got ${String(given)}`,
+      `${caller}: ${name} must be a positive integer (spaces per level, such as 2 or 4), got ${describeValue(given)}`,
     );
   }
   return given;
+}
+
+/**
+ * The `replacer` option: a function, or none. Like the reference (which tests the value's truth)
+ * and `JSON.stringify`, `null`, `false` and the other falsy values mean "no replacer", so
+ * `{ replacer: redact ? drop : null }` works; anything else that is no function is refused,
+ * since the reference would throw "replacer is not a function" from inside the encode.
+ */
+function replacerOf(caller: string, replacer: unknown): EncodeReplacer | undefined {
+  if (typeof replacer === 'function') return replacer as EncodeReplacer;
+  if (!replacer) return undefined;
+  const allowlist = Array.isArray(replacer)
+    ? "; an array of keys (JSON.stringify's allow-list) is not supported here: return undefined from the function for the keys to drop"
+    : '';
+  throw new TypeError(
+    `${caller}: replacer must be a function (key, value, path) => value, or null for none, got ${describeValue(replacer)}${allowlist}`,
+  );
 }
 
 /**
@@ -103,23 +156,19 @@ export function resolveEncodeOptions(
   const delimiter = given.delimiter ?? DELIMITERS.comma;
   if (typeof delimiter !== 'string' || !DELIMITER_VALUES.includes(delimiter)) {
     throw new TypeError(
-      `${caller}: delimiter must be ',', '|' or '\\t' (tab), got ${JSON.stringify(delimiter)}`,
+      `${caller}: delimiter must be ',', '|' or '\\t' (tab), got ${describeValue(delimiter)}`,
     );
-  }
-  const replacer = given.replacer;
-  if (replacer !== undefined && typeof replacer !== 'function') {
-    throw new TypeError(`${caller}: replacer must be a function, got ${typeof replacer}`);
   }
   const bigint = given.bigint ?? 'auto';
   if (typeof bigint !== 'string' || !BIGINT_POLICIES.includes(bigint)) {
     throw new TypeError(
-      `${caller}: bigint must be 'auto', 'string' or 'throw', got ${JSON.stringify(bigint)}`,
+      `${caller}: bigint must be 'auto', 'string' or 'throw', got ${describeValue(bigint)}`,
     );
   }
   return {
     delimiter: delimiter as Delimiter,
     indentSize: indentSizeOf(caller, given),
-    replacer: replacer as EncodeReplacer | undefined,
+    replacer: replacerOf(caller, given.replacer),
     bigint: bigint as BigIntPolicy,
   };
 }
@@ -138,8 +187,10 @@ export function resolveDecodeOptions(
   if (options === undefined) return DEFAULT_DECODE_SETTINGS;
   const given = checkKeys(caller, options, DECODE_KEYS);
   const strict = given.strict ?? true;
+  // The reference tests the value's truth, so `strict: 'false'` (from an environment variable
+  // or a query string) would quietly be strict: a non-boolean is refused instead.
   if (typeof strict !== 'boolean') {
-    throw new TypeError(`${caller}: strict must be true or false, got ${String(strict)}`);
+    throw new TypeError(`${caller}: strict must be true or false, got ${describeValue(strict)}`);
   }
   const maxDepth = given.maxDepth ?? DEFAULT_MAX_DEPTH;
   // Infinity is a deliberate "no limit" for trusted input; the call stack still bounds it.
@@ -148,7 +199,7 @@ export function resolveDecodeOptions(
     !(maxDepth === Number.POSITIVE_INFINITY || (Number.isInteger(maxDepth) && maxDepth >= 0))
   ) {
     throw new TypeError(
-      `${caller}: maxDepth must be a non-negative integer or Infinity, got ${String(maxDepth)}`,
+      `${caller}: maxDepth must be a non-negative integer or Infinity, got ${describeValue(maxDepth)}`,
     );
   }
   return { strict, indentSize: indentSizeOf(caller, given), maxDepth };

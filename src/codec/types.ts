@@ -80,8 +80,11 @@ export interface EncodeOptions extends RemovedReferenceOptions {
   indentSize?: number;
   /** @deprecated The reference implementation's old name of `indentSize`. */
   indent?: number;
-  /** Transforms or omits values on the way in; see {@link EncodeReplacer}. */
-  replacer?: EncodeReplacer | undefined;
+  /**
+   * Transforms or omits values on the way in; see {@link EncodeReplacer}. `null` (or `false`) is
+   * no replacer, as for `JSON.stringify` and the reference.
+   */
+  replacer?: EncodeReplacer | null | false | undefined;
   /** BigInt policy, default `'auto'` (lossless). A toonwire extension. */
   bigint?: BigIntPolicy;
 }

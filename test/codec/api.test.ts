@@ -13,6 +13,8 @@ import {
   DEFAULT_DELIMITER,
   DELIMITERS,
   decode,
+  decodeFromLines,
+  decodeStream,
   decodeStreamSync,
   encode,
   encodeLines,
@@ -123,6 +125,146 @@ describe('options', () => {
       assert.throws(() => encode({ a: 1 }, { indentSize }), TypeError);
       assert.throws(() => decode('a: 1', { indentSize }), TypeError);
     }
+  });
+});
+
+describe('option values, against the reference (field defect: `replacer: null` was a TypeError)', () => {
+  const value = {
+    a: { b: [1, 2], c: 'x' },
+    t: [
+      { x: 1, y: 2 },
+      { x: 3, y: 4 },
+    ],
+    n: 10n,
+  };
+  const text = 'a:\n  b[2]: 1,2\n  c: x\nt[2]{x,y}:\n  1,2\n  3,4';
+  // Every kind of value a caller can pass, JSON's and JavaScript's.
+  const values: unknown[] = [
+    ...[undefined, null, false, true, 0, 1, 2, 4, 1.5, -1, Number.NaN, Number.POSITIVE_INFINITY],
+    ...['', '2', 'x', ',', '|', '\t', 'comma', 'auto', 'string'],
+    ...[[], ['a'], {}, (_key: string, v: unknown) => v, Symbol('s'), 10n, Object(2)],
+  ];
+  type Outcome = { text: string } | { error: Error };
+  const outcome = (run: () => unknown): Outcome => {
+    try {
+      return { text: JSON.stringify(run(), (_key, v) => (typeof v === 'bigint' ? `${v}n` : v)) };
+    } catch (error) {
+      return { error: error as Error };
+    }
+  };
+  const show = (given: unknown) => (typeof given === 'symbol' ? 'a symbol' : inspect(given));
+  // Where toonwire refuses what the reference takes, on purpose (docs/codec.md, "Differences"):
+  // an indent the reference turns into no indentation at all or a coerced string, a `strict` it
+  // tests for truth (`'false'` is strict there), and options that are no object (ignored there).
+  const refusedOnPurpose = (option: string, given: unknown) =>
+    option === 'options' ||
+    ((option === 'indentSize' || option === 'indent') &&
+      !(typeof given === 'number' && Number.isInteger(given) && given >= 1)) ||
+    (option === 'strict' && typeof given !== 'boolean');
+
+  /** Checks one call of toonwire's against the same call of the reference's, if it has one. */
+  function compare(
+    caller: string,
+    option: string,
+    given: unknown,
+    ours: () => unknown,
+    theirs: (() => unknown) | undefined,
+  ): void {
+    const mine = outcome(ours);
+    const reference = theirs === undefined ? undefined : outcome(theirs);
+    const where = `${caller} with ${option} ${show(given)}`;
+    if ('error' in mine) {
+      const { error } = mine;
+      if (error instanceof ToonDecodeError) {
+        // A document error under an accepted option (indentSize 4 against a 2-space document,
+        // maxDepth 0): the reference, where it knows the option, refuses the document too.
+        assert.ok(reference === undefined || 'error' in reference, `${where}: ${error.message}`);
+        return;
+      }
+      assert.equal(error.name, 'TypeError', `${where}: ${error.message}`);
+      const named = option === 'options' ? 'options' : option;
+      assert.match(error.message, new RegExp(`^${caller}: ${named} must be .+, got `), where);
+      if (reference !== undefined && 'text' in reference) {
+        assert.ok(refusedOnPurpose(option, given), `${where}: the reference accepts it`);
+      }
+    } else if (reference !== undefined) {
+      assert.ok('text' in reference, `${where}: toonwire accepts what the reference refuses`);
+      assert.equal(mine.text, reference.text, where);
+    }
+  }
+
+  it('takes null and undefined as "not given" for every option, on every entry point', async () => {
+    const plain = { a: [1, 2] };
+    for (const given of [null, undefined]) {
+      for (const option of ['delimiter', 'indentSize', 'indent', 'replacer', 'bigint']) {
+        const options = { [option]: given } as never;
+        assert.equal(encode(plain, options), 'a[2]: 1,2', `encode ${option}: ${given}`);
+        assert.equal([...encodeLines(plain, options)].join('\n'), 'a[2]: 1,2');
+      }
+      for (const option of ['strict', 'indentSize', 'indent', 'maxDepth']) {
+        const options = { [option]: given } as never;
+        assert.deepEqual(decode('a[2]: 1,2', options), plain, `decode ${option}: ${given}`);
+        assert.deepEqual(decodeFromLines(['a[2]: 1,2'], options), plain);
+        assert.equal([...decodeStreamSync(['a[2]: 1,2'], options)].length, 7);
+        const events = [];
+        for await (const event of decodeStream(['a[2]: 1,2'], options)) events.push(event);
+        assert.equal(events.length, 7);
+      }
+      assert.equal(encode(plain, given as never), 'a[2]: 1,2');
+      assert.deepEqual(decode('a[2]: 1,2', given as never), plain);
+    }
+  });
+
+  it('takes a falsy replacer as none, as the reference and JSON.stringify do, and refuses the rest clearly', () => {
+    for (const none of [null, false, 0, '', Number.NaN, undefined]) {
+      const options = { replacer: none } as never;
+      assert.equal(encode(value, options), encode(value));
+      assert.equal(encode(value, options), reference.encode(value, options));
+    }
+    assert.throws(() => encode(value, { replacer: ['a'] } as never), {
+      name: 'TypeError',
+      message:
+        /^encode: replacer must be a function \(key, value, path\) => value, or null for none, got an array; an array of keys \(JSON.stringify's allow-list\) is not supported/,
+    });
+    assert.throws(() => [...encodeLines(value, { replacer: 'drop' } as never)], {
+      name: 'TypeError',
+      message: /^encodeLines: replacer must be .+, got the string "drop"$/,
+    });
+  });
+
+  it('accepts every value the reference accepts, with the same text, except the documented refusals', () => {
+    let calls = 0;
+    for (const option of ['delimiter', 'indentSize', 'indent', 'replacer', 'bigint', 'options']) {
+      for (const given of values) {
+        const options = (option === 'options' ? given : { [option]: given }) as never;
+        // The reference knows no BigInt policy: its encode is compared without that option.
+        const theirs = option === 'bigint' ? undefined : () => reference.encode(value, options);
+        compare('encode', option, given, () => encode(value, options), theirs);
+        compare(
+          'encodeLines',
+          option,
+          given,
+          () => [...encodeLines(value, options)].join('\n'),
+          theirs,
+        );
+        calls += 2;
+      }
+    }
+    for (const option of ['strict', 'indentSize', 'indent', 'maxDepth', 'options']) {
+      for (const given of values) {
+        const options = (option === 'options' ? given : { [option]: given }) as never;
+        const theirs = option === 'maxDepth' ? undefined : () => reference.decode(text, options);
+        const lines = text.split('\n');
+        compare('decode', option, given, () => decode(text, options), theirs);
+        compare('decodeFromLines', option, given, () => decodeFromLines(lines, options), theirs);
+        const events = () => [...decodeStreamSync(lines, options)];
+        const theirEvents =
+          option === 'maxDepth' ? undefined : () => [...reference.decodeStreamSync(lines, options)];
+        compare('decodeStreamSync', option, given, events, theirEvents);
+        calls += 3;
+      }
+    }
+    assert.ok(calls > 500, `${calls} calls compared`);
   });
 });
 

@@ -48,7 +48,7 @@ function exportNames(file: string): Set<string> {
 
 // What code written for the reference does with its types, compiled against toonwire's: a value of
 // each reference type passed where toonwire takes the type of the same name, the resolved options
-// written out by hand, readonly data and a replacer.
+// written out by hand, readonly data, and the options `JSON.stringify` habits produce.
 const userCode = `import type * as reference from '@toon-format/toon';
 import { decode, encode, encodeLines, ToonDecodeError } from 'toonwire';
 import type * as toonwire from 'toonwire';
@@ -99,7 +99,9 @@ encode(frozen);
 // @ts-expect-error JsonValue is what decode returns, arrays you may change; readonly data is not one
 export const notMutable: toonwire.JsonValue = data;
 
-// A replacer, typed from the reference's contract.
+// No replacer, the JSON.stringify way.
+encode(data, { replacer: null });
+encode(data, { replacer: false });
 encode(data, { replacer: (key, value) => (key === 'id' ? undefined : value) });
 
 // The error's constructor contexts and the removed options, named.
