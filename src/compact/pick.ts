@@ -5,6 +5,7 @@
 import { encodeIfPlain, encodeWithin } from '../codec/encode.js';
 import { isPlain } from '../codec/layout.js';
 import { normalize, normalizeTracked } from '../codec/normalize.js';
+import { describeValue } from '../codec/options.js';
 import type { JsonValue } from '../codec/types.js';
 import {
   type Candidate,
@@ -558,12 +559,6 @@ export function checkPickOptions(
       );
     }
   }
-}
-
-function describeValue(value: unknown): string {
-  if (value === null) return 'null';
-  if (Array.isArray(value)) return 'an array';
-  return typeof value === 'string' ? JSON.stringify(value) : typeof value;
 }
 
 /** Why a TOON candidate is absent for a value nested too deep to normalize. */
