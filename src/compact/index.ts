@@ -34,6 +34,7 @@ export {
 export { DEFAULT_ENVELOPE, type FieldSpec, omit, type ProjectOptions, project } from './project.js';
 export {
   byteLength,
+  type CountTokens,
   DEFAULT_TOKENIZER,
   loadTokenizer,
   type SizeMeasure,

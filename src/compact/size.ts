@@ -79,7 +79,14 @@ function countUtf8(text: string): number {
   return bytes;
 }
 
-type CountTokens = (text: string) => number;
+/**
+ * An exact token counter for one vocabulary, as {@link loadTokenizer} gives it.
+ *
+ * @example
+ * const count: CountTokens = await loadTokenizer('o200k_base');
+ * count('hello world'); // 2
+ */
+export type CountTokens = (text: string) => number;
 
 const loaded = new Map<TokenizerName, CountTokens>();
 const loading = new Map<TokenizerName, Promise<CountTokens>>();
