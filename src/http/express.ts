@@ -10,6 +10,7 @@ import {
   DATA_VALIDATORS,
   isOptedOut,
   markOptedOut,
+  namesFile,
   notAcceptableProblem,
   notFoundProblem,
   requestPath,
@@ -99,11 +100,10 @@ function negotiateResJson(req: Request, res: Response, settings: ToonSettings): 
   // handlers send, as express-mung does): its JSON is the answer's data.
   const wrapped = json !== express.response.json;
   res.json = function negotiatedJson(this: Response, body?: unknown) {
-    // A file the handler named (Content-Disposition: `attachment; filename="orders.json"`) is
-    // that file's bytes, kept as JSON like a Content-Type the handler set.
+    // A Content-Type the handler set, or a file it named, is kept as JSON.
     if (
       this.get('Content-Type') !== undefined ||
-      this.get('Content-Disposition') !== undefined ||
+      namesFile(this.get('Content-Disposition')) ||
       skipped(req, this)
     )
       return json.call(this, body);

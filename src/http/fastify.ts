@@ -20,6 +20,7 @@ import {
   DATA_VALIDATORS,
   isOptedOut,
   markOptedOut,
+  namesFile,
   notAcceptableProblem,
   notFoundProblem,
   requestPath,
@@ -364,7 +365,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   app.addHook('preSerialization', (request, reply, payload, next) => {
     if (
       optedOut(request) ||
-      reply.hasHeader('content-disposition') ||
+      namesFile(reply.getHeader('content-disposition')) ||
       mediaTypeOf(reply.getHeader('content-type') as string | undefined) !== 'application/json'
     ) {
       next(null, payload);

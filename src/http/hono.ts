@@ -12,7 +12,13 @@ import {
   unsupportedMediaType,
 } from './body.js';
 import { jsonText } from './json-twin.js';
-import { notAcceptableProblem, notFoundProblem, responseFormat, retagForToon } from './kit.js';
+import {
+  namesFile,
+  notAcceptableProblem,
+  notFoundProblem,
+  responseFormat,
+  retagForToon,
+} from './kit.js';
 import {
   appendVary,
   isToonContentType,
@@ -23,7 +29,7 @@ import {
 import { acceptsFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { abortedByClient, bodyEndedEarly } from './read-body.js';
-import { renderBody, renderProblem } from './render.js';
+import { contentTypeFor, renderBody, renderProblem } from './render.js';
 import { type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
 
 /** Options of the Hono middleware. */
@@ -170,7 +176,7 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
   };
   const json = c.json as (...args: JsonArguments) => Response;
   const body = c.body as (
-    data: string,
+    data: string | null,
     arg?: unknown,
     headers?: Record<string, string | string[]>,
   ) => Response;
@@ -189,22 +195,29 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     if (format === 'json') {
       response = json(object, arg, headers);
     } else {
-      const rendered = renderBody(object, format, settings.delimiter, {
-        jsonAcceptable: () => acceptsFormat(accept, 'json'),
-      });
-      response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
-      // A file the handler named (c.header('Content-Disposition', 'attachment; filename=...'))
-      // is that file's bytes: it stays JSON, as in the other adapters. Known only once the
-      // response holds every header the handler set, so such a response pays one TOON render.
-      if (rendered.format === 'toon' && response.headers.has('content-disposition'))
+      // The response is built (once, as for JSON) before anything is rendered: a file the
+      // handler named with c.header('Content-Disposition', ...) is known only from the headers
+      // Hono merges into it, which it keeps private until then (c.res would expose them, but
+      // reading it makes Hono merge them into any Response the handler returns instead).
+      const built = body(null, arg, { ...headers, 'Content-Type': contentTypeFor('toon') });
+      if (namesFile(built.headers.get('content-disposition'))) {
+        // That file's bytes: it stays JSON, as in the other adapters.
         response = json(object, arg, headers);
-      else if (rendered.format === 'toon') {
+      } else {
+        const rendered = renderBody(object, format, settings.delimiter, {
+          jsonAcceptable: () => acceptsFormat(accept, 'json'),
+        });
+        const responseHeaders = new Headers(built.headers);
+        responseHeaders.set('content-type', rendered.contentType);
         // An ETag the handler set names the JSON representation, not this one.
-        retagForToon(
-          response.headers.get('etag'),
-          (etag) => response.headers.set('etag', etag),
-          () => response.headers.delete('etag'),
-        );
+        if (rendered.format === 'toon')
+          retagForToon(
+            responseHeaders.get('etag'),
+            (etag) => responseHeaders.set('etag', etag),
+            () => responseHeaders.delete('etag'),
+          );
+        // Status and headers are all Hono's c.body gives a response (it drops statusText).
+        response = new Response(rendered.body, { status: built.status, headers: responseHeaders });
       }
     }
     addVary(c, response);

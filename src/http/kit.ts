@@ -30,6 +30,21 @@ export function responseFormat(
   return status >= 300 || NO_CONTENT_STATUSES.has(status) ? 'json' : undefined;
 }
 
+/**
+ * Does the response name a file, by a Content-Disposition header (`attachment;
+ * filename="orders.json"`, as Express's `res.attachment(...)` and Koa's `ctx.attachment(...)` set
+ * it)? Such a body is that file's bytes and stays JSON, like a Content-Type the handler set: the
+ * one rule every adapter asks before answering TOON, given the header's value as its framework
+ * reads it (`undefined` or `null` when the handler set none).
+ *
+ * @example
+ * namesFile('attachment; filename="orders.json"'); // true
+ * namesFile(undefined); // false
+ */
+export function namesFile(contentDisposition: unknown): boolean {
+  return contentDisposition !== undefined && contentDisposition !== null;
+}
+
 /** Statuses whose responses carry no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */
 const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 

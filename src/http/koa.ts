@@ -9,7 +9,7 @@ import {
   type PrototypeKeyOptions,
   unsupportedMediaType,
 } from './body.js';
-import { DATA_VALIDATORS, notFoundProblem, retagForToon } from './kit.js';
+import { DATA_VALIDATORS, namesFile, notFoundProblem, retagForToon } from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
@@ -78,7 +78,7 @@ export interface ToonKoaMiddleware extends Middleware {
 function negotiable(ctx: Context): boolean {
   const body: unknown = ctx.body;
   if (typeof body !== 'object' || body === null) return false;
-  if (ctx.res.hasHeader('Content-Disposition')) return false;
+  if (namesFile(ctx.res.getHeader('Content-Disposition'))) return false;
   if (
     body instanceof Uint8Array ||
     body instanceof ReadableStream ||
