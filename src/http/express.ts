@@ -13,11 +13,12 @@ import {
   namesFile,
   notAcceptableProblem,
   notFoundProblem,
+  notModified,
   requestPath,
   responseFormat,
   retagForToon,
 } from './kit.js';
-import { isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
+import { appendVary, isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
 import { acceptsFormat } from './negotiate.js';
 import { renderBody, renderProblem } from './render.js';
 import { type ToonHttpOptions, ToonSettings } from './settings.js';
@@ -175,6 +176,19 @@ function negotiateWrappedJson(
   return json.call(res, body);
 }
 
+// A 304 the app answers itself (`if (req.fresh) return res.status(304).end()`, or with the body
+// Express's own ETag check drops) never reaches res.json: it gets `Vary: Accept` as its headers
+// go out, unless the request was left out of negotiation.
+function varyNotModified(req: Request, res: Response): void {
+  const writeHead = res.writeHead;
+  res.writeHead = function varyingWriteHead(this: Response, ...args: unknown[]) {
+    const status = typeof args[0] === 'number' ? args[0] : this.statusCode;
+    if (notModified(status) && !skipped(req, this))
+      this.setHeader('Vary', appendVary(this.getHeader('vary')));
+    return (writeHead as (...rest: unknown[]) => Response).apply(this, args);
+  } as Response['writeHead'];
+}
+
 // Negotiates one answer of `value` (in the JSON model when `jsonModel`): TOON, a 406 problem,
 // or `asJson(text)`, where `text` is the JSON the picker wrote when 'auto' picked it.
 function answer(
@@ -256,6 +270,7 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
     if (skip?.(req)) markOptedOut(req);
     attachSettings(req, settings);
     negotiateResJson(req, res, settings);
+    varyNotModified(req, res);
     const contentType = req.headers['content-type'];
     const body = announcedBody(req.headers['content-length'], req.headers['transfer-encoding']);
     if (accepted !== undefined && body === 'some' && !req.is(accepted)) {

@@ -23,6 +23,7 @@ import {
   namesFile,
   notAcceptableProblem,
   notFoundProblem,
+  notModified,
   requestPath,
   responseFormat,
   retagForToon,
@@ -357,6 +358,14 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       ...route.schema,
       body: { ...body, content: { ...content, [TOON_MEDIA_TYPE]: content[jsonType] } },
     };
+  });
+
+  // A 304 the handler answers itself (reply.code(304).send()) is never serialized, so it gets
+  // `Vary: Accept` here; one @fastify/etag answers keeps what preSerialization set on its way.
+  app.addHook('onSend', (request, reply, payload, next) => {
+    if (notModified(reply.statusCode) && !optedOut(request))
+      reply.header('vary', appendVary(reply.getHeader('vary')));
+    next(null, payload);
   });
 
   // Only object payloads that Fastify is about to serialize as JSON reach this hook, so strings,

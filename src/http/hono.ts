@@ -16,6 +16,7 @@ import {
   namesFile,
   notAcceptableProblem,
   notFoundProblem,
+  notModified,
   responseFormat,
   retagForToon,
 } from './kit.js';
@@ -303,6 +304,9 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
       console.error(thrown);
       return problemResponse(c, thrown, settings);
     }
+    // A 304 the handler or etag middleware below answers (c.body(null, 304)) never went through
+    // c.json: it gets `Vary: Accept` here.
+    if (!skipped && notModified(c.res.status)) addVary(c, c.res);
     return undefined;
   };
 

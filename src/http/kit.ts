@@ -45,6 +45,22 @@ export function namesFile(contentDisposition: unknown): boolean {
   return contentDisposition !== undefined && contentDisposition !== null;
 }
 
+/**
+ * Is this a 304 (Not Modified), which must carry the `Vary` its 200 would have (RFC 9110, section
+ * 15.4.5)? A 304 has no body for an adapter to negotiate, and the app often answers it without
+ * one (its own If-None-Match check, etag middleware), so every adapter adds `Vary: Accept` to
+ * each 304 it sees: else a shared cache may revalidate a stored JSON answer for a TOON client,
+ * or the other way round. A 304 on a resource that does not vary costs a cache no more than a
+ * finer key.
+ *
+ * @example
+ * notModified(304); // true
+ * notModified(200); // false
+ */
+export function notModified(status: number): boolean {
+  return status === 304;
+}
+
 /** Statuses whose responses carry no content (RFC 9110, sections 15.3.5, 15.3.6 and 15.4.5). */
 const NO_CONTENT_STATUSES: ReadonlySet<number> = new Set([204, 205, 304]);
 

@@ -9,7 +9,7 @@ import {
   type PrototypeKeyOptions,
   unsupportedMediaType,
 } from './body.js';
-import { DATA_VALIDATORS, namesFile, notFoundProblem, retagForToon } from './kit.js';
+import { DATA_VALIDATORS, namesFile, notFoundProblem, notModified, retagForToon } from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
@@ -175,6 +175,10 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   }
 
   function answer(ctx: Context, skipped: boolean): void {
+    // A 304 answered below (the handler's `if (ctx.fresh) ctx.status = 304`, or koa-etag and
+    // koa-conditional-get mounted after this middleware) has no body left to negotiate.
+    if (notModified(ctx.status) && !skipped)
+      ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
     if (!negotiable(ctx)) return;
     ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
     if (skipped) return;
