@@ -9,7 +9,14 @@ import {
   type PrototypeKeyOptions,
   unsupportedMediaType,
 } from './body.js';
-import { DATA_VALIDATORS, namesFile, notFoundProblem, notModified, retagForToon } from './kit.js';
+import {
+  DATA_VALIDATORS,
+  namesFile,
+  notFoundProblem,
+  notModified,
+  responseFormat,
+  retagForToon,
+} from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
 import { DEFAULT_BODY_LIMIT, readBody } from './read-body.js';
@@ -105,7 +112,9 @@ function requestBodyOf(ctx: Context): { body?: unknown } {
  *   named (`ctx.attachment('orders.json')`) pass untouched; a client
  *   refusing both formats gets a 406 problem, except under a redirect or error status the handler
  *   set (kept, with the body as JSON); a body that cannot be rendered (a BigInt, a cycle) is a 500
- *   problem, never Koa's `text/plain`;
+ *   problem, never Koa's `text/plain`. The answer is rendered when Koa writes it, so middleware
+ *   mounted before this one that edits `ctx.body` after `await next()` edits the data
+ *   ({@link renderToon} renders sooner, for middleware that must see the text);
  * - `text/toon` request bodies are read (up to `limit`, gzip, deflate and br inflated) and
  *   decoded strictly into `ctx.request.body`; ill-formed UTF-8, malformed TOON, primitive roots
  *   under `strict` and `__proto__` keys are 400 problems, too large a 413;
@@ -182,6 +191,22 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     if (!negotiable(ctx)) return;
     ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
     if (skipped) return;
+    // A client refusing both formats is answered now, so middleware mounted before this one
+    // sees the 406 it gets; the data itself is rendered when Koa writes it (renderWhenKoaResponds).
+    if (
+      responseFormat(ctx.get('Accept') || undefined, settings.defaultFormat, ctx.status) ===
+      undefined
+    )
+      render(ctx);
+    else
+      renderWhenKoaResponds(ctx, () => {
+        // What middleware mounted before this one left: the data (edited, wrapped or replaced by
+        // another object) is rendered; text, bytes, a stream or no body are theirs, sent as is.
+        if (!ctx.headerSent && ctx.writable && negotiable(ctx)) render(ctx);
+      });
+  }
+
+  function render(ctx: Context): void {
     const rendered = renderOrProblem(ctx.body, {
       accept: ctx.get('Accept') || undefined,
       settings,
@@ -275,6 +300,70 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
 
   return Object.assign(middleware, { settings });
 }
+
+// Runs `render` once every middleware has run, as Koa starts writing the response: Koa's
+// respond() reads `ctx.respond` first (to let an app bypass it with `ctx.respond = false`), after
+// the whole middleware chain has settled, so a getter there is the one moment after the last
+// `await next()` and before the body is written. Rendering any sooner (when this middleware
+// returns) hands text to middleware mounted before it that edits `ctx.body` on its way out: an
+// envelope wrapped the rendered text as a string, a redaction deleted nothing and the field
+// went out in both formats. A value the app assigns to `ctx.respond` is kept and still honoured
+// (`false`: nothing is rendered). `render` middleware (renderPending) runs it sooner, where the
+// app mounts it; so does anything that reads `ctx.respond` sooner. Mounted twice, the adapter
+// renders once.
+function renderWhenKoaResponds(ctx: Context, render: () => void): void {
+  const pending = ctx as PendingContext;
+  if (pending[PENDING_RENDER] !== undefined) return;
+  const own = ctx as { respond?: unknown };
+  let assigned: unknown;
+  let wasAssigned = false;
+  pending[PENDING_RENDER] = () => {
+    delete pending[PENDING_RENDER];
+    delete own.respond;
+    if (wasAssigned) own.respond = assigned;
+    if (!(wasAssigned && assigned === false)) render();
+  };
+  Object.defineProperty(ctx, 'respond', {
+    configurable: true,
+    enumerable: true,
+    get() {
+      renderPending(ctx);
+      return own.respond;
+    },
+    set(value: unknown) {
+      assigned = value;
+      wasAssigned = true;
+    },
+  });
+}
+
+const PENDING_RENDER = Symbol('toonwire.pendingRender');
+type PendingContext = Context & { [PENDING_RENDER]?: () => void };
+
+// Renders the answer toon() left pending for this request, if any (renderWhenKoaResponds).
+function renderPending(ctx: Context): void {
+  (ctx as PendingContext)[PENDING_RENDER]?.();
+}
+
+/**
+ * Middleware that renders, on its way out, the answer `toon()` left for Koa to render when it
+ * writes the response: mount it before `toon()` and after the middleware that must see the
+ * rendered text rather than the data (koa-compress, koa-etag, koa-conditional-get), which
+ * otherwise write or tag the data as JSON. Middleware mounted between the two still edits the
+ * data. Without it, the answer is rendered once every middleware has run.
+ *
+ * @example
+ * import { renderToon, toon } from 'toonwire/koa';
+ *
+ * app.use(compress()); // sees TOON text
+ * app.use(renderToon);
+ * app.use(envelope); // sees, and wraps, the data
+ * app.use(toon());
+ */
+export const renderToon: Middleware = async (ctx, next) => {
+  await next();
+  renderPending(ctx);
+};
 
 // The problem for the bodyless 405 or 501 of a router that matched the path but not the method
 // (@koa/router's allowedMethods()), with the Allow header it set.
