@@ -136,17 +136,30 @@ export async function listenHttp(
   const live = new Set<ProxySession>();
   /** The ids of the requests of the POST being handled (the SDK delivers them in its context). */
   const posting = new AsyncLocalStorage<RequestId[]>();
-  /** Per session: open HTTP requests (streams included) and when the last one began or ended. */
-  const activity = new Map<ProxySession, { open: number; since: number }>();
+  /**
+   * Per session: open HTTP requests (streams included), how many of them are POSTs (calls in
+   * flight, where a GET is a client listening), when the last one began or ended, and whose it is.
+   */
+  const activity = new Map<
+    ProxySession,
+    { open: number; posts: number; since: number; caller: string }
+  >();
 
   /** Counts `response` as activity of `session` until it is finished. */
-  const touch = (session: ProxySession, response: ServerResponse): void => {
+  const touch = (
+    session: ProxySession,
+    request: IncomingMessage,
+    response: ServerResponse,
+  ): void => {
     const entry = activity.get(session);
     if (entry === undefined) return;
+    const post = request.method === 'POST' ? 1 : 0;
     entry.open += 1;
+    entry.posts += post;
     entry.since = Date.now();
     response.once('close', () => {
       entry.open -= 1;
+      entry.posts -= post;
       entry.since = Date.now();
     });
   };
@@ -174,19 +187,29 @@ export async function listenHttp(
       ? setInterval(sweep, Math.max(50, Math.min(idleTimeoutMs / 4, 30_000)))
       : undefined;
   sweeper?.unref();
-  /** Makes room for one more session: false when every open session is busy. */
-  const makeRoom = (): boolean => {
-    if (activity.size < maxSessions) return true;
+  /**
+   * Makes room for one more session of `caller` within `maxSessions`, fairly between callers
+   * (see {@link roomFor}): a caller who floods the proxy with sessions ends its own, never
+   * another caller's.
+   */
+  const makeRoom = (caller: string): Room => {
+    if (activity.size < maxSessions) return { kind: 'free' };
     const now = Date.now();
-    let oldest: ProxySession | undefined;
-    let oldestIdle = -1;
-    for (const session of activity.keys()) {
-      const idle = idleFor(session, now);
-      if (idle > oldestIdle) [oldest, oldestIdle] = [session, idle];
-    }
-    if (oldest === undefined) return false;
-    endIdle(oldest, `ended the session idle the longest, to stay within ${maxSessions} sessions`);
-    return true;
+    const open = [...activity].map(([session, entry]) => ({
+      session,
+      caller: entry.caller,
+      idleMs: idleFor(session, now),
+      working: (activity.get(session)?.posts ?? 0) > 0,
+    }));
+    const room = roomFor(open, caller, maxSessions);
+    if (room.kind === 'end')
+      endIdle(
+        room.session,
+        room.caller === caller && room.callers === 1
+          ? `ended the session idle the longest, to stay within ${maxSessions} sessions`
+          : `ended a session of ${room.caller} (idle the longest, or only listening), to keep ${room.caller} within its share of ${room.share} of the ${maxSessions} sessions`,
+      );
+    return room;
   };
 
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
@@ -208,7 +231,7 @@ export async function listenHttp(
       // Another caller's session is no session of this one.
       if (existing === undefined || existing.caller !== caller.name)
         return reply(response, 404, 'Session not found; start a new one with initialize', -32001);
-      touch(existing.session, response);
+      touch(existing.session, request, response);
       modern.forgetUnknownVersion(request);
       // The ids of the requests this POST carries, so that a client that disconnects before
       // their answers has them cancelled upstream.
@@ -248,13 +271,25 @@ export async function listenHttp(
       if (answer !== undefined) return answerJson(response, answer);
     }
 
-    if (!makeRoom()) {
+    const room = makeRoom(caller.name);
+    if (room.kind === 'busy' || room.kind === 'over-share') {
       limits.stats?.recordSession('refused');
       limits.metrics?.sessionEnded('busy');
+      const retry = { 'retry-after': String(RETRY_AFTER_SECONDS) };
+      if (room.kind === 'over-share')
+        return reply(
+          response,
+          429,
+          `Too many sessions for ${caller.name}: all ${room.held} of its sessions (its share of the ${maxSessions} this proxy holds for ${room.callers} callers) are busy; end one (HTTP DELETE) or retry in ${RETRY_AFTER_SECONDS} s`,
+          -32000,
+          retry,
+        );
       return reply(
         response,
         503,
         `Too many sessions: all ${maxSessions} are busy; retry later, or start the proxy with a larger --max-sessions`,
+        -32000,
+        retry,
       );
     }
     const transport = new StreamableHTTPServerTransport({
@@ -266,8 +301,8 @@ export async function listenHttp(
     surfaceUnencodable(transport);
     const session = await createSession(transport);
     live.add(session);
-    activity.set(session, { open: 0, since: Date.now() });
-    touch(session, response);
+    activity.set(session, { open: 0, posts: 0, since: Date.now(), caller: caller.name });
+    touch(session, request, response);
     void session.ended.then(() => {
       live.delete(session);
       activity.delete(session);
@@ -376,7 +411,74 @@ function surfaceUnencodable(transport: object): void {
 /** Why the calls still in flight when the server closes get no answer from their server. */
 const STOPPING = 'the proxy is shutting down';
 
-function reply(response: ServerResponse, status: number, message: string, code = -32000): void {
-  response.writeHead(status, { 'content-type': 'application/json' });
+/** How long a client refused for want of a session is told to wait (`Retry-After`, seconds). */
+const RETRY_AFTER_SECONDS = 5;
+
+/** What making room for one more session came to. */
+export type Room =
+  | { kind: 'free' }
+  /** End `session` (`caller`'s, idle the longest) to make room. */
+  | { kind: 'end'; session: ProxySession; caller: string; share: number; callers: number }
+  /** Every session that could be ended is busy: 503. */
+  | { kind: 'busy' }
+  /** The caller holds its share, all of them busy: 429 (another caller's are not ended). */
+  | { kind: 'over-share'; held: number; callers: number };
+
+/** An open session, as {@link roomFor} weighs it. */
+export interface OpenSession {
+  session: ProxySession;
+  caller: string;
+  /** How long it has had no open request, or -1 while it has one. */
+  idleMs: number;
+  /** Whether a POST of it is open (a call in flight): such a session is never ended. */
+  working: boolean;
+}
+
+/**
+ * Which session to end so that `caller` may open one more when `open` fills `maxSessions`. Each
+ * caller with sessions (and `caller`) has a share of `floor(maxSessions / callers)`, at least 1.
+ * A caller at or over its share makes room only among its own sessions (the one idle the
+ * longest), else is refused (429); a caller under it ends a session of the callers over their
+ * share: the one idle the longest, else the one whose client only listens (an open GET stream, no
+ * call in flight). A session with a call in flight is never ended. One caller (no
+ * authentication: every caller is `anonymous`) has the whole proxy, as before: its session idle
+ * the longest ends, else 503.
+ *
+ * @example
+ * roomFor([{ session: a1, caller: 'alice', idleMs: 900, working: false }, { session: b1, caller: 'bob', idleMs: 5000, working: false }], 'alice', 2);
+ * // { kind: 'end', session: a1, caller: 'alice', share: 1, callers: 2 }
+ */
+export function roomFor(open: readonly OpenSession[], caller: string, maxSessions: number): Room {
+  if (open.length < maxSessions) return { kind: 'free' };
+  const held = new Map<string, number>([[caller, 0]]);
+  for (const entry of open) held.set(entry.caller, (held.get(entry.caller) ?? 0) + 1);
+  const callers = held.size;
+  const share = Math.max(1, Math.floor(maxSessions / callers));
+  const mine = held.get(caller)!;
+  const atShare = mine >= share;
+  const candidates = open.filter((entry) =>
+    atShare ? entry.caller === caller : held.get(entry.caller)! > share,
+  );
+  const idle = candidates.filter((entry) => entry.idleMs >= 0);
+  // Another caller's client that only listens loses its stream; the caller's own never does.
+  const pool = idle.length > 0 || atShare ? idle : candidates.filter((entry) => !entry.working);
+  // Idle the longest first; among listening ones, the first opened (`open` is in that order).
+  const chosen = pool.reduce<OpenSession | undefined>(
+    (oldest, entry) => (oldest === undefined || entry.idleMs > oldest.idleMs ? entry : oldest),
+    undefined,
+  );
+  if (chosen !== undefined)
+    return { kind: 'end', session: chosen.session, caller: chosen.caller, share, callers };
+  return atShare && callers > 1 ? { kind: 'over-share', held: mine, callers } : { kind: 'busy' };
+}
+
+function reply(
+  response: ServerResponse,
+  status: number,
+  message: string,
+  code = -32000,
+  headers: Record<string, string> = {},
+): void {
+  response.writeHead(status, { 'content-type': 'application/json', ...headers });
   response.end(JSON.stringify({ jsonrpc: '2.0', error: { code, message }, id: null }));
 }
