@@ -230,6 +230,31 @@ export class PageCache<T> {
     if (entry !== undefined) this.remove(id, entry);
   }
 
+  /**
+   * The ids, values and sizes of the entries not expired, least recently used first.
+   *
+   * @example
+   * for (const { id, value, bytes } of cache.live()) await other.put(id, value, bytes);
+   */
+  live(): Array<{ id: string; value: T; bytes: number }> {
+    this.sweep();
+    return [...this.entries].map(([id, entry]) => ({ id, value: entry.value, bytes: entry.bytes }));
+  }
+
+  /**
+   * How long the entry has left to live, in ms, without renewing it; `undefined` when it is
+   * unknown or expired (a store writing it elsewhere gives it that life, not a new one).
+   *
+   * @example
+   * cache.lifeLeft(id); // 412_000, 188 s after its last use with a 600 s TTL
+   */
+  lifeLeft(id: string): number | undefined {
+    const entry = this.entries.get(id);
+    if (entry === undefined) return undefined;
+    const left = entry.expires - this.now();
+    return left > 0 ? left : undefined;
+  }
+
   /** How many entries and bytes are held (those expired are dropped first). */
   get size(): { entries: number; bytes: number } {
     this.sweep();

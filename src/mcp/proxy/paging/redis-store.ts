@@ -1,7 +1,9 @@
 // `--page-store redis://HOST:PORT`: page continuations in Redis, so that any replica behind a
 // load balancer serves any cursor. The `redis` package is an optional peer dependency, loaded
 // only here. Nothing waits on a Redis that is gone: the client keeps no offline queue, every
-// command has a deadline, and a rest that cannot be written stays in this process's memory.
+// command has a deadline, after a command that ran out of it every command fails at once until
+// Redis answers again, and a rest that cannot be written stays in this process's memory until it
+// can be (then it is written with the life it has left).
 
 import type { JsonValue } from '../../../codec/types.js';
 import { loadPeer } from '../transport/sdk.js';
@@ -23,7 +25,12 @@ export interface RedisPageStoreOptions {
   maxBytes: number;
   /** The encoder of a tool's pages, for a rest another process cut. */
   encoderFor: (tool: string) => PageEncoder;
-  /** How long one command may take before the store counts as unreachable (default 5000 ms). */
+  /**
+   * How long one command may take before the store counts as unreachable (default
+   * {@link DEFAULT_COMMAND_TIMEOUT_MS}). After one ran out of it, commands fail at once until
+   * Redis answers a PING again, so no call waits longer than this, and callers do not queue up
+   * behind a Redis that holds the connection but does not answer.
+   */
   commandTimeoutMs?: number;
   /** Where messages for humans go. */
   log?: (message: string) => void;
@@ -39,6 +46,12 @@ interface Stored {
 }
 
 const PREFIX = 'toonwire:page:';
+
+/** How long a Redis command may take before the store counts as unreachable. */
+export const DEFAULT_COMMAND_TIMEOUT_MS = 5000;
+
+/** How long after a PING that got no answer the next one is sent, while Redis does not answer. */
+const PROBE_INTERVAL_MS = 1000;
 
 type Client = {
   connect(): Promise<unknown>;
@@ -86,6 +99,17 @@ export class RedisPageStore implements PageStore {
   private lastError = '';
   /** Whether a rest has been kept in memory since the last one written to Redis. */
   private keepingLocally = false;
+  /**
+   * Since when Redis has held the connection without answering (a command ran out of its
+   * deadline), until it answers a PING; meanwhile commands fail at once.
+   */
+  private stalled: { since: number; why: string } | undefined;
+  /** The PING that asks whether a stalled Redis answers again, while one is out. */
+  private probing: Promise<void> | undefined;
+  private probeTimer: ReturnType<typeof setTimeout> | undefined;
+  /** The write of the rests kept in memory back to Redis, while it runs. */
+  private writingBack: Promise<number> | undefined;
+  private closed = false;
 
   private constructor(
     private readonly client: Client,
@@ -103,6 +127,9 @@ export class RedisPageStore implements PageStore {
     });
     client.on('ready', () => {
       this.lastError = '';
+      // A new connection: nothing is queued behind a frozen command any more.
+      this.stalled = undefined;
+      void this.writeBack();
     });
   }
 
@@ -139,17 +166,8 @@ export class RedisPageStore implements PageStore {
   }
 
   async put(id: string, entry: Continuation, bytes: number): Promise<void> {
-    const stored: Stored = {
-      tool: entry.tool,
-      value: entry.value,
-      key: entry.list.key ?? null,
-      budget: entry.budget,
-      ...(entry.caller === undefined ? {} : { caller: entry.caller }),
-    };
     try {
-      await this.command(() =>
-        this.client.set(PREFIX + id, JSON.stringify(stored), { PX: this.ttlMs }),
-      );
+      await this.write(id, entry, bytes, this.ttlMs);
     } catch (error) {
       // This replica can still serve the rest; another cannot, and says why. Said once per
       // outage: every long result of a busy proxy comes here while Redis is away.
@@ -161,10 +179,31 @@ export class RedisPageStore implements PageStore {
       this.keepingLocally = true;
       return;
     }
-    this.keepingLocally = false;
+    if (this.fallback.size.entries === 0) this.keepingLocally = false;
+    else void this.writeBack();
+  }
+
+  /**
+   * Writes `entry` to Redis to live `ttlMs`, then remembers it as written (and parsed, for the
+   * pages this process serves), deleting the least recently used of those beyond `maxBytes`.
+   */
+  private async write(
+    id: string,
+    entry: Continuation,
+    bytes: number,
+    ttlMs: number,
+  ): Promise<void> {
+    const stored: Stored = {
+      tool: entry.tool,
+      value: entry.value,
+      key: entry.list.key ?? null,
+      budget: entry.budget,
+      ...(entry.caller === undefined ? {} : { caller: entry.caller }),
+    };
+    await this.command(() => this.client.set(PREFIX + id, JSON.stringify(stored), { PX: ttlMs }));
     this.recent.put(id, entry, bytes);
     this.forgetExpired();
-    this.written.set(id, { bytes, expires: Date.now() + this.ttlMs });
+    this.written.set(id, { bytes, expires: Date.now() + ttlMs });
     this.total += bytes;
     for (const [oldest, { bytes: size }] of this.written) {
       if (this.total <= this.options.maxBytes || oldest === id) break;
@@ -172,6 +211,47 @@ export class RedisPageStore implements PageStore {
       this.total -= size;
       this.command(() => this.client.del(PREFIX + oldest)).catch(() => undefined);
     }
+  }
+
+  /**
+   * Writes the rests kept in memory while Redis could not be reached back to Redis, each once,
+   * with the life it has left (its last use renewed it, in memory), so that another replica
+   * serves their next pages; resolves with how many were written. At most one runs at a time;
+   * it stops at the first write that fails (the rest stay in memory for the next time Redis
+   * answers). Bounded by `maxBytes`, as the rests in memory are.
+   *
+   * @example
+   * await store.writeBack(); // 3, after an outage in which 3 long results were cut
+   */
+  writeBack(): Promise<number> {
+    if (this.writingBack !== undefined) return this.writingBack;
+    const run = async (): Promise<number> => {
+      let count = 0;
+      for (const { id, value, bytes } of this.fallback.live()) {
+        if (this.closed || this.stalled !== undefined || !this.client.isReady) break;
+        // Its life as of now: a page served from memory while this ran renewed it there.
+        const left = this.fallback.lifeLeft(id);
+        if (left === undefined) continue;
+        try {
+          await this.write(id, value, bytes, left);
+        } catch {
+          break;
+        }
+        this.fallback.delete(id);
+        count += 1;
+      }
+      if (count > 0)
+        this.log(
+          `toonwire proxy: page store ${this.description}: wrote back ${count} rest(s) kept in this process's memory while it could not be reached; any replica serves their pages again`,
+        );
+      if (this.fallback.size.entries === 0) this.keepingLocally = false;
+      return count;
+    };
+    const running = run().finally(() => {
+      this.writingBack = undefined;
+    });
+    this.writingBack = running;
+    return running;
   }
 
   async get(id: string): Promise<Continuation | undefined> {
@@ -249,6 +329,8 @@ export class RedisPageStore implements PageStore {
   }
 
   async close(): Promise<void> {
+    this.closed = true;
+    clearTimeout(this.probeTimer);
     try {
       if (this.client.isReady)
         await this.command(() => this.client.close?.() ?? this.client.quit!(), 1000);
@@ -278,23 +360,82 @@ export class RedisPageStore implements PageStore {
     return this.lastError === '' || this.client.isReady ? message : `${message}: ${this.lastError}`;
   }
 
-  /** `run`'s command within the deadline; a client without a connection fails at once. */
+  /**
+   * `run`'s command within the deadline. A client without a connection fails at once, and so
+   * does every command while Redis is stalled (a command ran out of its deadline and no PING
+   * has been answered since): callers do not queue up behind a frozen Redis.
+   */
   private async command<T>(
     run: () => Promise<T>,
-    timeoutMs = this.options.commandTimeoutMs ?? 5000,
+    timeoutMs = this.options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS,
   ): Promise<T> {
-    const pending = run();
-    let timer: ReturnType<typeof setTimeout> | undefined;
-    const deadline = new Promise<never>((_, reject) => {
-      timer = setTimeout(() => reject(new Error(`no answer within ${timeoutMs} ms`)), timeoutMs);
+    if (this.stalled !== undefined) {
+      this.probe();
+      throw new Error(
+        `${this.stalled.why}, ${Math.round((Date.now() - this.stalled.since) / 1000)} s ago, and none since`,
+      );
+    }
+    return withDeadline(run(), timeoutMs).catch((error: unknown) => {
+      if (error instanceof CommandTimeout) this.stall(error.message);
+      throw error;
     });
-    pending.catch(() => undefined);
-    return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
+  }
+
+  /** Redis held a command past its deadline: fail the next ones at once until it answers. */
+  private stall(why: string): void {
+    if (this.stalled !== undefined || this.closed) return;
+    this.stalled = { since: Date.now(), why };
+    this.log(
+      `toonwire proxy: page store ${this.description}: ${why}; its commands fail at once until it answers a PING again`,
+    );
+    this.probe();
+  }
+
+  /** Sends one PING at a time while Redis is stalled; its answer ends the stall. */
+  private probe(): void {
+    if (this.probing !== undefined || this.probeTimer !== undefined || this.closed) return;
+    const timeoutMs = this.options.commandTimeoutMs ?? DEFAULT_COMMAND_TIMEOUT_MS;
+    this.probing = withDeadline(this.client.ping(), timeoutMs).then(
+      () => {
+        this.probing = undefined;
+        if (this.stalled === undefined) return;
+        this.log(
+          `toonwire proxy: page store ${this.description}: answers again after ${Date.now() - this.stalled.since + timeoutMs} ms without an answer`,
+        );
+        this.stalled = undefined;
+        void this.writeBack();
+      },
+      () => {
+        this.probing = undefined;
+        if (this.stalled === undefined || this.closed) return;
+        this.probeTimer = setTimeout(() => {
+          this.probeTimer = undefined;
+          this.probe();
+        }, PROBE_INTERVAL_MS);
+        this.probeTimer.unref();
+      },
+    );
   }
 
   private log(message: string): void {
     (this.options.log ?? ((text: string) => process.stderr.write(`${text}\n`)))(message);
   }
+}
+
+/** A command that got no answer within its deadline. */
+class CommandTimeout extends Error {}
+
+/** `pending`, or a {@link CommandTimeout} after `timeoutMs`. */
+function withDeadline<T>(pending: Promise<T>, timeoutMs: number): Promise<T> {
+  let timer: ReturnType<typeof setTimeout> | undefined;
+  const deadline = new Promise<never>((_, reject) => {
+    timer = setTimeout(
+      () => reject(new CommandTimeout(`no answer within ${timeoutMs} ms`)),
+      timeoutMs,
+    );
+  });
+  pending.catch(() => undefined);
+  return Promise.race([pending, deadline]).finally(() => clearTimeout(timer));
 }
 
 /** `url` without its password. */
