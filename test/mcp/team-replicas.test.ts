@@ -1,8 +1,9 @@
 // The proxy as a team's gateway (issue 30): replicas. Two proxy processes keep page rests in a
 // real Redis (Debian's redis-server, started here on a free port) behind a round-robin relay
 // written here (no stickiness), on the 2026-07-28 route: a 20,000-row result paged across both
-// reassembles exactly, a replica killed mid-paging leaves the other to serve the rest, and a
-// Redis stopped mid-paging gives a clear error without a hang while other calls go on.
+// reassembles exactly, a replica killed mid-paging leaves the other to serve the rest, a
+// Redis stopped mid-paging gives a clear error without a hang while other calls go on, and a
+// result cut while Redis was down pages on from the other replica once Redis is back.
 
 import assert from 'node:assert/strict';
 import { randomBytes } from 'node:crypto';
@@ -21,6 +22,7 @@ import {
   startListening,
   stopListening,
   TEAM_UPSTREAM,
+  waitUntil,
 } from './helpers.js';
 import { skipWithoutRedis as skip, startRedis } from './redis-server.js';
 
@@ -231,6 +233,51 @@ describe('toonwire proxy replicas with --page-store redis://', { skip }, () => {
     } finally {
       await stopReplicas();
       redis = await startRedis();
+    }
+  });
+
+  it('pages a result cut while Redis was down from the other replica once Redis is back (the rest is written back)', async () => {
+    await startReplicas();
+    try {
+      const [cutter, other] = proxies as [(typeof proxies)[0], (typeof proxies)[0]];
+      await redis.stop();
+      assert.equal(
+        await waitUntil(() => /ECONNREFUSED/.test(cutter.proxy.stderr), 30_000),
+        true,
+        cutter.proxy.stderr,
+      );
+      let page = await callTool(cutter.url, tokens.alice, 'rows', { count: ROWS });
+      const rows = [...page.rows];
+      assert.ok(page.cursor !== undefined, 'the first page ships without Redis');
+      assert.match(cutter.proxy.stderr, /kept in this process's memory/);
+      redis = await startRedis([], redis.port);
+      assert.equal(
+        await waitUntil(() => /wrote back 1 rest/.test(cutter.proxy.stderr), 30_000),
+        true,
+        cutter.proxy.stderr,
+      );
+      // The other replica is ready again (its client reconnected).
+      let status = 0;
+      assert.equal(
+        await waitUntil(() => {
+          void fetch(new URL('/readyz', other.url)).then((answer) => (status = answer.status));
+          return status === 200;
+        }, 30_000),
+        true,
+      );
+      // Every next page from the replica that did not cut it.
+      while (page.cursor !== undefined) {
+        page = await withinHangGuard(
+          callTool(other.url, tokens.alice, 'toonwire_more', { cursor: page.cursor }),
+          30_000,
+          'a page from the other replica',
+        );
+        assert.equal(page.error, undefined, other.proxy.stderr);
+        rows.push(...page.rows);
+      }
+      assert.deepEqual(rows, expectedRows(ROWS));
+    } finally {
+      await stopReplicas();
     }
   });
 });
