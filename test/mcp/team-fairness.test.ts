@@ -11,6 +11,8 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
+import { type OpenSession, roomFor } from '../../src/mcp/proxy/serve/listen.js';
+import type { ProxySession } from '../../src/mcp/proxy/session/session.js';
 import { withinHangGuard } from '../support/patience.js';
 import {
   INITIALIZE,
@@ -227,5 +229,52 @@ describe('toonwire proxy --listen --max-sessions with callers', () => {
       await Promise.allSettled(clients.map((client) => client.close()));
       await stop(proxy);
     }
+  });
+});
+
+describe('roomFor: which session makes room at the --max-sessions bound', () => {
+  /** Open sessions from `[caller, idleMs, working]`, each session named `caller#index`. */
+  const sessions = (...specs: Array<[string, number, boolean?]>): OpenSession[] =>
+    specs.map(([caller, idleMs, working = false], index) => ({
+      session: { name: `${caller}#${index}` } as unknown as ProxySession,
+      caller,
+      idleMs,
+      working,
+    }));
+  const ended = (room: ReturnType<typeof roomFor>) =>
+    room.kind === 'end' ? (room.session as unknown as { name: string }).name : room.kind;
+
+  it('is free below the bound, whoever asks', () => {
+    assert.equal(ended(roomFor(sessions(['alice', 10]), 'alice', 2)), 'free');
+  });
+  it('one caller: its session idle the longest, else busy (503), as without callers', () => {
+    const open = sessions(['anonymous', 10], ['anonymous', 30], ['anonymous', -1]);
+    assert.equal(ended(roomFor(open, 'anonymous', 3)), 'anonymous#1');
+    assert.equal(
+      ended(roomFor(sessions(['anonymous', -1], ['anonymous', -1]), 'anonymous', 2)),
+      'busy',
+    );
+  });
+  it("a caller at its share ends only its own, however idle the others' are; all busy: over-share (429)", () => {
+    const open = sessions(['bob', 99_000], ['alice', 10], ['alice', 20], ['alice', -1]);
+    assert.equal(ended(roomFor(open, 'alice', 4)), 'alice#2');
+    const busy = sessions(['bob', 99_000], ['alice', -1, true], ['alice', -1]);
+    assert.deepEqual(roomFor(busy, 'alice', 3), { kind: 'over-share', held: 2, callers: 2 });
+  });
+  it("a caller under its share ends an over-share caller's session: idle first, then only listening, never one working", () => {
+    const idle = sessions(['alice', -1], ['alice', 5], ['alice', -1], ['bob', 50_000]);
+    assert.equal(ended(roomFor(idle, 'carol', 4)), 'alice#1');
+    const listening = sessions(['alice', -1, true], ['alice', -1], ['alice', -1], ['bob', 50_000]);
+    assert.equal(ended(roomFor(listening, 'carol', 4)), 'alice#1');
+    const working = sessions(['alice', -1, true], ['alice', -1, true], ['bob', -1], ['bob', -1]);
+    assert.equal(ended(roomFor(working, 'bob', 4)), 'over-share');
+    assert.equal(ended(roomFor(working, 'carol', 4)), 'bob#2');
+    const allWorking = sessions(['alice', -1, true], ['alice', -1, true], ['bob', -1, true]);
+    assert.equal(ended(roomFor(allWorking, 'carol', 3)), 'busy');
+  });
+  it('more callers than sessions: a share of 1 each; a newcomer ends nothing when each holds one', () => {
+    const open = sessions(['a', 10], ['b', 20], ['c', 30]);
+    assert.equal(ended(roomFor(open, 'd', 3)), 'busy');
+    assert.equal(ended(roomFor(open, 'a', 3)), 'a#0');
   });
 });
