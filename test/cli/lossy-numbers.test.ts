@@ -1,13 +1,14 @@
-// Numbers JSON.parse cannot read exactly (12345678901234567891, 1e400): encode and pick refuse
-// the input, naming the first one at file:line:column, unless --allow-lossy-numbers; in memory
-// and streamed, JSON and JSON Lines alike.
+// Numbers JSON.parse cannot read exactly (12345678901234567891, 0.10000000000000001, 1e400):
+// encode and pick refuse the input, naming the first one at file:line:column, unless
+// --allow-lossy-numbers; in memory and streamed, JSON and JSON Lines alike. Which numbers those
+// are is test/compact/json-numbers.test.ts's subject (one rule with the MCP proxy).
 import assert from 'node:assert/strict';
 import { mkdtempSync, rmSync, writeFileSync } from 'node:fs';
 import { tmpdir } from 'node:os';
 import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
-import { firstLossyNumber } from '../../src/cli/lossy-numbers.js';
 import { ArrayBatches } from '../../src/cli/stream/array-batches.js';
+import { firstLossyNumber } from '../../src/compact/json-numbers.js';
 import { assertBuilt, runCli } from './run-cli.js';
 
 before(assertBuilt);
@@ -28,9 +29,12 @@ describe('firstLossyNumber', () => {
       ['[1e-400]', '1e-400', '0'],
       ['[1, 2,\n 123456789012345678901234567890]', '123456789012345678901234567890'],
       ['12345678901234567891', '12345678901234567891'],
-      // Exact, or only rounded as every JSON reader rounds a fraction:
+      // A fraction with more digits than a double holds is rounded: written as other digits.
+      ['[1.5, 0.10000000000000001]', '0.10000000000000001', '0.1'],
+      ['[9007199254740993.5]', '9007199254740993.5', '9007199254740994'],
+      // Exact, only spelled differently when written:
       ['[9007199254740992, 12345678901234567000, 1000000000000000000000]', undefined],
-      ['[-0, 1E5, 1e-7, 0e-400, 1.5e308, 0.10000000000000001, 9007199254740993.5]', undefined],
+      ['[-0, 1E5, 1e-7, 0e-400, 1.5e308, 0.30000000000000004, 1.50]', undefined],
       // In strings, whatever the escapes before them:
       ['["1e400", "12345678901234567891", "x\\"1e400", "9e3f"]', undefined],
     ];
@@ -119,6 +123,13 @@ describe('encode and pick refuse a lossy number', () => {
     assert.equal(encoded.stderr, '');
     assert.equal(picked.code, 0, picked.stderr);
     assert.equal(picked.stdout, '{"id":12345678901234567000,"big":null,"tiny":0}\n');
+  });
+
+  it('refuses a fraction that a double rounds, as the MCP proxy forwards it unread', async () => {
+    const run = await runCli(['encode'], { input: '{"pi": 3.141592653589793238}' });
+    assert.equal(run.code, 1);
+    assert.equal(run.stdout, '');
+    assert.equal(run.stderr, refusal('<stdin>:1:8', '3.141592653589793238', '3.141592653589793'));
   });
 
   it('leaves exact numbers alone: -0, 1E5, 1e-7, 2^53, long fractions', async () => {

@@ -13,7 +13,8 @@
 // which finds each element (and reports an error at its line and column); the batches resume
 // once it stands between elements again, or never after a few failures.
 import type { JsonValue } from '../../codec/types.js';
-import { firstLossyNumber, lossyNumberMessage, lossyNumberPlace } from '../lossy-numbers.js';
+import { firstLossyNumber } from '../../compact/json-numbers.js';
+import { lossyNumberMessage, lossyNumberPlace } from '../lossy-numbers.js';
 import { ArrayScanner, ArraySyntaxError, type ScannedElement } from './array-scanner.js';
 
 /** Failed cuts after which every later chunk goes to the scanner. */

@@ -14,9 +14,9 @@ import { jsonEqual } from '../../../codec/json-equal.js';
 import { isPlainObject } from '../../../codec/objects.js';
 import type { JsonValue } from '../../../codec/types.js';
 import { byteLength } from '../../../compact/index.js';
+import { firstLossyNumber } from '../../../compact/json-numbers.js';
 import type { ToolFacts } from '../config/tool-rules.js';
 import type { VerbatimReason } from '../telemetry/outcome.js';
-import { losesPrecision } from './json-numbers.js';
 import { type DataPart, dataView, type PayloadView, sizeOf, textOf, verbatimView } from './view.js';
 
 /**
@@ -284,7 +284,7 @@ function readJson(text: string): JsonRead {
   } catch {
     return { failed: 'invalid' };
   }
-  return losesPrecision(text) ? { failed: 'unsafe-numbers' } : { value };
+  return firstLossyNumber(text) === undefined ? { value } : { failed: 'unsafe-numbers' };
 }
 
 function firstNonSpace(text: string): string | undefined {
