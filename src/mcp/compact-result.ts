@@ -5,6 +5,7 @@
 import type { CallToolResult } from '@modelcontextprotocol/sdk/types.js';
 import { normalize } from '../codec/normalize.js';
 import { isJsonObject, isPlainObject } from '../codec/objects.js';
+import type { JsonValue } from '../codec/types.js';
 import type { FieldSpec } from '../compact/index.js';
 import {
   type ClientInfo,
@@ -13,6 +14,7 @@ import {
 } from './clients.js';
 /** The `_meta` key that names the winning encoding unless told otherwise. */
 import { DEFAULT_META_KEY } from './defaults.js';
+import { projectFields } from './fields.js';
 import { type ModelTextOptions, modelText } from './model-text.js';
 
 export { DEFAULT_META_KEY };
@@ -20,9 +22,10 @@ export { DEFAULT_META_KEY };
 /** Options of {@link compactResult}: the picker's options, the format hint and the `_meta` key. */
 export interface CompactResultOptions extends Omit<ModelTextOptions, 'fields'> {
   /**
-   * Project the text view to these fields (see `project`); `undefined` for all of them, so that a
-   * handler can pass its optional `fields` argument straight on (`{ fields }`), also under
-   * `exactOptionalPropertyTypes`.
+   * Project the text view to these fields (see `projectFields`: the proxy's `--fields-param`
+   * projection); `undefined` or blank for all of them, so that a handler can pass its optional
+   * `fields` argument straight on (`{ fields }`), also under `exactOptionalPropertyTypes`.
+   * A field no item has, or a malformed list, adds a second text content that tells the model.
    */
   fields?: FieldSpec | undefined;
   /**
@@ -57,11 +60,16 @@ export interface CompactResultOptions extends Omit<ModelTextOptions, 'fields'> {
  * array, a string) gets the text only; wrap lists as `{ items: [...] }` to keep both views. A
  * string payload (a file's text, a document) is the text itself, exactly as given, with the
  * strategy `'verbatim'`: quoting would only escape it.
- * `fields` projects the text view only. For clients that show the model `structuredContent`
+ * `fields` projects the text view only, as the proxy's `--fields-param` does: the items of a
+ * root array, of an `items` / `data` envelope or of an object's only list of objects (`rows`),
+ * else the object itself; a field that no item has (or a malformed list, which leaves the text
+ * whole) adds a second text content saying so and listing the fields there are.
+ * For clients that show the model `structuredContent`
  * instead of the text, pass `client` (`server.server.getClientVersion()`): `'auto'` then leaves
  * `structuredContent` out, so that the model reads the compacted text (a tool that declares an
  * `outputSchema` needs `registerCompactTool` for that, since the SDK refuses such a result).
- * Throws only for bad options or field specs, or a circular payload.
+ * Throws only for bad options (a `fields` that is neither a string nor an array of strings among
+ * them), or a circular payload.
  *
  * @example
  * server.registerTool('list-runs', { outputSchema: { items: z.array(runSchema) } }, async () => {
@@ -79,20 +87,29 @@ export function compactResult(
     metaKey = DEFAULT_META_KEY,
     structuredContent = 'auto',
     client,
+    fields,
+    envelope,
     ...textOptions
   } = options;
   checkMetaKey(metaKey, 'compactResult');
   checkStructuredContentSetting(structuredContent, 'compactResult', ['auto', 'keep', 'strip']);
   // A string is text already (a file, a document): quoting it as JSON or TOON would only escape
   // it, so it ships exactly as it is, as the proxy ships a tool's string value.
+  let projected: { value: unknown; note: string | undefined } = { value: payload, note: undefined };
+  if (typeof payload !== 'string' && fields !== undefined) {
+    try {
+      projected = projectFields(jsonData(payload), fields, { envelope });
+    } catch (error) {
+      throw new TypeError(`compactResult: ${(error as Error).message}`);
+    }
+  }
   const { text, strategy } =
     typeof payload === 'string'
       ? { text: payload, strategy: VERBATIM_STRATEGY }
-      : modelText(payload, textOptions);
-  const result: CallToolResult = {
-    content: [{ type: 'text', text }],
-    _meta: { [metaKey]: strategy },
-  };
+      : modelText(projected.value, textOptions);
+  const content: CallToolResult['content'] = [{ type: 'text', text }];
+  if (projected.note !== undefined) content.push({ type: 'text', text: projected.note });
+  const result: CallToolResult = { content, _meta: { [metaKey]: strategy } };
   const { mode } = structuredContentModeFor(structuredContent, client);
   if (mode === 'strip') return result;
   const view = jsonView(payload);
@@ -121,6 +138,21 @@ function jsonView(payload: unknown): unknown {
   } catch {
     // Too deep for normalize (the picker fell back to JSON text): plain data as it is.
     return payload;
+  }
+}
+
+/**
+ * The payload as JSON data, for projecting: converted as the picker converts it (a Date, Map,
+ * `toJSON()`), or as it is when too deep to convert (the picker then writes JSON text, and a
+ * projection keeps only the listed fields, which may be shallow). A circular payload throws here,
+ * as it would in the picker.
+ */
+function jsonData(payload: unknown): JsonValue {
+  try {
+    return normalize(payload);
+  } catch (error) {
+    if (error instanceof RangeError) return payload as JsonValue;
+    throw error;
   }
 }
 

@@ -5,10 +5,10 @@ import assert from 'node:assert/strict';
 import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
 import { loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
+import { projectFields } from '../../src/mcp/fields.js';
 import { parseProxyConfig, resolveToolSettings } from '../../src/mcp/proxy/config/config.js';
 import {
   FIELDS_PARAM_DESCRIPTION,
-  projectFields,
   takeFieldsArgument,
   withFieldsParam,
 } from '../../src/mcp/proxy/config/fields-param.js';

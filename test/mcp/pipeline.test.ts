@@ -6,8 +6,8 @@ import { describe, it } from 'node:test';
 import type { JsonValue } from '../../src/codec/types.js';
 import { byteLength, loadTokenizer, parseCompact, pick } from '../../src/compact/index.js';
 import type { StructuredContentMode } from '../../src/mcp/clients.js';
+import { projectFields } from '../../src/mcp/fields.js';
 import { parseProxyConfig } from '../../src/mcp/proxy/config/config.js';
-import { projectFields } from '../../src/mcp/proxy/config/fields-param.js';
 import type { ToolFacts } from '../../src/mcp/proxy/config/tool-rules.js';
 import {
   createResultPipeline,

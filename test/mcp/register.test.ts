@@ -10,6 +10,7 @@ import { z as z3 } from 'zod/v3';
 import { parseCompact } from '../../src/index.js';
 import {
   DEFAULT_FIELDS_DESCRIPTION,
+  DEFAULT_META_KEY,
   fieldsParameter,
   registerCompactTool,
 } from '../../src/mcp/index.js';
@@ -206,7 +207,7 @@ describe('registerCompactTool', () => {
     }
   });
 
-  it('turns a throwing handler or a bad fields value into an isError result', async () => {
+  it('turns a throwing handler into an isError result, and a bad fields value into a note', async () => {
     const server = new McpServer({ name: 'places', version: '1.0.0' });
     registerCompactTool(server, 'broken', {}, async () => {
       throw new Error('the places API is down');
@@ -221,8 +222,17 @@ describe('registerCompactTool', () => {
         name: 'places',
         arguments: { fields: 'name,,url' },
       })) as Result;
-      assert.equal(badFields.isError, true);
-      assert.match(badFields.content[0]!.text, /is not a field name/);
+      // The handler has run (its work may not be repeatable): the whole result ships, as the
+      // proxy's --fields-param ships it, with a note that says why the fields were ignored.
+      assert.equal(badFields.isError, undefined);
+      assert.deepEqual(
+        parseCompact(badFields.content[0]!.text, badFields._meta![DEFAULT_META_KEY] as string),
+        { items: places },
+      );
+      assert.match(
+        badFields.content[1]!.text,
+        /^toonwire: fields ignored, the whole result follows: "" is not a field name/,
+      );
     } finally {
       await client.close();
     }

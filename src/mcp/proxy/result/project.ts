@@ -1,7 +1,7 @@
 // Stage 3, project: the data cut down to the fields the model (or the tool's settings) asked for,
 // with a note when a field does not exist. `structuredContent` is never projected.
 
-import { projectFields } from '../config/fields-param.js';
+import { projectFields } from '../../fields.js';
 import type { PayloadView } from './view.js';
 
 /**
@@ -15,7 +15,7 @@ export function project(view: PayloadView): PayloadView {
   const { data, plan } = view;
   const spec = plan?.fields;
   if (data === undefined || spec === undefined) return view;
-  const { value, note } = projectFields(data.value, spec);
+  const { value, note } = projectFields(data.value, spec, { source: 'toonwire proxy' });
   return {
     ...view,
     data: { ...data, value, projected: true },
