@@ -205,7 +205,8 @@ describe('firstLossyNumber: one rule for the CLI and the proxy', () => {
       const large = make(640_000);
       fastest(small); // warm up
       const ratio = fastest(large) / Math.max(fastest(small), 0.01);
-      assert.ok(ratio < 64, `${name}: 16 times the text took ${ratio.toFixed(1)} times as long`);
+      // 100, not 16 x 4: a loaded machine stretches one side; quadratic work is still 256.
+      assert.ok(ratio < 100, `${name}: 16 times the text took ${ratio.toFixed(1)} times as long`);
     }
   });
 
