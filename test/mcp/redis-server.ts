@@ -59,3 +59,22 @@ export async function startRedis(
     },
   };
 }
+
+/**
+ * How many times the Redis that `client` talks to has run `command` since its statistics were
+ * last reset (`INFO commandstats`): for tests that count the round trips a store makes.
+ *
+ * @example
+ * await client.configResetStat();
+ * // ... the store works ...
+ * assert.equal(await commandCalls(client, 'getex'), 1);
+ */
+export async function commandCalls(
+  client: { info(section: string): Promise<string> },
+  command: string,
+): Promise<number> {
+  const found = new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(
+    await client.info('commandstats'),
+  );
+  return Number(found?.[1] ?? 0);
+}

@@ -10,7 +10,7 @@ import { createClient } from 'redis';
 import { RedisPageStore } from '../../src/mcp/proxy/paging/redis-store.js';
 import type { Continuation, PageEncoder } from '../../src/mcp/proxy/paging/store.js';
 import { waitUntil } from './helpers.js';
-import { skipWithoutRedis as skip, startRedis } from './redis-server.js';
+import { commandCalls, skipWithoutRedis as skip, startRedis } from './redis-server.js';
 
 const encoder: PageEncoder = {
   encode: (value) => ({ text: JSON.stringify(value), strategy: 'json' }),
@@ -139,12 +139,7 @@ describe('the Redis page store through outages', { skip }, () => {
     const reader = await replicaOf(redis.url, 2000);
     const watcher = createClient({ url: redis.url });
     await watcher.connect();
-    const calls = async (command: string) =>
-      Number(
-        new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(
-          await watcher.info('commandstats'),
-        )?.[1] ?? 0,
-      );
+    const calls = (command: string) => commandCalls(watcher, command);
     let frozen = false;
     try {
       await watcher.configResetStat();

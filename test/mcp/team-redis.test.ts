@@ -11,7 +11,7 @@ import { PageCache } from '../../src/mcp/proxy/paging/pages.js';
 import { RedisPageStore } from '../../src/mcp/proxy/paging/redis-store.js';
 import type { Continuation, PageEncoder } from '../../src/mcp/proxy/paging/store.js';
 import { waitUntil } from './helpers.js';
-import { freePort, skipWithoutRedis as skip, startRedis } from './redis-server.js';
+import { commandCalls, freePort, skipWithoutRedis as skip, startRedis } from './redis-server.js';
 
 const encoder: PageEncoder = {
   encode: (value) => ({ text: JSON.stringify(value), strategy: 'json' }),
@@ -98,12 +98,7 @@ describe('the Redis page store', { skip }, () => {
     const reader = await storeOf(url());
     const watcher = createClient({ url: url() });
     await watcher.connect();
-    const calls = async (command: string) =>
-      Number(
-        new RegExp(`cmdstat_${command}:calls=(\\d+)`).exec(
-          await watcher.info('commandstats'),
-        )?.[1] ?? 0,
-      );
+    const calls = (command: string) => commandCalls(watcher, command);
     try {
       await writer.store.put('big', rest(20_000), 400_000);
       await watcher.configResetStat();
