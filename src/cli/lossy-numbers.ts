@@ -47,5 +47,21 @@ export function lossyNumberPlace(
  * lossyNumberMessage({ offset: 0, literal: '1e400', written: 'null' }); // 'the number 1e400 cannot be read exactly ...'
  */
 export function lossyNumberMessage(lossy: LossyNumber): string {
-  return `the number ${lossy.literal} cannot be read exactly (JSON numbers are read as doubles) and would be written as ${lossy.written}; nothing was written. Quote such numbers in the source to keep them as strings, or pass --allow-lossy-numbers to write them as doubles`;
+  return `the number ${shownLiteral(lossy.literal)} cannot be read exactly (JSON numbers are read as doubles) and would be written as ${lossy.written}; nothing was written. Quote such numbers in the source to keep them as strings, or pass --allow-lossy-numbers to write them as doubles`;
+}
+
+/** The longest literal a message shows whole. */
+const SHOWN_LITERAL = 48;
+
+/**
+ * A number's literal as a message shows it: whole up to {@link SHOWN_LITERAL} characters, else its
+ * two ends and its length, so that a refused 20 MB number is not written to stderr whole.
+ *
+ * @example
+ * shownLiteral('1e400'); // '1e400'
+ * shownLiteral(`1.${'0'.repeat(100)}1`); // '1.0000000000000000000000…000000000001 (103 characters)'
+ */
+export function shownLiteral(literal: string): string {
+  if (literal.length <= SHOWN_LITERAL) return literal;
+  return `${literal.slice(0, 24)}…${literal.slice(-12)} (${literal.length} characters)`;
 }

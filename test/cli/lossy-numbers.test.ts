@@ -132,6 +132,17 @@ describe('encode and pick refuse a lossy number', () => {
     assert.equal(run.stderr, refusal('<stdin>:1:8', '3.141592653589793238', '3.141592653589793'));
   });
 
+  it('names a huge number by its ends and length, not whole', async () => {
+    // 1 MB of digits: the message must not write them all to stderr.
+    const literal = `1.${'0'.repeat(1_000_000)}1`;
+    const run = await runCli(['encode'], { input: `[${literal}]` });
+    assert.equal(run.code, 1);
+    assert.equal(
+      run.stderr,
+      refusal('<stdin>:1:2', `1.${'0'.repeat(22)}…${'0'.repeat(11)}1 (1000003 characters)`, '1'),
+    );
+  });
+
   it('leaves exact numbers alone: -0, 1E5, 1e-7, 2^53, long fractions', async () => {
     const input = '[-0,1E5,1e-7,9007199254740992,0.30000000000000004,"12345678901234567891"]';
     const run = await runCli(['encode'], { input });
