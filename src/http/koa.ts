@@ -202,9 +202,22 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
       renderWhenKoaResponds(ctx, () => {
         // What middleware mounted before this one left: the data (edited, wrapped or replaced by
         // another object) is rendered; text, bytes, a stream or no body are theirs, sent as is.
-        if (!ctx.headerSent && ctx.writable && negotiable(ctx)) render(ctx);
+        if (ctx.headerSent || !ctx.writable) return;
+        if (negotiable(ctx)) render(ctx);
+        else if (!warnedWrittenAbove && writtenAsBytes(ctx.body) && wantsToon(ctx)) {
+          warnedWrittenAbove = true;
+          console.warn(WRITTEN_ABOVE);
+        }
       });
   }
+
+  // Whether a client that got bytes from middleware above would have been answered TOON.
+  function wantsToon(ctx: Context): boolean {
+    const accept = ctx.get('Accept') || undefined;
+    return responseFormat(accept, settings.defaultFormat, ctx.status) !== 'json';
+  }
+  /** Said once per middleware: see {@link WRITTEN_ABOVE}. */
+  let warnedWrittenAbove = false;
 
   function render(ctx: Context): void {
     const rendered = renderOrProblem(ctx.body, {
@@ -338,6 +351,25 @@ function renderWhenKoaResponds(ctx: Context, render: () => void): void {
 }
 
 const PENDING_RENDER = Symbol('toonwire.pendingRender');
+
+/**
+ * Why a TOON client got JSON when middleware mounted before `toon()` wrote the data as bytes or a
+ * stream (koa-compress does, and koa-etag tags it) before it could be rendered: the answer is
+ * right, the saving lost, and nothing else would tell the app.
+ */
+const WRITTEN_ABOVE =
+  'toonwire/koa: middleware mounted before toon() wrote the answer as bytes or a stream (as koa-compress does) before toon() could render it, so a client asking for TOON got JSON. Mount renderToon after that middleware (docs/http.md, Koa). Said once.';
+
+/** Bytes or a stream: what body-writing middleware (koa-compress) leaves in `ctx.body`. */
+function writtenAsBytes(body: unknown): boolean {
+  return (
+    body instanceof Uint8Array ||
+    body instanceof ReadableStream ||
+    (typeof body === 'object' &&
+      body !== null &&
+      typeof (body as { pipe?: unknown }).pipe === 'function')
+  );
+}
 type PendingContext = Context & { [PENDING_RENDER]?: () => void };
 
 // Renders the answer toon() left pending for this request, if any (renderWhenKoaResponds).

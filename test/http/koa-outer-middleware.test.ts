@@ -207,15 +207,26 @@ describe('Koa middleware before toon() that edits ctx.body after await next()', 
     ctx.body = { data: ctx.body };
   };
 
-  it('without renderToon, body-writing middleware before toon() writes the data as JSON', async () => {
+  it('without renderToon, body-writing middleware before toon() writes the data as JSON, and says so once', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => {});
     const url = await start([compressLike, envelope, toonKoa(), handler]);
-    const answer = await send(url, { accept: 'text/toon', 'accept-encoding': 'gzip' });
-    assert.equal(answer.headers['content-encoding'], 'gzip');
-    assert.deepEqual(JSON.parse(answer.text), { data: USER() });
-    assert.match(String(answer.headers.vary), /Accept/);
+    for (let i = 0; i < 2; i++) {
+      const answer = await send(url, { accept: 'text/toon', 'accept-encoding': 'gzip' });
+      assert.equal(answer.headers['content-encoding'], 'gzip');
+      assert.deepEqual(JSON.parse(answer.text), { data: USER() });
+      assert.match(String(answer.headers.vary), /Accept/);
+    }
+    // A JSON client lost nothing: no warning for it.
+    await send(url, { accept: 'application/json', 'accept-encoding': 'gzip' });
+    assert.equal(warn.mock.callCount(), 1);
+    assert.match(
+      String(warn.mock.calls[0]!.arguments[0]),
+      /a client asking for TOON got JSON\. Mount renderToon after/,
+    );
   });
 
-  it('renderToon renders where it is mounted: outside it TOON text, inside it the data', async () => {
+  it('renderToon renders where it is mounted: outside it TOON text, inside it the data', async (t) => {
+    const warn = t.mock.method(console, 'warn', () => {});
     const url = await start([compressLike, etagLike, renderToon, envelope, toonKoa(), handler]);
     const tags: string[] = [];
     for (const accept of ['text/toon', 'application/json']) {
@@ -227,5 +238,6 @@ describe('Koa middleware before toon() that edits ctx.body after await next()', 
       tags.push(String(answer.headers.etag));
     }
     assert.notEqual(tags[0], tags[1], 'each representation is tagged from its own text');
+    assert.equal(warn.mock.callCount(), 0);
   });
 });
