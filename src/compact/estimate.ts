@@ -301,7 +301,17 @@ export function estimateTokenRange(text: string): TokenEstimate {
 export type BaselineEstimate = Pick<TokenEstimate, 'tokens' | 'low'>;
 
 /**
- * {@link BaselineEstimate} of `text`, or, once the estimate has passed `limit` part way through
+ * {@link BaselineEstimate} of `text`: what the guard reads of JSON's whole text.
+ *
+ * @example
+ * estimateBaseline('[{"a":1},{"a":2}]'); // { tokens: 9, low: 9 }
+ */
+export function estimateBaseline(text: string): BaselineEstimate {
+  return estimateUpTo(text, Number.POSITIVE_INFINITY, false) as BaselineEstimate;
+}
+
+/**
+ * {@link estimateBaseline}, or, once the estimate has passed `limit` part way through
  * the text, the tokens counted so far (rounded): a floor of the whole estimate, since every chunk
  * adds tokens and none takes any away. For a caller that only asks whether the estimate is
  * above `limit` (the picker, ruling TOON out on a long JSON text), the rest is not scanned.

@@ -19,6 +19,7 @@ import {
 import { stringifyDeep } from './deep-json.js';
 import {
   type BaselineEstimate,
+  estimateBaseline,
   estimateBaselineWithin,
   estimateTokenRange,
   type TokenEstimate,
@@ -272,10 +273,7 @@ function decideFromShape(
     // Ruled out by a floor of JSON's estimate, so by the estimate itself.
     if (ruledOutByShape(floored, jsonBytes)) return { bound: floored, jsonEstimate: undefined };
   }
-  const jsonEstimate =
-    typeof estimate === 'number'
-      ? (estimateBaselineWithin(json, Number.POSITIVE_INFINITY) as BaselineEstimate)
-      : estimate;
+  const jsonEstimate = typeof estimate === 'number' ? estimateBaseline(json) : estimate;
   return { bound: { ...bound, jsonTokens: jsonEstimate.tokens }, jsonEstimate };
 }
 

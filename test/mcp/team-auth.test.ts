@@ -33,6 +33,21 @@ async function stopped(proxy: LineProcess): Promise<string> {
 
 const bearer = (token: string) => ({ authorization: `Bearer ${token}` });
 
+/** A key-set server on 127.0.0.1 for the OAuth blocks: its origin, and how to stop it. */
+async function keySetServer(
+  handle: Parameters<typeof createServer>[1],
+): Promise<{ origin: string; stop(): Promise<void> }> {
+  const server = createServer(handle);
+  await new Promise<void>((resolve) => server.listen(0, '127.0.0.1', resolve));
+  return {
+    origin: `http://127.0.0.1:${(server.address() as AddressInfo).port}`,
+    async stop() {
+      server.closeAllConnections();
+      await new Promise((resolve) => server.close(resolve));
+    },
+  };
+}
+
 describe('toonwire proxy --listen off loopback', () => {
   it('refuses to start without authentication: exit 2, naming --auth-tokens, --auth-issuer and --allow-unauthenticated', async () => {
     const proxy = new LineProcess(process.execPath, [
@@ -298,7 +313,7 @@ describe('token comparison', () => {
 describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
   const AUDIENCE = 'https://mcp.example.com/mcp';
   let issuer: string;
-  let jwks: ReturnType<typeof createServer>;
+  let jwks: Awaited<ReturnType<typeof keySetServer>>;
   let key: CryptoKey;
   let stranger: CryptoKey;
   let proxy: LineProcess;
@@ -318,15 +333,14 @@ describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
     key = pair.privateKey as CryptoKey;
     stranger = (await generateKeyPair('ES256')).privateKey as CryptoKey;
     const publicJwk = { ...(await exportJWK(pair.publicKey)), kid: 'k1', alg: 'ES256', use: 'sig' };
-    jwks = createServer((request, response) => {
+    jwks = await keySetServer((request, response) => {
       response.setHeader('content-type', 'application/json');
       if (request.url === '/.well-known/oauth-authorization-server')
         response.end(JSON.stringify({ issuer, jwks_uri: `${issuer}/jwks` }));
       else if (request.url === '/jwks') response.end(JSON.stringify({ keys: [publicJwk] }));
       else response.writeHead(404).end('{}');
     });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
-    issuer = `http://127.0.0.1:${(jwks.address() as AddressInfo).port}`;
+    issuer = jwks.origin;
     ({ proxy, url } = await startListening([
       '--auth-issuer',
       issuer,
@@ -340,8 +354,7 @@ describe('toonwire proxy --auth-issuer (OAuth 2.1 resource server)', () => {
   });
   after(async () => {
     await stopped(proxy);
-    jwks.closeAllConnections();
-    await new Promise((resolve) => jwks.close(resolve));
+    await jwks.stop();
   });
 
   it('serves the protected resource metadata (RFC 9728)', async () => {
@@ -443,7 +456,7 @@ describe('toonwire proxy --auth-issuer when the key set cannot be fetched', () =
   const AUDIENCE = 'https://mcp.example.com/mcp';
   const ISSUER = 'https://auth.example.com';
   let mode: 'failing' | 'garbage' | 'serving' = 'failing';
-  let jwks: ReturnType<typeof createServer>;
+  let jwks: Awaited<ReturnType<typeof keySetServer>>;
   let proxy: LineProcess;
   let url: string;
   let signed: string;
@@ -457,19 +470,18 @@ describe('toonwire proxy --auth-issuer when the key set cannot be fetched', () =
       .setAudience(AUDIENCE)
       .setExpirationTime('10m')
       .sign(pair.privateKey);
-    jwks = createServer((_request, response) => {
+    jwks = await keySetServer((_request, response) => {
       if (mode === 'failing') response.writeHead(500).end('down for maintenance');
       else if (mode === 'garbage') response.writeHead(200).end('<html>login</html>');
       else response.end(JSON.stringify({ keys: [publicJwk] }));
     });
-    await new Promise<void>((resolve) => jwks.listen(0, '127.0.0.1', resolve));
     ({ proxy, url } = await startListening([
       '--auth-issuer',
       ISSUER,
       '--auth-audience',
       AUDIENCE,
       '--auth-jwks',
-      `http://127.0.0.1:${(jwks.address() as AddressInfo).port}/jwks`,
+      `${jwks.origin}/jwks`,
       '--metrics',
       '127.0.0.1:0',
       '--',
@@ -478,8 +490,7 @@ describe('toonwire proxy --auth-issuer when the key set cannot be fetched', () =
   });
   after(async () => {
     await stopped(proxy);
-    jwks.closeAllConnections();
-    await new Promise((resolve) => jwks.close(resolve));
+    await jwks.stop();
   });
 
   it('answers a good token 503 "retry later", not invalid_token, says why on stderr once, and serves it once the keys come', async () => {
