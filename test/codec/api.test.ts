@@ -539,7 +539,7 @@ describe('replacer semantics match the reference (differential)', () => {
         case 'array':
           // Its items' keys are '0' and '1': a replacer that matches those by key would wrap
           // again at every level below, a thousand levels down until both sides refuse (the
-          // reference took seconds per such value, and refusals are compared elsewhere).
+          // reference took seconds per such value; the test below checks that refusal once).
           return path.length <= spec.depth + 1 ? [path.length, key] : current;
         case 'number':
           return path.length * 1.5;
@@ -563,5 +563,16 @@ describe('replacer semantics match the reference (differential)', () => {
       }),
       { numRuns: 300 },
     );
+  });
+
+  it('refuses a replacer that wraps every value it returns, by depth, where the reference overflows the stack', () => {
+    // Each array it returns has an item at key '1', which it wraps again, without end.
+    const wrapForever = (key: string, current: unknown) => (key === '1' ? [0, key] : current);
+    assert.throws(
+      () => encode([[0, 1]], { replacer: wrapForever }),
+      (error: unknown) =>
+        error instanceof RangeError && /nested deeper than 1000 levels/.test(error.message),
+    );
+    assert.throws(() => reference.encode([[0, 1]], { replacer: wrapForever }), RangeError);
   });
 });
