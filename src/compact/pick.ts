@@ -109,6 +109,31 @@ export interface CandidateMeasurement {
  * parseCompact(result.text, result.strategy); // the rows again
  */
 export function pick(value: unknown, options?: PickOptions): PickResult {
+  return pickWithInput(value, options).result;
+}
+
+/** {@link pick}'s result, and the value its candidates encoded, from {@link pickWithInput}. */
+export interface PickedWithInput {
+  result: PickResult;
+  /**
+   * The value as the candidates saw it: normalized to the JSON model (and projected to `fields`),
+   * the given value itself when it was plain JSON data already (however deep); `undefined` when
+   * it needed normalizing and nests too deep for that (only JSON's text was written).
+   */
+  input: JsonValue | undefined;
+}
+
+/**
+ * {@link pick}, also handing back the value its candidates encoded, so that a caller who needs
+ * the value in the JSON model too (`compactResult`'s `structuredContent`) does not normalize it
+ * a second time.
+ *
+ * @example
+ * const { result, input } = pickWithInput({ at: new Date(0) });
+ * input; // { at: '1970-01-01T00:00:00.000Z' }
+ * result.text; // 'at: "1970-01-01T00:00:00.000Z"'
+ */
+export function pickWithInput(value: unknown, options?: PickOptions): PickedWithInput {
   const measure = resolveMeasure(options?.by, options?.tokenizer, 'pick');
   const guarded = options?.by === undefined || options.by === 'auto';
   const candidates = resolveCandidates(options?.candidates, 'pick');
@@ -124,7 +149,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
     const size = byteLength(json);
     const sizes = { json: size };
     options?.onPick?.({ strategy: 'json', sizes });
-    return { text: json, strategy: 'json', size, sizes };
+    return { result: { text: json, strategy: 'json', size, sizes }, input: value };
   }
   // UTF-16 length never exceeds UTF-8 bytes, so under bytes a TOON encode can stop once its
   // length alone shows it cannot be smaller than the best.
@@ -147,7 +172,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
       const size = checkedSize(measure(prepared.text), 'json');
       const result = { text: prepared.text, strategy: 'json', size, sizes: { json: size } };
       options?.onPick?.({ strategy: 'json', sizes: result.sizes });
-      return result;
+      return { result, input: undefined };
     }
     shared = new SharedInput(prepared);
     json = JSON.stringify(shared.value);
@@ -206,7 +231,7 @@ export function pick(value: unknown, options?: PickOptions): PickResult {
   }
 
   options?.onPick?.({ strategy, sizes });
-  return { text, strategy, size, sizes };
+  return { result: { text, strategy, size, sizes }, input: shared.value };
 }
 
 /**

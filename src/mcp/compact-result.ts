@@ -15,7 +15,7 @@ import {
 /** The `_meta` key that names the winning encoding unless told otherwise. */
 import { DEFAULT_META_KEY } from './defaults.js';
 import { projectFields } from './fields.js';
-import { type ModelTextOptions, modelText } from './model-text.js';
+import { type ModelTextOptions, modelTextWithInput } from './model-text.js';
 
 export { DEFAULT_META_KEY };
 
@@ -96,23 +96,33 @@ export function compactResult(
   // A string is text already (a file, a document): quoting it as JSON or TOON would only escape
   // it, so it ships exactly as it is, as the proxy ships a tool's string value.
   let projected: { value: unknown; note: string | undefined } = { value: payload, note: undefined };
+  // The payload in the JSON model, once it is known (the picker normalizes it anyway).
+  let data: JsonValue | undefined;
   if (typeof payload !== 'string' && fields !== undefined) {
     try {
-      projected = projectFields(jsonData(payload), fields, { envelope });
+      data = jsonData(payload);
+      projected = projectFields(data, fields, { envelope });
     } catch (error) {
       throw new TypeError(`compactResult: ${(error as Error).message}`);
     }
   }
-  const { text, strategy } =
-    typeof payload === 'string'
-      ? { text: payload, strategy: VERBATIM_STRATEGY }
-      : modelText(projected.value, textOptions);
+  let text: string;
+  let strategy: string;
+  if (typeof payload === 'string') {
+    text = payload;
+    strategy = VERBATIM_STRATEGY;
+  } else {
+    const picked = modelTextWithInput(projected.value, textOptions);
+    ({ text, strategy } = picked.result);
+    if (fields === undefined) data = picked.input;
+  }
   const content: CallToolResult['content'] = [{ type: 'text', text }];
   if (projected.note !== undefined) content.push({ type: 'text', text: projected.note });
   const result: CallToolResult = { content, _meta: { [metaKey]: strategy } };
   const { mode } = structuredContentModeFor(structuredContent, client);
   if (mode === 'strip') return result;
-  const view = jsonView(payload);
+  // Undefined when the payload nests too deep for the picker to normalize.
+  const view = data ?? jsonView(payload);
   // A class instance is an object to JSON, but the SDK wants a plain record: its own fields.
   if (isJsonObject(view)) {
     result.structuredContent = isPlainObject(view) ? view : { ...(view as object) };

@@ -11,6 +11,7 @@ import {
   shippedEstimate,
   TOKEN_GUARD_SLACK,
 } from '../compact/index.js';
+import { type PickedWithInput, pickWithInput } from '../compact/pick.js';
 
 /**
  * A one-line label prepended to non-JSON text, for models that do better when told the format:
@@ -68,11 +69,27 @@ function hintFor(hint: FormatHint | undefined, strategy: string): string | undef
  * modelText(rows, { hint: true }).text; // 'Format: TOON (toonformat.dev): ...\nitems[20]{id,name}:\n  ...'
  */
 export function modelText(value: unknown, options: ModelTextOptions = {}): PickResult {
+  return modelTextWithInput(value, options).result;
+}
+
+/**
+ * {@link modelText}, also handing back the value the picker encoded (see `pickWithInput`): the
+ * payload in the JSON model, for a caller that needs that view too.
+ *
+ * @example
+ * const { result, input } = modelTextWithInput({ items: rows });
+ * // result: what modelText returns; input: { items: rows } (plain data is passed as it is)
+ */
+export function modelTextWithInput(
+  value: unknown,
+  options: ModelTextOptions = {},
+): PickedWithInput {
   // The picker reads the options it knows, so it is given these as they are (`hint` too): no
   // copy of them on every call.
-  const picked = pick(value, options);
+  const withInput = pickWithInput(value, options);
+  const picked = withInput.result;
   const label = hintFor(options.hint, picked.strategy);
-  if (label === undefined) return picked;
+  if (label === undefined) return withInput;
   const text = `${label}\n${picked.text}`;
   const size = measureText(text, options);
   const jsonSize = picked.sizes.json!;
@@ -89,7 +106,7 @@ export function modelText(value: unknown, options: ModelTextOptions = {}): PickR
   // times over on both estimates, with the guard's slack.
   const guarded = options.by === undefined || options.by === 'auto';
   const fits = size < jsonSize && (!guarded || affordsLabel(label, picked.text, asJson().text));
-  return fits ? { ...picked, text, size } : asJson();
+  return { result: fits ? { ...picked, text, size } : asJson(), input: withInput.input };
 }
 
 /** How many times over the estimated saving of the picked text must pay for a label. */

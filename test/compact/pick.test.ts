@@ -13,6 +13,7 @@ import {
   pick,
   stringifyCompact,
 } from '../../src/compact/index.js';
+import { pickWithInput } from '../../src/compact/pick.js';
 import { jsonEqual } from '../support/json.js';
 
 const runs = Array.from({ length: 5 }, (_, i) => ({
@@ -300,6 +301,37 @@ describe('pick', () => {
       () => pick(runs, { by: 'tokens', tokenizer: 'cl100k_base' }),
       /loadTokenizer\('cl100k_base'\)/,
     );
+  });
+});
+
+describe('pickWithInput', () => {
+  it('hands back what the candidates encoded: plain data as it is, other values normalized', () => {
+    const rows = [
+      { id: 1, name: 'a' },
+      { id: 2, name: 'b' },
+    ];
+    for (const value of [rows, { items: rows }, 'text', 42, null]) {
+      const { result, input } = pickWithInput(value);
+      assert.equal(input, value, 'plain data is not copied');
+      assert.deepEqual(result, pick(value));
+    }
+    const dated = { at: new Date(0), tags: new Set(['x']) };
+    const { result, input } = pickWithInput(dated);
+    assert.deepEqual(input, { at: '1970-01-01T00:00:00.000Z', tags: ['x'] });
+    assert.deepEqual(result, pick(dated));
+    assert.deepEqual(pickWithInput({ a: 1, b: 2 }, { fields: 'a' }).input, { a: 1 });
+  });
+
+  it('hands back no value for one too deep to normalize (only JSON can carry it)', () => {
+    let deep: unknown = new Date(0);
+    for (let i = 0; i < 2000; i++) deep = [deep];
+    const { result, input } = pickWithInput(deep);
+    assert.equal(input, undefined);
+    assert.equal(result.strategy, 'json');
+    // Plain data needs no normalizing, however deep: it is handed back as it is.
+    let plain: unknown = 1;
+    for (let i = 0; i < 2000; i++) plain = [plain];
+    assert.equal(pickWithInput(plain).input, plain);
   });
 });
 
