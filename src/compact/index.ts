@@ -30,6 +30,7 @@ export {
   TOKEN_GUARD_MARGIN,
   TOKEN_GUARD_RULE,
   TOKEN_GUARD_SLACK,
+  TOKEN_GUARD_SPLIT_MARGIN,
 } from './pick.js';
 export { DEFAULT_ENVELOPE, type FieldSpec, omit, type ProjectOptions, project } from './project.js';
 export {

@@ -120,13 +120,23 @@ describe('structure at its dearest', () => {
 
   it('prices a run the mean counts short at its o200k count', () => {
     // `]{"` is two tokens, three characters' mean 1.04; `"},{"` one, under its mean of 1.95.
-    assert.deepEqual(estimateTokenRange(']{"'), { tokens: 1, low: 1, dearest: 2 });
-    assert.deepEqual(estimateTokenRange('"},{"'), { tokens: 2, low: 2, dearest: 2 });
+    assert.deepEqual(estimateTokenRange(']{"'), { tokens: 1, low: 1, dearest: 2, split: 2 });
+    assert.deepEqual(estimateTokenRange('"},{"'), { tokens: 2, low: 2, dearest: 2, split: 2 });
     // A TOON header and a row: `]{"`, and `"}` with `:\n`, are two tokens each, not one.
-    assert.deepEqual(estimateTokenRange('[2]{"a b"}:\n  x'), { tokens: 8, low: 8, dearest: 10 });
+    assert.deepEqual(estimateTokenRange('[2]{"a b"}:\n  x'), { tokens: 8, low: 8, dearest: 10, split: 10 });
     assert.equal(o200k('[2]{"a b"}:\n  x').length, 10);
     // Outside ASCII, `low` is lower; nothing structural, `dearest` is `tokens`.
-    assert.deepEqual(estimateTokenRange('日本'), { tokens: 2, low: 1, dearest: 2 });
+    assert.deepEqual(estimateTokenRange('日本'), { tokens: 2, low: 1, dearest: 2, split: 2 });
+  });
+
+  it('prices a word after a comma apart from it for `split`, as vocabularies other than o200k write it', () => {
+    // o200k reads `,E` as one token; Claude's vocabulary as two, as it reads JSON's `","` and `E`.
+    const codes = '[3]: E0020,E0021,E0022';
+    assert.deepEqual(estimateTokenRange(codes), { tokens: 12, low: 12, dearest: 12, split: 14 });
+    assert.equal(o200k(codes).length, 12);
+    // A longer word costs about as much joined as apart: a table row moves by less than a token.
+    const row = estimateTokenRange('  1,Ada,admin');
+    assert.ok(row.split - row.tokens < 1, JSON.stringify(row));
   });
 
   it("never counts short o200k's count of the structural runs of real JSON and TOON texts", () => {

@@ -64,7 +64,7 @@ function rowProjector(settings: StreamSettings): (row: JsonValue) => JsonValue {
 }
 
 /** The estimate of no text, and of every text when nothing asks for one. */
-const NO_ESTIMATE: Readonly<TokenEstimate> = { tokens: 0, low: 0, dearest: 0 };
+const NO_ESTIMATE: Readonly<TokenEstimate> = { tokens: 0, low: 0, dearest: 0, split: 0 };
 
 function makeTrack(name: string): Track {
   const options: EncodeOptions | undefined = name === 'toon-tab' ? { delimiter: '\t' } : undefined;
@@ -151,6 +151,7 @@ export async function measureRows(
     track.estimate.tokens += last.estimate.tokens;
     track.estimate.low += last.estimate.low;
     track.estimate.dearest += last.estimate.dearest;
+    track.estimate.split += last.estimate.split;
     track.tokens += last.tokens;
   };
   let first = true;
