@@ -30,7 +30,7 @@ import {
 import { acceptsFormat } from './negotiate.js';
 import { HttpProblem } from './problem.js';
 import { abortedByClient, bodyEndedEarly } from './read-body.js';
-import { contentTypeFor, renderBody, renderProblem } from './render.js';
+import { renderBody, renderProblem } from './render.js';
 import { type ResponseFormat, type ToonHttpOptions, ToonSettings } from './settings.js';
 
 /** Options of the Hono middleware. */
@@ -149,16 +149,14 @@ function addVary(c: Context, response: Response): void {
   }
 }
 
-// Does a HeadersInit given to c.json name a Content-Type? In any of its three forms: a Headers,
-// an array of [name, value] pairs, or a record.
-function hasContentType(headers: unknown): boolean {
+// Does a HeadersInit given to c.json name a header (`name` in lower case)? In any of its three
+// forms: a Headers, an array of [name, value] pairs, or a record.
+function namesHeader(headers: unknown, name: string): boolean {
   if (typeof headers !== 'object' || headers === null) return false;
-  if (headers instanceof Headers) return headers.has('content-type');
+  if (headers instanceof Headers) return headers.has(name);
   if (Array.isArray(headers))
-    return headers.some(
-      (pair) => Array.isArray(pair) && String(pair[0]).toLowerCase() === 'content-type',
-    );
-  return Object.keys(headers).some((name) => name.toLowerCase() === 'content-type');
+    return headers.some((pair) => Array.isArray(pair) && String(pair[0]).toLowerCase() === name);
+  return Object.keys(headers).some((key) => key.toLowerCase() === name);
 }
 
 type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, string | string[]>];
@@ -168,13 +166,22 @@ type JsonArguments = [object: unknown, arg?: unknown, headers?: Record<string, s
 // with an explicit Content-Type) is the handler's own bytes and is left alone, so compress,
 // etag and streaming work whatever the middleware order.
 function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
-  // Hono keeps c.status(...) private: note it on the way in.
+  // Hono keeps c.status(...) and the headers c.header(...) prepares private: note them on the way
+  // in. Asking Hono for them instead (c.res, or a response built to read them and thrown away)
+  // costs a Response per answer, and a second build appends the Set-Cookie of c.json's
+  // ResponseInit to the prepared headers twice.
   let statusSet: number | undefined;
   const setStatus = c.status;
   c.status = (status) => {
     statusSet = status;
     setStatus(status);
   };
+  let fileNamed = false;
+  const setHeader = c.header;
+  c.header = ((name: string, value?: string, options?: { append?: boolean }) => {
+    if (name.toLowerCase() === 'content-disposition') fileNamed = value !== undefined;
+    setHeader(name, value as string, options);
+  }) as Context['header'];
   const json = c.json as (...args: JsonArguments) => Response;
   const body = c.body as (
     data: string | null,
@@ -182,7 +189,8 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     headers?: Record<string, string | string[]>,
   ) => Response;
   const negotiating = (...[object, arg, headers]: JsonArguments): Response => {
-    if (hasContentType(headers) || hasContentType((arg as { headers?: unknown })?.headers))
+    const init = (arg as { headers?: unknown } | undefined)?.headers;
+    if (namesHeader(headers, 'content-type') || namesHeader(init, 'content-type'))
       return json(object, arg, headers);
     const accept = c.req.header('accept');
     // A redirect or error status the handler set (c.json(obj, 404)) is kept whatever Accept says.
@@ -193,32 +201,37 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
     const format = responseFormat(accept, settings.defaultFormat, status);
     if (format === undefined) return problemResponse(c, notAcceptableProblem(), settings);
     let response: Response;
-    if (format === 'json') {
+    if (
+      format === 'json' ||
+      // A file the handler named (c.header('Content-Disposition', ...), or in c.json's headers):
+      // its bytes stay JSON, as in the other adapters, and no TOON is rendered to be thrown away.
+      fileNamed ||
+      namesHeader(headers, 'content-disposition') ||
+      namesHeader(init, 'content-disposition')
+    ) {
       response = json(object, arg, headers);
     } else {
-      // The response is built (once, as for JSON) before anything is rendered: a file the
-      // handler named with c.header('Content-Disposition', ...) is known only from the headers
-      // Hono merges into it, which it keeps private until then (c.res would expose them, but
-      // reading it makes Hono merge them into any Response the handler returns instead).
-      const built = body(null, arg, { ...headers, 'Content-Type': contentTypeFor('toon') });
-      if (namesFile(built.headers.get('content-disposition'))) {
-        // That file's bytes: it stays JSON, as in the other adapters.
-        response = json(object, arg, headers);
-      } else {
-        const rendered = renderBody(object, format, settings.delimiter, {
-          jsonAcceptable: () => acceptsFormat(accept, 'json'),
+      const rendered = renderBody(object, format, settings.delimiter, {
+        jsonAcceptable: () => acceptsFormat(accept, 'json'),
+      });
+      // One response, built by Hono as c.json builds it (status, prepared and given headers).
+      response = body(rendered.body, arg, { ...headers, 'Content-Type': rendered.contentType });
+      const responseHeaders = response.headers;
+      if (namesFile(responseHeaders.get('content-disposition'))) {
+        // Named by middleware mounted before this one, before the note above was in place: rare,
+        // and answered as JSON from the headers already built (building again would repeat them).
+        responseHeaders.set('content-type', JSON_CONTENT_TYPE);
+        response = new Response(JSON.stringify(object), {
+          status: response.status,
+          headers: responseHeaders,
         });
-        const responseHeaders = new Headers(built.headers);
-        responseHeaders.set('content-type', rendered.contentType);
+      } else if (rendered.format === 'toon') {
         // An ETag the handler set names the JSON representation, not this one.
-        if (rendered.format === 'toon')
-          retagForToon(
-            responseHeaders.get('etag'),
-            (etag) => responseHeaders.set('etag', etag),
-            () => responseHeaders.delete('etag'),
-          );
-        // Status and headers are all Hono's c.body gives a response (it drops statusText).
-        response = new Response(rendered.body, { status: built.status, headers: responseHeaders });
+        retagForToon(
+          responseHeaders.get('etag'),
+          (etag) => responseHeaders.set('etag', etag),
+          () => responseHeaders.delete('etag'),
+        );
       }
     }
     addVary(c, response);
