@@ -8,6 +8,8 @@ import { announcedBody, assertToonCharset, decodeToonBody, unsupportedMediaType 
 import {
   attachSettings,
   DATA_VALIDATORS,
+  decidedOnDataTags,
+  hideTagsOfOtherFormats,
   isOptedOut,
   markOptedOut,
   namesFile,
@@ -16,7 +18,9 @@ import {
   notModified,
   requestPath,
   responseFormat,
+  restoreTags,
   retagForToon,
+  retagNotModified,
 } from './kit.js';
 import { appendVary, isToonContentType, TOON_MEDIA_TYPE } from './media-types.js';
 import { acceptsFormat } from './negotiate.js';
@@ -183,10 +187,37 @@ function varyNotModified(req: Request, res: Response): void {
   const writeHead = res.writeHead;
   res.writeHead = function varyingWriteHead(this: Response, ...args: unknown[]) {
     const status = typeof args[0] === 'number' ? args[0] : this.statusCode;
-    if (notModified(status) && !skipped(req, this))
+    if (notModified(status) && !skipped(req, this)) {
       this.setHeader('Vary', appendVary(this.getHeader('vary')));
+      // Decided on the data's tags (the app's own check): the client holds the TOON answer's.
+      retagNotModified(req, this.getHeader('etag') as string | undefined, (etag) =>
+        this.setHeader('ETag', etag),
+      );
+    }
     return (writeHead as (...rest: unknown[]) => Response).apply(this, args);
   } as Response['writeHead'];
+}
+
+// A request negotiated as TOON shows the app the If-None-Match of its data's tags (kit.ts,
+// hideTagsOfOtherFormats) until something is sent: then Express's own ETag check in res.send
+// compares the tag of what is sent (TOON's, or the handler's own bytes) with the client's header.
+// A 304 sent with res.send (res.sendStatus(304)) is the app's, decided on the data's tags.
+function showDataTags(req: Request, res: Response, settings: ToonSettings): void {
+  if (isOptedOut(req)) return;
+  hideTagsOfOtherFormats(
+    req,
+    req.headers['if-none-match'],
+    responseFormat(req.headers.accept, settings.defaultFormat, 200),
+    (value) => {
+      req.headers['if-none-match'] = value;
+    },
+  );
+  if (!decidedOnDataTags(req)) return;
+  const send = res.send;
+  res.send = function sendingWithClientTags(this: Response, ...args: unknown[]) {
+    if (!notModified(this.statusCode)) restoreTags(req);
+    return (send as (...rest: unknown[]) => Response).apply(this, args);
+  } as Response['send'];
 }
 
 // Negotiates one answer of `value` (in the JSON model when `jsonModel`): TOON, a 406 problem,
@@ -271,6 +302,7 @@ export function toon(options: ToonExpressOptions = {}): ToonMiddleware {
     attachSettings(req, settings);
     negotiateResJson(req, res, settings);
     varyNotModified(req, res);
+    showDataTags(req, res, settings);
     const contentType = req.headers['content-type'];
     const body = announcedBody(req.headers['content-length'], req.headers['transfer-encoding']);
     if (accepted !== undefined && body === 'some' && !req.is(accepted)) {

@@ -18,6 +18,7 @@ import {
 } from './body.js';
 import {
   DATA_VALIDATORS,
+  hideTagsOfOtherFormats,
   isOptedOut,
   markOptedOut,
   namesFile,
@@ -26,7 +27,9 @@ import {
   notModified,
   requestPath,
   responseFormat,
+  restoreTags,
   retagForToon,
+  retagNotModified,
 } from './kit.js';
 import { appendVary, JSON_CONTENT_TYPE, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { acceptsFormat } from './negotiate.js';
@@ -360,11 +363,36 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
     };
   });
 
+  // A request negotiated as TOON shows the handler the If-None-Match of its data's tags (kit.ts,
+  // hideTagsOfOtherFormats): its own check then answers 304 only for the TOON answer's tag. The
+  // client's header is back once something is sent (preSerialization, or onSend for the
+  // handler's own bytes), for @fastify/etag to compare the tag of what is sent. preHandler: the
+  // routes' own opt-outs are marked by then (route-level onRequest hooks run after the plugin's).
+  app.addHook('preHandler', (request, _reply, done) => {
+    if (!optedOut(request)) {
+      const raw = request.raw.headers;
+      hideTagsOfOtherFormats(
+        request,
+        raw['if-none-match'],
+        responseFormat(raw.accept, settings.defaultFormat, 200),
+        (value) => {
+          raw['if-none-match'] = value;
+        },
+      );
+    }
+    done();
+  });
+
   // A 304 the handler answers itself (reply.code(304).send()) is never serialized, so it gets
-  // `Vary: Accept` here; one @fastify/etag answers keeps what preSerialization set on its way.
+  // `Vary: Accept` here, and the TOON answer's tag when it was decided on the data's tags; one
+  // @fastify/etag answers keeps what preSerialization set on its way.
   app.addHook('onSend', (request, reply, payload, next) => {
-    if (notModified(reply.statusCode) && !optedOut(request))
+    if (notModified(reply.statusCode) && !optedOut(request)) {
       reply.header('vary', appendVary(reply.getHeader('vary')));
+      retagNotModified(request, reply.getHeader('etag') as string | undefined, (etag) =>
+        reply.header('etag', etag),
+      );
+    } else restoreTags(request);
     next(null, payload);
   });
 
@@ -372,6 +400,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   // buffers, streams and explicitly typed responses (any type but application/json) pass
   // through untouched, as does a file the handler named (Content-Disposition), which stays JSON.
   app.addHook('preSerialization', (request, reply, payload, next) => {
+    if (!notModified(reply.statusCode)) restoreTags(request);
     if (
       optedOut(request) ||
       namesFile(reply.getHeader('content-disposition')) ||

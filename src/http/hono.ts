@@ -13,12 +13,17 @@ import {
 } from './body.js';
 import { jsonText } from './json-twin.js';
 import {
+  clientTags,
+  hideTagsOfOtherFormats,
+  holdsTag,
   namesFile,
   notAcceptableProblem,
   notFoundProblem,
   notModified,
   responseFormat,
+  restoreTags,
   retagForToon,
+  retagNotModified,
 } from './kit.js';
 import {
   appendVary,
@@ -70,7 +75,9 @@ export interface ToonHonoMiddleware extends MiddlewareHandler {
 // Requests `skip` selects are marked on their Context, which onError and notFound receive too
 // (the Request is not: a TOON body replaces it).
 const SKIPPED = Symbol('toonwire.skipped');
-type MarkedContext = Context & { [SKIPPED]?: boolean };
+// The ETag (or null) of the answer c.json built, for revalidatedBelow.
+const BUILT_ETAG = Symbol('toonwire.builtEtag');
+type MarkedContext = Context & { [SKIPPED]?: boolean; [BUILT_ETAG]?: string | null };
 
 function problemResponse(c: Context, error: unknown, settings: ToonSettings): Response {
   const forced: ResponseFormat | undefined =
@@ -140,13 +147,76 @@ function bodyOf(raw: Request, contentType: string | null): AnnouncedBody {
 // @hono/node-server sends a response whose body is still a string without streaming it; changing
 // its headers in place keeps it that way, while c.header() on a finished response rebuilds it
 // around a body stream. Headers of a fetched response are immutable: those are rebuilt.
-function addVary(c: Context, response: Response): void {
-  const vary = appendVary(response.headers.get('vary'));
+function setHeader(c: Context, response: Response, name: string, value: string): void {
   try {
-    response.headers.set('vary', vary);
+    response.headers.set(name, value);
   } catch {
-    c.header('Vary', vary);
+    c.header(name, value);
   }
+}
+
+function addVary(c: Context, response: Response): void {
+  setHeader(c, response, 'vary', appendVary(response.headers.get('vary')));
+}
+
+// hono/etag mounted after this middleware reads If-None-Match before the handler runs, so it saw
+// the data's tags (showDataTags) and cannot match the tag it computes from the TOON bytes. When
+// the answer c.json built got its ETag below (etag middleware, after the render) and the client's
+// own header holds that tag, the answer is the 304 that middleware would have sent: the client
+// holds the representation it would get now. Headers kept as hono/etag keeps them on its 304s.
+function revalidatedBelow(c: Context): void {
+  const held = clientTags(c);
+  const built = (c as MarkedContext)[BUILT_ETAG];
+  if (held === undefined || built === undefined) return;
+  const response = c.res;
+  const etag = response.headers.get('etag');
+  if (response.status !== 200 || etag === null || etag === built || !holdsTag(held, etag)) return;
+  void response.body?.cancel();
+  const headers = new Headers();
+  for (const name of HEADERS_OF_NOT_MODIFIED) {
+    const value = response.headers.get(name);
+    if (value !== null) headers.set(name, value);
+  }
+  // Unset first: assigning over a response merges its headers into the new one.
+  c.res = undefined;
+  c.res = new Response(null, { status: 304, headers });
+}
+
+/** What a 304 carries of its 200 (RFC 9110, section 15.4.5), as hono/etag keeps it. */
+const HEADERS_OF_NOT_MODIFIED = [
+  'cache-control',
+  'content-location',
+  'date',
+  'etag',
+  'expires',
+  'vary',
+] as const;
+
+// A request negotiated as TOON shows the handler the If-None-Match of its data's tags (kit.ts,
+// hideTagsOfOtherFormats), through c.req.header, which handlers and hono/etag read it with: a
+// check against the data's tag then answers 304 only for the TOON answer's tag. The client's
+// header is back once c.json renders, or the handler answered otherwise, for etag() to compare
+// the tag of what is sent.
+function showDataTags(c: Context, settings: ToonSettings): void {
+  const header = c.req.header.bind(c.req) as (name?: string) => unknown;
+  let ifNoneMatch = c.req.header('if-none-match');
+  hideTagsOfOtherFormats(
+    c,
+    ifNoneMatch,
+    responseFormat(c.req.header('accept'), settings.defaultFormat, 200),
+    (value) => {
+      ifNoneMatch = value;
+    },
+  );
+  if (ifNoneMatch === c.req.header('if-none-match')) return;
+  c.req.header = ((name?: string) => {
+    if (name === undefined) {
+      const all = header() as Record<string, string>;
+      if (ifNoneMatch !== undefined) all['if-none-match'] = ifNoneMatch;
+      return all;
+    }
+    return name.toLowerCase() === 'if-none-match' ? ifNoneMatch : header(name);
+  }) as Context['req']['header'];
 }
 
 // Does a HeadersInit given to c.json name a header (`name` in lower case)? In any of its three
@@ -199,6 +269,7 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
         ? arg
         : ((arg as ResponseInit | undefined)?.status ?? statusSet ?? 200);
     const format = responseFormat(accept, settings.defaultFormat, status);
+    if (!notModified(status)) restoreTags(c);
     if (format === undefined) return problemResponse(c, notAcceptableProblem(), settings);
     let response: Response;
     if (
@@ -235,6 +306,7 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
       }
     }
     addVary(c, response);
+    (c as MarkedContext)[BUILT_ETAG] = response.headers.get('etag');
     return response;
   };
   return negotiating as Context['json'];
@@ -306,7 +378,10 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
         }
       }
     }
-    if (!skipped) c.json = negotiatingJson(c, settings);
+    if (!skipped) {
+      c.json = negotiatingJson(c, settings);
+      showDataTags(c, settings);
+    }
     try {
       await next();
     } catch (thrown) {
@@ -318,8 +393,18 @@ export function toon(options: ToonHonoOptions = {}): ToonHonoMiddleware {
       return problemResponse(c, thrown, settings);
     }
     // A 304 the handler or etag middleware below answers (c.body(null, 304)) never went through
-    // c.json: it gets `Vary: Accept` here.
-    if (!skipped && notModified(c.res.status)) addVary(c, c.res);
+    // c.json: it gets `Vary: Accept` here, and the TOON answer's tag when the handler decided it
+    // on the data's tags.
+    if (!skipped && notModified(c.res.status)) {
+      const response = c.res;
+      addVary(c, response);
+      retagNotModified(c, response.headers.get('etag'), (etag) =>
+        setHeader(c, response, 'etag', etag),
+      );
+    } else {
+      restoreTags(c);
+      if (!skipped) revalidatedBelow(c);
+    }
     return undefined;
   };
 

@@ -146,6 +146,158 @@ export function retagForToon(
   else replace(retagged);
 }
 
+/**
+ * The If-None-Match the app sees while it answers a request negotiated as TOON, in the terms its
+ * own conditional GET knows: the tags of the data, which a JSON answer carries as
+ * they are. A TOON answer carries `W/"x-toon"` for the data's `W/"x"` ({@link toonEtag}), so that
+ * tag becomes `W/"x"` here, and a check against the data's tag revalidates TOON. Every other tag
+ * could name JSON (a cache holding the JSON answer sends its tag for a TOON request too) and is
+ * hidden, so the app cannot answer 304 for a representation the client would not get; when none
+ * is left, `W/""`, a tag no answer carries, keeps the header present (If-Modified-Since is then
+ * ignored, as RFC 9110, section 13.1.3, says). `*` and a missing header are left alone.
+ * Tags hashed from the TOON bytes (etag middleware) are compared after the adapter renders,
+ * against the header as the client sent it (see {@link hideTagsOfOtherFormats}).
+ *
+ * @example
+ * ifNoneMatchOfData('W/"abc-toon"'); // 'W/"abc"'
+ * ifNoneMatchOfData('"abc", W/"def-toon"'); // 'W/"def"'
+ * ifNoneMatchOfData('"abc"'); // 'W/""'
+ * ifNoneMatchOfData('*'); // '*'
+ */
+export function ifNoneMatchOfData(header: string): string {
+  if (header.trim() === '*') return header;
+  const kept: string[] = [];
+  for (const [, weak = '', opaque = ''] of header.matchAll(ENTITY_TAG)) {
+    if (opaque.endsWith(TOON_TAG_SUFFIX))
+      kept.push(`${weak}"${opaque.slice(0, -TOON_TAG_SUFFIX.length)}"`);
+  }
+  return kept.length === 0 ? NO_TAG : kept.join(', ');
+}
+
+/** What marks a TOON answer's ETag made from the data's (`W/"x"` becomes `W/"x-toon"`). */
+const TOON_TAG_SUFFIX = '-toon';
+/** An entity tag in a list (RFC 9110, section 8.8.3): its weakness and its opaque part. */
+const ENTITY_TAG = /(W\/)?"([^"]*)"/g;
+/** A tag no answer carries: If-None-Match with nothing the app can match. */
+const NO_TAG = 'W/""';
+
+/**
+ * The ETag of a 304 the app answered on {@link ifNoneMatchOfData}'s header: it matched the tag
+ * the client holds in the data's terms, so the 304 names the TOON answer's tag.
+ *
+ * @example
+ * toonTagOfNotModified('W/"abc"'); // 'W/"abc-toon"'
+ * toonTagOfNotModified('"abc"'); // 'W/"abc-toon"'
+ */
+export function toonTagOfNotModified(etag: string): string {
+  const opaque = /"([^"]*)"/.exec(etag)?.[1] ?? etag.trim();
+  return `W/"${opaque}${TOON_TAG_SUFFIX}"`;
+}
+
+// The If-None-Match a request came with, while the app sees ifNoneMatchOfData's instead.
+const HIDDEN_TAGS = Symbol.for('toonwire.hiddenTags');
+interface HiddenTags {
+  original: string;
+  set: (value: string) => void;
+  restored: boolean;
+}
+type WithHiddenTags = { [HIDDEN_TAGS]?: HiddenTags };
+
+/**
+ * Shows the app the If-None-Match of {@link ifNoneMatchOfData} while it answers a request whose
+ * answer would be TOON, through the framework's own header access `set`; {@link restoreTags}
+ * gives the client's header back once the adapter renders, for etag middleware that hashes the
+ * bytes sent. Nothing is done for a request with no If-None-Match, with `*`, negotiated as JSON,
+ * refusing both, or left to `'auto'`: that client has no preference, so either representation
+ * answers it, and a 304 for the one it holds is right (hiding its tags would only cost it the
+ * 304 whenever the picker chose JSON).
+ *
+ * @example
+ * // Express, before the routes:
+ * hideTagsOfOtherFormats(req, req.headers['if-none-match'], responseFormat(accept, 'json', 200),
+ *   (value) => { req.headers['if-none-match'] = value; });
+ */
+export function hideTagsOfOtherFormats(
+  request: object,
+  header: string | undefined,
+  format: DefaultFormat | undefined,
+  set: (value: string) => void,
+): void {
+  if (header === undefined || format !== 'toon') return;
+  const seen = ifNoneMatchOfData(header);
+  if (seen === header) return;
+  (request as WithHiddenTags)[HIDDEN_TAGS] = { original: header, set, restored: false };
+  set(seen);
+}
+
+/**
+ * Gives back the If-None-Match {@link hideTagsOfOtherFormats} replaced: the adapter is rendering
+ * the answer, whose tag etag middleware compares with what the client sent. Idempotent.
+ *
+ * @example
+ * restoreTags(req); // in res.json, before res.send
+ */
+export function restoreTags(request: object): void {
+  const hidden = (request as WithHiddenTags)[HIDDEN_TAGS];
+  if (hidden === undefined || hidden.restored) return;
+  hidden.restored = true;
+  hidden.set(hidden.original);
+}
+
+/**
+ * Was a 304 of this request decided on the data's tags ({@link hideTagsOfOtherFormats}, not
+ * restored since)? Its ETag then becomes {@link toonTagOfNotModified}'s.
+ *
+ * @example
+ * if (notModified(res.statusCode) && decidedOnDataTags(req)) res.set('ETag', toonTagOfNotModified(res.get('ETag')));
+ */
+export function decidedOnDataTags(request: object): boolean {
+  const hidden = (request as WithHiddenTags)[HIDDEN_TAGS];
+  return hidden !== undefined && !hidden.restored;
+}
+
+/**
+ * The If-None-Match the client sent, when {@link hideTagsOfOtherFormats} showed the app another;
+ * `undefined` otherwise.
+ *
+ * @example
+ * clientTags(req); // '"abc", W/"def-toon"'
+ */
+export function clientTags(request: object): string | undefined {
+  return (request as WithHiddenTags)[HIDDEN_TAGS]?.original;
+}
+
+/**
+ * Does If-None-Match `header` hold `etag`, by the weak comparison If-None-Match uses (RFC 9110,
+ * section 13.1.2)?
+ *
+ * @example
+ * holdsTag('W/"abc", "def"', '"abc"'); // true
+ * holdsTag('"abc"', '"abcd"'); // false
+ */
+export function holdsTag(header: string, etag: string): boolean {
+  const opaque = /"([^"]*)"/.exec(etag)?.[1];
+  if (opaque === undefined) return false;
+  for (const [, , held] of header.matchAll(ENTITY_TAG)) if (held === opaque) return true;
+  return false;
+}
+
+/**
+ * Names a 304 decided on the data's tags ({@link decidedOnDataTags}) by the TOON answer's tag,
+ * through the framework's header calls; other 304s are left alone.
+ *
+ * @example
+ * retagNotModified(req, res.get('ETag'), (etag) => res.set('ETag', etag));
+ */
+export function retagNotModified(
+  request: object,
+  etag: string | null | undefined,
+  replace: (etag: string) => void,
+): void {
+  if (etag != null && etag !== '' && decidedOnDataTags(request))
+    replace(toonTagOfNotModified(etag));
+}
+
 // Marks an adapter leaves on a request for the code that answers it later (its own error
 // handling, or a framework's: the NestJS filter reads them on Express and Fastify requests).
 const OPTED_OUT = Symbol.for('toonwire.optedOut');

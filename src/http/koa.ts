@@ -11,11 +11,14 @@ import {
 } from './body.js';
 import {
   DATA_VALIDATORS,
+  hideTagsOfOtherFormats,
   namesFile,
   notFoundProblem,
   notModified,
   responseFormat,
+  restoreTags,
   retagForToon,
+  retagNotModified,
 } from './kit.js';
 import { appendVary, isToonContentType, mediaTypeOf, TOON_MEDIA_TYPE } from './media-types.js';
 import { HttpProblem } from './problem.js';
@@ -82,6 +85,11 @@ export interface ToonKoaMiddleware extends Middleware {
 // Response, under a JSON Content-Type (a JSON flavour the handler set stays the handler's), and
 // not a file the handler named (`ctx.attachment('orders.json')` sets Content-Disposition, and the
 // type from the name: the file stays JSON, as Express keeps `res.attachment(...)`'s type).
+// The ETag of a 304 decided on the data's tags becomes the TOON answer's (kit.ts).
+function retagAnsweredOnDataTags(ctx: Context): void {
+  retagNotModified(ctx, ctx.response.get('ETag') || undefined, (etag) => ctx.set('ETag', etag));
+}
+
 function negotiable(ctx: Context): boolean {
   const body: unknown = ctx.body;
   if (typeof body !== 'object' || body === null) return false;
@@ -186,9 +194,15 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   function answer(ctx: Context, skipped: boolean): void {
     // A 304 answered below (the handler's `if (ctx.fresh) ctx.status = 304`, or koa-etag and
     // koa-conditional-get mounted after this middleware) has no body left to negotiate.
-    if (notModified(ctx.status) && !skipped)
+    if (notModified(ctx.status) && !skipped) {
       ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
-    if (!negotiable(ctx)) return;
+      retagAnsweredOnDataTags(ctx);
+    }
+    if (!negotiable(ctx)) {
+      // The handler's own bytes (or nothing): koa-etag mounted before this one tags them.
+      if (!notModified(ctx.status)) restoreTags(ctx);
+      return;
+    }
     ctx.set('Vary', appendVary(ctx.response.get('Vary') || undefined));
     if (skipped) return;
     // A client refusing both formats is answered now, so middleware mounted before this one
@@ -203,7 +217,10 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
         // What middleware mounted before this one left: the data (edited, wrapped or replaced by
         // another object) is rendered; text, bytes, a stream or no body are theirs, sent as is.
         if (ctx.headerSent || !ctx.writable) return;
-        if (negotiable(ctx)) render(ctx);
+        // A 304 middleware mounted before this one answered (koa-conditional-get) on the data's
+        // tags the handler set: it names the TOON answer's tag.
+        if (notModified(ctx.status)) retagAnsweredOnDataTags(ctx);
+        else if (negotiable(ctx)) render(ctx);
         else if (!warnedWrittenAbove && writtenAsBytes(ctx.body) && wantsToon(ctx)) {
           warnedWrittenAbove = true;
           console.warn(WRITTEN_ABOVE);
@@ -220,6 +237,9 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
   let warnedWrittenAbove = false;
 
   function render(ctx: Context): void {
+    // What is rendered now is tagged and compared by middleware mounted before this one (koa-etag
+    // and koa-conditional-get after renderToon) with the client's own If-None-Match.
+    restoreTags(ctx);
     const rendered = renderOrProblem(ctx.body, {
       accept: ctx.get('Accept') || undefined,
       settings,
@@ -280,8 +300,24 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     ctx.body = rendered.body;
   }
 
+  // A request negotiated as TOON shows the app the If-None-Match of its data's tags (kit.ts,
+  // hideTagsOfOtherFormats): ctx.fresh, in the handler or koa-conditional-get, then answers 304
+  // only for the TOON answer's tag, whatever tag the app computes from the data.
+  function showDataTags(ctx: Context): void {
+    const headers = ctx.req.headers;
+    hideTagsOfOtherFormats(
+      ctx,
+      headers['if-none-match'],
+      responseFormat(headers.accept, settings.defaultFormat, 200),
+      (value) => {
+        headers['if-none-match'] = value;
+      },
+    );
+  }
+
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const skipped = skip?.(ctx) === true;
+    if (!skipped) showDataTags(ctx);
     // Headers middleware mounted before this one has set so far, kept on problem documents.
     const outer = ctx.res.getHeaderNames().length === 0 ? undefined : ctx.res.getHeaders();
     try {
