@@ -207,7 +207,7 @@ function showDataTags(req: Request, res: Response, settings: ToonSettings): void
   hideTagsOfOtherFormats(
     req,
     req.headers['if-none-match'],
-    responseFormat(req.headers.accept, settings.defaultFormat, 200),
+    () => responseFormat(req.headers.accept, settings.defaultFormat, 200),
     (value) => {
       req.headers['if-none-match'] = value;
     },

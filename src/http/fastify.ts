@@ -374,7 +374,7 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
       hideTagsOfOtherFormats(
         request,
         raw['if-none-match'],
-        responseFormat(raw.accept, settings.defaultFormat, 200),
+        () => responseFormat(raw.accept, settings.defaultFormat, 200),
         (value) => {
           raw['if-none-match'] = value;
         },

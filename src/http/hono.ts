@@ -14,6 +14,7 @@ import {
 import { jsonText } from './json-twin.js';
 import {
   clientTags,
+  decidedOnDataTags,
   hideTagsOfOtherFormats,
   holdsTag,
   namesFile,
@@ -198,17 +199,17 @@ const HEADERS_OF_NOT_MODIFIED = [
 // header is back once c.json renders, or the handler answered otherwise, for etag() to compare
 // the tag of what is sent.
 function showDataTags(c: Context, settings: ToonSettings): void {
-  const header = c.req.header.bind(c.req) as (name?: string) => unknown;
   let ifNoneMatch = c.req.header('if-none-match');
   hideTagsOfOtherFormats(
     c,
     ifNoneMatch,
-    responseFormat(c.req.header('accept'), settings.defaultFormat, 200),
+    () => responseFormat(c.req.header('accept'), settings.defaultFormat, 200),
     (value) => {
       ifNoneMatch = value;
     },
   );
-  if (ifNoneMatch === c.req.header('if-none-match')) return;
+  if (!decidedOnDataTags(c)) return;
+  const header = c.req.header.bind(c.req) as (name?: string) => unknown;
   c.req.header = ((name?: string) => {
     if (name === undefined) {
       const all = header() as Record<string, string>;
@@ -306,7 +307,8 @@ function negotiatingJson(c: Context, settings: ToonSettings): Context['json'] {
       }
     }
     addVary(c, response);
-    (c as MarkedContext)[BUILT_ETAG] = response.headers.get('etag');
+    if (clientTags(c) !== undefined)
+      (c as MarkedContext)[BUILT_ETAG] = response.headers.get('etag');
     return response;
   };
   return negotiating as Context['json'];

@@ -205,7 +205,8 @@ type WithHiddenTags = { [HIDDEN_TAGS]?: HiddenTags };
 
 /**
  * Shows the app the If-None-Match of {@link ifNoneMatchOfData} while it answers a request whose
- * answer would be TOON, through the framework's own header access `set`; {@link restoreTags}
+ * answer would be TOON (`format`, asked only when there is a header), through the framework's
+ * own header access `set`; {@link restoreTags}
  * gives the client's header back once the adapter renders, for etag middleware that hashes the
  * bytes sent. Nothing is done for a request with no If-None-Match, with `*`, negotiated as JSON,
  * refusing both, or left to `'auto'`: that client has no preference, so either representation
@@ -214,16 +215,17 @@ type WithHiddenTags = { [HIDDEN_TAGS]?: HiddenTags };
  *
  * @example
  * // Express, before the routes:
- * hideTagsOfOtherFormats(req, req.headers['if-none-match'], responseFormat(accept, 'json', 200),
+ * hideTagsOfOtherFormats(req, req.headers['if-none-match'], () => responseFormat(accept, 'json', 200),
  *   (value) => { req.headers['if-none-match'] = value; });
  */
 export function hideTagsOfOtherFormats(
   request: object,
   header: string | undefined,
-  format: DefaultFormat | undefined,
+  format: () => DefaultFormat | undefined,
   set: (value: string) => void,
 ): void {
-  if (header === undefined || format !== 'toon') return;
+  // The format is asked for only when there is a header (most requests send none).
+  if (header === undefined || format() !== 'toon') return;
   const seen = ifNoneMatchOfData(header);
   if (seen === header) return;
   (request as WithHiddenTags)[HIDDEN_TAGS] = { original: header, set, restored: false };

@@ -308,7 +308,7 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     hideTagsOfOtherFormats(
       ctx,
       headers['if-none-match'],
-      responseFormat(headers.accept, settings.defaultFormat, 200),
+      () => responseFormat(headers.accept, settings.defaultFormat, 200),
       (value) => {
         headers['if-none-match'] = value;
       },
