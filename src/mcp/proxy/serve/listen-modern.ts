@@ -30,6 +30,7 @@ import type { ProxySession } from '../session/session.js';
 import { errorResponse, messageKind } from '../transport/json-rpc.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../transport/modern-wire.js';
 import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
+import { type Admission, refusalOf, type Seat, type SessionCap } from './session-cap.js';
 
 /** The largest request body read (the SDK's server transport has the same limit). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -45,8 +46,11 @@ export interface ModernRouteOptions {
    * word for later probes, answered without starting it again (for a command: its process).
    */
   rememberRefusals: boolean;
-  /** The most sessions at once (default: no bound); beyond it, an idle one ends or 503. */
-  maxSessions?: number;
+  /**
+   * The proxy's session cap, shared with the handshake route (default: no bound): each session
+   * this route starts takes a seat of it, and at the bound room is made by the cap's one rule.
+   */
+  cap?: SessionCap;
   /** Where messages for humans go (default: nowhere). */
   log?: (message: string) => void;
 }
@@ -74,6 +78,8 @@ interface Shared {
   session: ProxySession;
   exchanges: ModernExchanges;
   idleTimer?: ReturnType<typeof setTimeout>;
+  /** When its last exchange ended (or it started), for the cap's weighing. */
+  idleSince: number;
 }
 
 /**
@@ -182,13 +188,9 @@ export class ModernRoute {
       return undefined;
     }
     const shared = await this.sharedFor(message, caller);
-    if (shared === 'busy') {
-      fail(
-        response,
-        503,
-        -32000,
-        `Too many sessions: all ${this.options.maxSessions} are busy; retry later, or start the proxy with a larger --max-sessions`,
-      );
+    if (typeof shared === 'object' && 'kind' in shared) {
+      const refused = refusalOf(shared, caller, this.options.cap?.maxSessions ?? 0);
+      fail(response, refused.status, -32000, refused.message, refused.headers);
       return undefined;
     }
     if (shared === undefined) {
@@ -273,17 +275,23 @@ export class ModernRoute {
   }
 
   /** The session for `caller`'s `request`'s kind of client, started on first use. */
-  private sharedFor(request: ModernRequest, caller: string): Promise<Shared | undefined | 'busy'> {
+  private sharedFor(
+    request: ModernRequest,
+    caller: string,
+  ): Promise<Shared | undefined | Exclude<Admission, { kind: 'seated' }>> {
     if (this.closed) return Promise.resolve(undefined);
     // Clients that show the model structuredContent get results without it: they never share a
     // session with the others, whose settled mode would be theirs.
     const key = `${caller}\n${structuredContentModeFor('auto', clientInfoOf(request)).mode}`;
     let entry = this.shared.get(key);
     if (entry === undefined) {
-      if (!this.makeRoom()) return Promise.resolve('busy');
-      const starting = this.start(key);
+      const admission = this.options.cap?.admit(caller);
+      if (admission !== undefined && admission.kind !== 'seated') return Promise.resolve(admission);
+      const seat = admission?.seat;
+      const starting = this.start(key, seat);
       // A session that could not be made is tried again by the next request.
       starting.catch(() => {
+        seat?.release();
         if (this.shared.get(key) === starting) this.shared.delete(key);
       });
       this.shared.set(key, starting);
@@ -292,27 +300,26 @@ export class ModernRoute {
     return entry;
   }
 
-  /** Room for one more session: ends an idle one at the bound; false when all are busy. */
-  private makeRoom(): boolean {
-    const max = this.options.maxSessions;
-    if (max === undefined || this.shared.size < max) return true;
-    for (const [key, entry] of this.shared) {
-      const ready = this.ready.get(entry);
-      if (ready === undefined || ready.exchanges.busy) continue;
-      this.shared.delete(key);
-      clearTimeout(ready.idleTimer);
-      void ready.session.close();
-      return true;
-    }
-    return false;
-  }
-
-  private async start(key: string): Promise<Shared> {
+  /** Starts the session of `key` in `seat` (the cap's, when there is one). */
+  private async start(key: string, seat: Seat | undefined): Promise<Shared> {
     const exchanges = new ModernExchanges();
     const session = await this.createSession(exchanges);
-    const shared: Shared = { session, exchanges };
+    const shared: Shared = { session, exchanges, idleSince: Date.now() };
     const entry = this.shared.get(key);
+    seat?.fill(
+      session,
+      () => ({
+        idleMs: exchanges.busy ? -1 : Date.now() - shared.idleSince,
+        working: exchanges.busy,
+      }),
+      // Ended by the cap: the caller's next request starts a new one.
+      () => {
+        clearTimeout(shared.idleTimer);
+        if (this.shared.get(key) === entry) this.shared.delete(key);
+      },
+    );
     void session.ended.then(() => {
+      seat?.release();
       clearTimeout(shared.idleTimer);
       // Probes it never answered: their fallbacks go on as any initialize.
       for (const probe of this.probes.values())
@@ -363,6 +370,7 @@ export class ModernRoute {
   /** No request open: the session ends after the idle timeout, or now if it cannot be used. */
   private idle(shared: Shared): void {
     clearTimeout(shared.idleTimer);
+    shared.idleSince = Date.now();
     // An upstream that does not speak 2026-07-28 gets no more requests on this route.
     if (this.refusal !== undefined) {
       void shared.session.close();
@@ -400,8 +408,14 @@ export async function readBody(
   return Buffer.concat(chunks).toString('utf8');
 }
 
-function fail(response: ServerResponse, status: number, code: number, message: string): void {
+function fail(
+  response: ServerResponse,
+  status: number,
+  code: number,
+  message: string,
+  headers: Record<string, string> = {},
+): void {
   response
-    .writeHead(status, { 'content-type': 'application/json' })
+    .writeHead(status, { 'content-type': 'application/json', ...headers })
     .end(JSON.stringify(errorResponse(null, code, message)));
 }

@@ -16,6 +16,10 @@ import { type Authenticator, type Caller, unauthenticatedRefusal } from './auth.
 import { Front } from './front.js';
 import { MAX_BODY_BYTES, ModernRoute, readBody } from './listen-modern.js';
 import { answerJson } from './modern-exchanges.js';
+import { refusalOf, type Seat, SessionCap } from './session-cap.js';
+
+// The session cap's rule lives in session-cap.ts; these were exported from here first.
+export { type OpenSession, type Room, roomFor } from './session-cap.js';
 
 /** Where the HTTP proxy listens. */
 export interface ListenAddress {
@@ -36,8 +40,10 @@ export interface SessionLimits {
    */
   idleTimeoutMs?: number;
   /**
-   * How many sessions may be open at once (default {@link DEFAULT_MAX_SESSIONS}). A new session
-   * beyond it ends the session idle the longest, or, when none is idle, is refused with HTTP 503.
+   * How many sessions may be open at once (default {@link DEFAULT_MAX_SESSIONS}), on both routes
+   * together (handshake sessions and the 2026-07-28 route's). A new session beyond it ends the
+   * session idle the longest, or, when none is idle, is refused with HTTP 503; shared fairly
+   * between callers (see `roomFor` in `serve/session-cap.ts`).
    */
   maxSessions?: number;
   /** Where messages about ended sessions go (default: stderr). */
@@ -106,12 +112,19 @@ export async function listenHttp(
     () => import('@modelcontextprotocol/sdk/types.js'),
     'Serving the proxy over HTTP (--listen)',
   );
+  // One count of sessions for both routes, and one rule to make room between callers.
+  const cap = new SessionCap({
+    maxSessions,
+    log,
+    stats: limits.stats,
+    metrics: limits.metrics,
+  });
   // MCP 2026-07-28 requests (no session, no initialize) take a route of their own.
   const modern = new ModernRoute(createSession, {
     handshakeVersions: SUPPORTED_PROTOCOL_VERSIONS,
     idleTimeoutMs,
     rememberRefusals: upstreamIsCommand,
-    maxSessions,
+    cap,
     log,
   });
   const { createServer } = await import('node:http');
@@ -138,11 +151,12 @@ export async function listenHttp(
   const posting = new AsyncLocalStorage<RequestId[]>();
   /**
    * Per session: open HTTP requests (streams included), how many of them are POSTs (calls in
-   * flight, where a GET is a client listening), when the last one began or ended, and whose it is.
+   * flight, where a GET is a client listening), when the last one began or ended, and its seat
+   * under the cap.
    */
   const activity = new Map<
     ProxySession,
-    { open: number; posts: number; since: number; caller: string }
+    { open: number; posts: number; since: number; seat: Seat }
   >();
 
   /** Counts `response` as activity of `session` until it is finished. */
@@ -163,23 +177,17 @@ export async function listenHttp(
       entry.since = Date.now();
     });
   };
+  /** How long `session` has had no open request at all (-1: it has one), for the cap. */
   const idleFor = (session: ProxySession, now: number): number => {
     const entry = activity.get(session);
     return entry === undefined || entry.open > 0 ? -1 : now - entry.since;
   };
-  const endIdle = (session: ProxySession, why: string): void => {
-    activity.delete(session);
-    limits.stats?.recordSession('reaped');
-    limits.metrics?.sessionEnded('idle');
-    log(`toonwire proxy: ${why}; its upstream is stopped`);
-    void session.close();
-  };
   const sweep = (): void => {
     const now = Date.now();
-    for (const session of [...activity.keys()]) {
+    for (const [session, entry] of [...activity]) {
       const idle = idleFor(session, now);
       if (idle >= idleTimeoutMs)
-        endIdle(session, `ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
+        entry.seat.end(`ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
     }
   };
   const sweeper =
@@ -187,31 +195,6 @@ export async function listenHttp(
       ? setInterval(sweep, Math.max(50, Math.min(idleTimeoutMs / 4, 30_000)))
       : undefined;
   sweeper?.unref();
-  /**
-   * Makes room for one more session of `caller` within `maxSessions`, fairly between callers
-   * (see {@link roomFor}): a caller who floods the proxy with sessions ends its own, never
-   * another caller's.
-   */
-  const makeRoom = (caller: string): Room => {
-    if (activity.size < maxSessions) return { kind: 'free' };
-    const now = Date.now();
-    const open = [...activity].map(([session, entry]) => ({
-      session,
-      caller: entry.caller,
-      idleMs: idleFor(session, now),
-      working: (activity.get(session)?.posts ?? 0) > 0,
-    }));
-    const room = roomFor(open, caller, maxSessions);
-    if (room.kind === 'end')
-      endIdle(
-        room.session,
-        room.caller === caller && room.callers === 1
-          ? `ended the session idle the longest, to stay within ${maxSessions} sessions`
-          : `ended a session of ${room.caller} (idle the longest, or only listening), to keep ${room.caller} within its share of ${room.share} of the ${maxSessions} sessions`,
-      );
-    return room;
-  };
-
   const handle = async (request: IncomingMessage, response: ServerResponse): Promise<void> => {
     const requestUrl = new URL(request.url ?? '/', 'http://localhost');
     const caller = await front.admit(request, response, requestUrl.pathname);
@@ -271,27 +254,12 @@ export async function listenHttp(
       if (answer !== undefined) return answerJson(response, answer);
     }
 
-    const room = makeRoom(caller.name);
-    if (room.kind === 'busy' || room.kind === 'over-share') {
-      limits.stats?.recordSession('refused');
-      limits.metrics?.sessionEnded('busy');
-      const retry = { 'retry-after': String(RETRY_AFTER_SECONDS) };
-      if (room.kind === 'over-share')
-        return reply(
-          response,
-          429,
-          `Too many sessions for ${caller.name}: all ${room.held} of its sessions (its share of the ${maxSessions} this proxy holds for ${room.callers} callers) are busy; end one (HTTP DELETE) or retry in ${RETRY_AFTER_SECONDS} s`,
-          -32000,
-          retry,
-        );
-      return reply(
-        response,
-        503,
-        `Too many sessions: all ${maxSessions} are busy; retry later, or start the proxy with a larger --max-sessions`,
-        -32000,
-        retry,
-      );
+    const admission = cap.admit(caller.name);
+    if (admission.kind !== 'seated') {
+      const refused = refusalOf(admission, caller.name, maxSessions);
+      return reply(response, refused.status, refused.message, -32000, refused.headers);
     }
+    const { seat } = admission;
     const transport = new StreamableHTTPServerTransport({
       sessionIdGenerator: () => randomUUID(),
       onsessioninitialized: (id) => {
@@ -299,11 +267,27 @@ export async function listenHttp(
       },
     });
     surfaceUnencodable(transport);
-    const session = await createSession(transport);
+    let session: ProxySession;
+    try {
+      session = await createSession(transport);
+    } catch (error) {
+      seat.release();
+      throw error;
+    }
     live.add(session);
-    activity.set(session, { open: 0, posts: 0, since: Date.now(), caller: caller.name });
+    const now = Date.now();
+    activity.set(session, { open: 0, posts: 0, since: now, seat });
+    seat.fill(
+      session,
+      () => ({
+        idleMs: idleFor(session, Date.now()),
+        working: (activity.get(session)?.posts ?? 0) > 0,
+      }),
+      () => activity.delete(session),
+    );
     touch(session, request, response);
     void session.ended.then(() => {
+      seat.release();
       live.delete(session);
       activity.delete(session);
       if (transport.sessionId !== undefined) sessions.delete(transport.sessionId);
@@ -410,67 +394,6 @@ function surfaceUnencodable(transport: object): void {
 
 /** Why the calls still in flight when the server closes get no answer from their server. */
 const STOPPING = 'the proxy is shutting down';
-
-/** How long a client refused for want of a session is told to wait (`Retry-After`, seconds). */
-const RETRY_AFTER_SECONDS = 5;
-
-/** What making room for one more session came to. */
-export type Room =
-  | { kind: 'free' }
-  /** End `session` (`caller`'s, idle the longest) to make room. */
-  | { kind: 'end'; session: ProxySession; caller: string; share: number; callers: number }
-  /** Every session that could be ended is busy: 503. */
-  | { kind: 'busy' }
-  /** The caller holds its share, all of them busy: 429 (another caller's are not ended). */
-  | { kind: 'over-share'; held: number; callers: number };
-
-/** An open session, as {@link roomFor} weighs it. */
-export interface OpenSession {
-  session: ProxySession;
-  caller: string;
-  /** How long it has had no open request, or -1 while it has one. */
-  idleMs: number;
-  /** Whether a POST of it is open (a call in flight): such a session is never ended. */
-  working: boolean;
-}
-
-/**
- * Which session to end so that `caller` may open one more when `open` fills `maxSessions`. Each
- * caller with sessions (and `caller`) has a share of `floor(maxSessions / callers)`, at least 1.
- * A caller at or over its share makes room only among its own sessions (the one idle the
- * longest), else is refused (429); a caller under it ends a session of the callers over their
- * share: the one idle the longest, else the one whose client only listens (an open GET stream, no
- * call in flight). A session with a call in flight is never ended. One caller (no
- * authentication: every caller is `anonymous`) has the whole proxy, as before: its session idle
- * the longest ends, else 503.
- *
- * @example
- * roomFor([{ session: a1, caller: 'alice', idleMs: 900, working: false }, { session: b1, caller: 'bob', idleMs: 5000, working: false }], 'alice', 2);
- * // { kind: 'end', session: a1, caller: 'alice', share: 1, callers: 2 }
- */
-export function roomFor(open: readonly OpenSession[], caller: string, maxSessions: number): Room {
-  if (open.length < maxSessions) return { kind: 'free' };
-  const held = new Map<string, number>([[caller, 0]]);
-  for (const entry of open) held.set(entry.caller, (held.get(entry.caller) ?? 0) + 1);
-  const callers = held.size;
-  const share = Math.max(1, Math.floor(maxSessions / callers));
-  const mine = held.get(caller)!;
-  const atShare = mine >= share;
-  const candidates = open.filter((entry) =>
-    atShare ? entry.caller === caller : held.get(entry.caller)! > share,
-  );
-  const idle = candidates.filter((entry) => entry.idleMs >= 0);
-  // Another caller's client that only listens loses its stream; the caller's own never does.
-  const pool = idle.length > 0 || atShare ? idle : candidates.filter((entry) => !entry.working);
-  // Idle the longest first; among listening ones, the first opened (`open` is in that order).
-  const chosen = pool.reduce<OpenSession | undefined>(
-    (oldest, entry) => (oldest === undefined || entry.idleMs > oldest.idleMs ? entry : oldest),
-    undefined,
-  );
-  if (chosen !== undefined)
-    return { kind: 'end', session: chosen.session, caller: chosen.caller, share, callers };
-  return atShare && callers > 1 ? { kind: 'over-share', held: mine, callers } : { kind: 'busy' };
-}
 
 function reply(
   response: ServerResponse,
