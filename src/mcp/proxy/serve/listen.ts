@@ -34,9 +34,11 @@ export interface ListenAddress {
 /** Limits on the sessions of the HTTP proxy. */
 export interface SessionLimits {
   /**
-   * A session with no open HTTP request (no open stream either) for this long is ended and its
-   * upstream stopped (default {@link DEFAULT_IDLE_TIMEOUT_MS}; `0`: never). Clients that go away
-   * without an HTTP DELETE (the SDK's `Client.close()` sends none) leave such sessions behind.
+   * A session with no call for this long (no request other than its GET stream began or ended,
+   * and none is in flight) is ended, its GET stream closed and its upstream stopped (default
+   * {@link DEFAULT_IDLE_TIMEOUT_MS}; `0`: never). Clients that go away without an HTTP DELETE
+   * (the SDK's `Client.close()` sends none) leave such sessions behind, and so do clients that
+   * stay connected, listening, and call nothing: an open GET stream does not keep a session.
    */
   idleTimeoutMs?: number;
   /**
@@ -151,12 +153,12 @@ export async function listenHttp(
   const posting = new AsyncLocalStorage<RequestId[]>();
   /**
    * Per session: open HTTP requests (streams included), how many of them are POSTs (calls in
-   * flight, where a GET is a client listening), when the last one began or ended, and its seat
-   * under the cap.
+   * flight, where a GET is a client listening), when the last one began or ended, when the last
+   * one other than a GET did (a call), and its seat under the cap.
    */
   const activity = new Map<
     ProxySession,
-    { open: number; posts: number; since: number; seat: Seat }
+    { open: number; posts: number; since: number; lastCall: number; seat: Seat }
   >();
 
   /** Counts `response` as activity of `session` until it is finished. */
@@ -168,13 +170,17 @@ export async function listenHttp(
     const entry = activity.get(session);
     if (entry === undefined) return;
     const post = request.method === 'POST' ? 1 : 0;
+    // A GET is a client listening: its stream, however long open, is no call (see sweep).
+    const call = request.method !== 'GET';
     entry.open += 1;
     entry.posts += post;
     entry.since = Date.now();
+    if (call) entry.lastCall = entry.since;
     response.once('close', () => {
       entry.open -= 1;
       entry.posts -= post;
       entry.since = Date.now();
+      if (call) entry.lastCall = entry.since;
     });
   };
   /** How long `session` has had no open request at all (-1: it has one), for the cap. */
@@ -182,12 +188,22 @@ export async function listenHttp(
     const entry = activity.get(session);
     return entry === undefined || entry.open > 0 ? -1 : now - entry.since;
   };
+  /**
+   * Ends the sessions with no call for `--idle-timeout`: none in flight, and none began or
+   * ended since. An open GET stream does not count: a client that listens and never calls (the
+   * SDK's client opens that stream and keeps it) would keep its session and its upstream
+   * forever, and so would a peer that vanished without closing its TCP connection.
+   */
   const sweep = (): void => {
     const now = Date.now();
-    for (const [session, entry] of [...activity]) {
-      const idle = idleFor(session, now);
-      if (idle >= idleTimeoutMs)
-        entry.seat.end(`ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
+    for (const [, entry] of [...activity]) {
+      if (entry.posts > 0) continue;
+      const quiet = now - entry.lastCall;
+      if (quiet < idleTimeoutMs) continue;
+      const listening = entry.open > 0 ? ', its GET stream closed' : '';
+      entry.seat.end(
+        `ended a session idle for ${Math.round(quiet / 1000)} s (--idle-timeout)${listening}`,
+      );
     }
   };
   const sweeper =
@@ -276,7 +292,7 @@ export async function listenHttp(
     }
     live.add(session);
     const now = Date.now();
-    activity.set(session, { open: 0, posts: 0, since: now, seat });
+    activity.set(session, { open: 0, posts: 0, since: now, lastCall: now, seat });
     seat.fill(
       session,
       () => ({
