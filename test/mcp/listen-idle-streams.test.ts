@@ -7,6 +7,8 @@
 // writes its pid), driven by the SDK's client and by plain HTTP.
 
 import assert from 'node:assert/strict';
+import { execFileSync } from 'node:child_process';
+import { join } from 'node:path';
 import { describe, it } from 'node:test';
 import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
@@ -14,12 +16,29 @@ import { hangGuardMs, withinHangGuard } from '../support/patience.js';
 import {
   INITIALIZE,
   type LineProcess,
+  modernRequest,
   post,
+  ROOT,
   startListening,
   stopListening,
   TEAM_UPSTREAM,
   waitUntil,
 } from './helpers.js';
+
+/** Holds a `subscriptions/listen` open while it is the only request waiting (BATCH=2). */
+const MODERN_UPSTREAM = join(ROOT, 'test', 'mcp', 'fixtures', 'modern-upstream.mjs');
+
+/** The pids of the processes `parent` started (the proxy's upstreams). */
+function childrenOf(parent: number): number[] {
+  try {
+    return execFileSync('pgrep', ['-P', String(parent)], { encoding: 'utf8' })
+      .split('\n')
+      .filter((line) => line !== '')
+      .map(Number);
+  } catch {
+    return []; // pgrep exits 1 when there is none
+  }
+}
 
 function alive(pid: number): boolean {
   try {
@@ -195,6 +214,32 @@ describe('toonwire proxy --listen --idle-timeout with a listening client', () =>
       ]);
     } finally {
       await Promise.allSettled(clients.map((client) => client.close()));
+      await stop(proxy);
+    }
+  });
+
+  it('ends a 2026-07-28 session whose client only listens (an open subscriptions/listen), answering the stream and stopping its upstream', {
+    timeout: hangGuardMs(60_000),
+  }, async () => {
+    const { proxy, url } = await startListening(
+      ['--idle-timeout', '1', '--', process.execPath, MODERN_UPSTREAM],
+      { ...process.env, MODERN_UPSTREAM_BATCH: '2' },
+    );
+    try {
+      const listen = modernRequest('L1', 'subscriptions/listen', { notifications: {} }, 'listener');
+      const stream = post(url, listen.body, listen.headers);
+      assert.equal(
+        await waitUntil(() => childrenOf(proxy.child.pid!).length === 1, 30_000),
+        true,
+        proxy.stderr,
+      );
+      const [pid] = childrenOf(proxy.child.pid!);
+      // The stream's end is the event: ended with the session, with an error answer.
+      const ended = await withinHangGuard(stream, 30_000, 'the end of the listening stream');
+      assert.equal(ended.messages.at(-1)?.id, 'L1');
+      assert.match(String(ended.messages.at(-1)?.error?.message), /the upstream session ended/);
+      assert.equal(await waitUntil(() => !alive(pid!), 30_000), true, `upstream ${pid} still runs`);
+    } finally {
       await stop(proxy);
     }
   });

@@ -96,8 +96,6 @@ interface Shared {
  */
 export class ModernRoute {
   private readonly shared = new Map<string, Promise<Shared>>();
-  /** The sessions started, by their entry in {@link shared}. */
-  private readonly ready = new WeakMap<Promise<Shared>, Shared>();
   /** The upstream's answer to server/discover, when it does not know the method. */
   private refusal: JSONRPCMessage | undefined;
   /** The latest probe of each client (caller and clientInfo): see {@link fallbackAnswer}. */
@@ -197,9 +195,13 @@ export class ModernRoute {
       fail(response, 503, -32000, 'toonwire proxy: shutting down');
       return undefined;
     }
-    clearTimeout(shared.idleTimer);
+    // A call stops the idle clock; a client listening does not (docs/mcp.md, --idle-timeout).
+    const listening = ModernExchanges.listens(message);
+    if (!listening) clearTimeout(shared.idleTimer);
     if (message.method === 'server/discover') this.probed(message, caller);
     shared.exchanges.accept(message, response);
+    // A session whose first request only listens starts its idle clock now.
+    if (listening && !shared.exchanges.calling && shared.idleTimer === undefined) this.idle(shared);
     return undefined;
   }
 
@@ -308,9 +310,11 @@ export class ModernRoute {
     const entry = this.shared.get(key);
     seat?.fill(
       session,
+      // As a handshake session: a client listening is not idle, nor busy (another caller's
+      // newcomer may end it once no session is fully idle).
       () => ({
         idleMs: exchanges.busy ? -1 : Date.now() - shared.idleSince,
-        working: exchanges.busy,
+        working: exchanges.calling,
       }),
       // Ended by the cap: the caller's next request starts a new one.
       () => {
@@ -329,7 +333,6 @@ export class ModernRoute {
     });
     exchanges.onanswer = (request, answer) => this.learn(request, answer);
     exchanges.onidle = () => this.idle(shared);
-    if (entry !== undefined) this.ready.set(entry, shared);
     await session.start();
     return shared;
   }
@@ -367,7 +370,10 @@ export class ModernRoute {
     if (code === -32601) this.refusal = answer;
   }
 
-  /** No request open: the session ends after the idle timeout, or now if it cannot be used. */
+  /**
+   * No call in flight (a client may still listen): the session ends after the idle timeout, its
+   * listening exchanges answered with an error, or now if it cannot be used.
+   */
   private idle(shared: Shared): void {
     clearTimeout(shared.idleTimer);
     shared.idleSince = Date.now();

@@ -13,6 +13,12 @@ import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.
 import { errorResponse, messageKind } from '../transport/json-rpc.js';
 import { httpStatusOf, SUBSCRIPTION_ID_META_KEY } from '../transport/modern-wire.js';
 
+/**
+ * The requests that stay open as long as their client listens (the 2026 protocol's event
+ * streams, as ProxySession's open-ended methods): a client listening, not calling.
+ */
+const LISTENING_METHODS: ReadonlySet<string> = new Set(['subscriptions/listen']);
+
 /** A client request on the 2026-07-28 wire, as read from its POST body. */
 export interface ModernRequest {
   jsonrpc: '2.0';
@@ -132,7 +138,10 @@ export class ModernExchanges implements Transport {
   onclose?: () => void;
   /** Called with every answer sent, after it went out. */
   onanswer?: (request: ModernRequest, answer: JSONRPCMessage) => void;
-  /** Called when the last open exchange ends. */
+  /**
+   * Called when the last call in flight ends (a call: any request but a listening one, see
+   * {@link LISTENING_METHODS}), open listening exchanges or not.
+   */
   onidle?: () => void;
 
   private nextId = 1;
@@ -144,9 +153,22 @@ export class ModernExchanges implements Transport {
 
   async start(): Promise<void> {}
 
-  /** Whether an exchange is open (its answer not yet sent). */
+  /** How many open exchanges are calls, not listening ones. */
+  private calls = 0;
+
+  /** Whether an exchange is open (its answer not yet sent), a listening one included. */
   get busy(): boolean {
     return this.open.size > 0;
+  }
+
+  /** Whether a call is in flight: an open exchange that is not a client listening. */
+  get calling(): boolean {
+    return this.calls > 0;
+  }
+
+  /** Whether `request` is a client listening (an event stream), not a call. */
+  static listens(request: ModernRequest): boolean {
+    return LISTENING_METHODS.has(request.method);
   }
 
   /**
@@ -163,6 +185,7 @@ export class ModernExchanges implements Transport {
     const id = this.nextId++;
     const exchange = new Exchange(request, response);
     this.open.set(id, exchange);
+    if (!ModernExchanges.listens(request)) this.calls += 1;
     let params = request.params;
     const meta = params?._meta as Record<string, unknown> | undefined;
     if (meta?.progressToken !== undefined) {
@@ -242,9 +265,14 @@ export class ModernExchanges implements Transport {
   }
 
   private end(id: number): void {
+    const exchange = this.open.get(id);
+    if (exchange === undefined) return;
     this.open.delete(id);
     this.tokens.delete(id);
-    if (this.open.size === 0) this.onidle?.();
+    // A listening exchange that ends is no call ending: reopening one keeps no session alive.
+    if (ModernExchanges.listens(exchange.request)) return;
+    this.calls -= 1;
+    if (this.calls === 0) this.onidle?.();
   }
 
   /** A progress notification with the token its client chose. */
