@@ -541,11 +541,15 @@ function columnKey(key: string): ColumnKey {
   if (found === undefined) {
     if (columnKeys.size >= COLUMN_KEYS_KEPT) columnKeys.clear();
     const bare = isBareKey(key);
+    const quoted = JSON.stringify(key);
     found = {
       // The key as JSON writes it, escapes included (`"\u0001"` is 8 bytes for 1), and `:`.
-      bytes: byteLength(JSON.stringify(key)) + 1,
-      // Unrounded: the header subtracts the same key's chunks once.
-      tokens: unroundedTokens(key) + TABLE_KEY,
+      bytes: byteLength(quoted) + 1,
+      // Unrounded: the header subtracts the same key's chunks once. Priced as JSON writes it:
+      // a tab or control character is an escape of two or six characters there, dearer than
+      // the character itself (a key of a tab and \u0001 was priced 0.6 of a token short).
+      tokens:
+        unroundedTokens(quoted.length === key.length + 2 ? key : quoted.slice(1, -1)) + TABLE_KEY,
       headerBytes: byteLength(key) + (bare ? 0 : 2),
       // A quoted key opens with a quote, which joins the run before it: priced at nothing.
       word: bare ? headerKeyFloor(key, false) : 0,

@@ -123,7 +123,12 @@ describe('structure at its dearest', () => {
     assert.deepEqual(estimateTokenRange(']{"'), { tokens: 1, low: 1, dearest: 2, split: 2 });
     assert.deepEqual(estimateTokenRange('"},{"'), { tokens: 2, low: 2, dearest: 2, split: 2 });
     // A TOON header and a row: `]{"`, and `"}` with `:\n`, are two tokens each, not one.
-    assert.deepEqual(estimateTokenRange('[2]{"a b"}:\n  x'), { tokens: 8, low: 8, dearest: 10, split: 10 });
+    assert.deepEqual(estimateTokenRange('[2]{"a b"}:\n  x'), {
+      tokens: 8,
+      low: 8,
+      dearest: 10,
+      split: 10,
+    });
     assert.equal(o200k('[2]{"a b"}:\n  x').length, 10);
     // Outside ASCII, `low` is lower; nothing structural, `dearest` is `tokens`.
     assert.deepEqual(estimateTokenRange('日本'), { tokens: 2, low: 1, dearest: 2, split: 2 });
