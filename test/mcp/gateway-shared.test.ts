@@ -17,6 +17,7 @@ import {
 import { parseProxyConfig } from '../../src/mcp/proxy.js';
 import { withinHangGuard } from '../support/patience.js';
 import {
+  alive,
   INITIALIZE,
   type LineProcess,
   post,
@@ -28,15 +29,6 @@ import {
 } from './helpers.js';
 
 const SESSIONS = 30;
-
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
 
 interface Connected {
   client: Client;

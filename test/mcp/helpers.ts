@@ -3,7 +3,7 @@
 
 import { type ChildProcess, spawn } from 'node:child_process';
 import { randomUUID } from 'node:crypto';
-import { existsSync } from 'node:fs';
+import { existsSync, readFileSync } from 'node:fs';
 import { createServer, type Server } from 'node:http';
 import type { AddressInfo } from 'node:net';
 import { dirname, join } from 'node:path';
@@ -295,4 +295,35 @@ export async function waitUntil(condition: () => boolean, ms: number): Promise<b
     await delay(50); // wait-ok: the poll interval of a scaled guard
   }
   return condition();
+}
+
+/**
+ * Whether `pid` runs: a zombie (dead, not yet reaped by an init that is slow to) does not.
+ *
+ * @example
+ * assert.equal(alive(upstreamPid), false, 'the upstream was stopped');
+ */
+export function alive(pid: number): boolean {
+  try {
+    process.kill(pid, 0);
+  } catch {
+    return false;
+  }
+  try {
+    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
+    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
+  } catch {
+    return process.platform !== 'linux';
+  }
+}
+
+/**
+ * The pids the team upstreams (fixtures/team-upstream.mjs) a proxy started wrote to its stderr,
+ * in the order they started.
+ *
+ * @example
+ * const [first] = teamUpstreamPids(proxy);
+ */
+export function teamUpstreamPids(proxy: LineProcess): number[] {
+  return [...proxy.stderr.matchAll(/team-upstream: pid (\d+)/g)].map((match) => Number(match[1]));
 }

@@ -14,6 +14,7 @@ import { Client } from '@modelcontextprotocol/sdk/client/index.js';
 import { StreamableHTTPClientTransport } from '@modelcontextprotocol/sdk/client/streamableHttp.js';
 import { hangGuardMs, withinHangGuard } from '../support/patience.js';
 import {
+  alive,
   INITIALIZE,
   type LineProcess,
   modernRequest,
@@ -22,6 +23,7 @@ import {
   startListening,
   stopListening,
   TEAM_UPSTREAM,
+  teamUpstreamPids,
   waitUntil,
 } from './helpers.js';
 
@@ -40,33 +42,19 @@ function childrenOf(parent: number): number[] {
   }
 }
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The pids the team upstreams started by `proxy` wrote, in the order they started. */
-function upstreamPids(proxy: LineProcess): number[] {
-  return [...proxy.stderr.matchAll(/team-upstream: pid (\d+)/g)].map((match) => Number(match[1]));
-}
-
 /** The `index`-th upstream's pid, once it has written it. */
 async function upstreamPid(proxy: LineProcess, index: number): Promise<number> {
   assert.equal(
-    await waitUntil(() => upstreamPids(proxy).length > index, 30_000),
+    await waitUntil(() => teamUpstreamPids(proxy).length > index, 30_000),
     true,
     proxy.stderr,
   );
-  return upstreamPids(proxy)[index]!;
+  return teamUpstreamPids(proxy)[index]!;
 }
 
 /** Stops the proxy, each upstream's held calls released first (a drain waits for them). */
 async function stop(proxy: LineProcess): Promise<void> {
-  for (const pid of upstreamPids(proxy))
+  for (const pid of teamUpstreamPids(proxy))
     try {
       process.kill(pid, 'SIGUSR2');
     } catch {

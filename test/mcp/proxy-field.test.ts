@@ -22,6 +22,7 @@ import {
 import { parseCompact } from '../../src/index.js';
 import { hangGuardMs, withinHangGuard } from '../support/patience.js';
 import {
+  alive,
   proxyCli,
   ROOT,
   serveOverHttp,
@@ -81,21 +82,6 @@ const proxy = (options: readonly string[], upstream: readonly string[]) => [
   '--',
   ...upstream,
 ];
-
-/** Whether `pid` runs: a zombie (dead, not yet reaped by an init that is slow to) does not. */
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-  } catch {
-    return false;
-  }
-  try {
-    const stat = readFileSync(`/proc/${pid}/stat`, 'utf8');
-    return stat.slice(stat.lastIndexOf(')') + 2)[0] !== 'Z';
-  } catch {
-    return process.platform !== 'linux';
-  }
-}
 
 /** {@link waitUntil} for a condition that must be awaited. */
 async function waitUntilAsync(condition: () => Promise<boolean>, ms: number): Promise<boolean> {

@@ -13,6 +13,7 @@ import { join } from 'node:path';
 import { after, before, describe, it } from 'node:test';
 import { hangGuardMs, withinHangGuard } from '../support/patience.js';
 import {
+  alive,
   INITIALIZE,
   type LineProcess,
   modernRequest,
@@ -21,33 +22,20 @@ import {
   startListening,
   stopListening,
   TEAM_UPSTREAM,
+  teamUpstreamPids,
   waitUntil,
 } from './helpers.js';
 
 type Name = 'alice' | 'bob';
 
-function alive(pid: number): boolean {
-  try {
-    process.kill(pid, 0);
-    return true;
-  } catch {
-    return false;
-  }
-}
-
-/** The pids of the team upstreams `proxy` started, in the order they started. */
-function upstreamPids(proxy: LineProcess): number[] {
-  return [...proxy.stderr.matchAll(/team-upstream: pid (\d+)/g)].map((match) => Number(match[1]));
-}
-
 /** Waits until `proxy` has started `count` upstreams, and returns their pids. */
 async function started(proxy: LineProcess, count: number): Promise<number[]> {
   assert.equal(
-    await waitUntil(() => upstreamPids(proxy).length >= count, 30_000),
+    await waitUntil(() => teamUpstreamPids(proxy).length >= count, 30_000),
     true,
     proxy.stderr,
   );
-  return upstreamPids(proxy);
+  return teamUpstreamPids(proxy);
 }
 
 /**
@@ -55,7 +43,7 @@ async function started(proxy: LineProcess, count: number): Promise<number[]> {
  * process takes a moment to exit after its session is ended).
  */
 async function runningUpstreams(proxy: LineProcess, count: number): Promise<void> {
-  const running = () => upstreamPids(proxy).filter(alive).length;
+  const running = () => teamUpstreamPids(proxy).filter(alive).length;
   assert.equal(
     await waitUntil(() => running() === count, 30_000),
     true,
@@ -71,7 +59,7 @@ async function holding(proxy: LineProcess, count: number): Promise<void> {
 
 /** Releases every held call: SIGUSR2 to each upstream the proxy started. */
 function release(proxy: LineProcess): void {
-  for (const pid of upstreamPids(proxy))
+  for (const pid of teamUpstreamPids(proxy))
     try {
       process.kill(pid, 'SIGUSR2');
     } catch {
@@ -158,7 +146,7 @@ describe('toonwire proxy --listen --max-sessions across the handshake and 2026-0
         String(refused.messages[0]?.error?.message),
         /Too many sessions: all 2 are busy/,
       );
-      assert.equal(upstreamPids(proxy).length, 2, proxy.stderr);
+      assert.equal(teamUpstreamPids(proxy).length, 2, proxy.stderr);
       release(proxy);
       const answers = await withinHangGuard(Promise.all(calls), 30_000, 'the held calls');
       assert.deepEqual(answers.map(textOf), ['one', 'two']);
@@ -199,7 +187,7 @@ describe('toonwire proxy --listen --max-sessions across the handshake and 2026-0
       assert.equal(refusedModern.status, 429, JSON.stringify(refusedModern.messages));
       assert.equal(refusedModern.headers.get('retry-after'), '5');
       assert.equal(textOf(await call(url, bob, 'echo', 'bob-after')), 'bob-after');
-      assert.equal(upstreamPids(proxy).length, 2, proxy.stderr);
+      assert.equal(teamUpstreamPids(proxy).length, 2, proxy.stderr);
       release(proxy);
       assert.equal(textOf(await withinHangGuard(held, 30_000, 'the held call')), 'alice-held');
       assert.doesNotMatch(proxy.stderr, /ended a session of bob/);
@@ -234,7 +222,7 @@ describe('toonwire proxy --listen --max-sessions across the handshake and 2026-0
       assert.match(proxy.stderr, /ended a session of alice/);
       assert.equal(textOf(await modernCall(url, 'echo', 'bob-2', 'bob')), 'bob-2');
       // Bob's second call reached the upstream his first did: no upstream started for it.
-      assert.equal(upstreamPids(proxy).at(0), bobPid);
+      assert.equal(teamUpstreamPids(proxy).at(0), bobPid);
       await runningUpstreams(proxy, 2);
     } finally {
       await stop(proxy);

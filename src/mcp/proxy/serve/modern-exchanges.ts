@@ -11,13 +11,11 @@ import type {
 } from '@modelcontextprotocol/sdk/shared/transport.js';
 import type { JSONRPCMessage, RequestId } from '@modelcontextprotocol/sdk/types.js';
 import { errorResponse, messageKind } from '../transport/json-rpc.js';
-import { httpStatusOf, SUBSCRIPTION_ID_META_KEY } from '../transport/modern-wire.js';
-
-/**
- * The requests that stay open as long as their client listens (the 2026 protocol's event
- * streams, as ProxySession's open-ended methods): a client listening, not calling.
- */
-const LISTENING_METHODS: ReadonlySet<string> = new Set(['subscriptions/listen']);
+import {
+  httpStatusOf,
+  LISTENING_METHODS,
+  SUBSCRIPTION_ID_META_KEY,
+} from '../transport/modern-wire.js';
 
 /** A client request on the 2026-07-28 wire, as read from its POST body. */
 export interface ModernRequest {

@@ -30,6 +30,7 @@ import {
   messageKind,
   ProxyErrorCode,
 } from '../transport/json-rpc.js';
+import { LISTENING_METHODS } from '../transport/modern-wire.js';
 import { type Clock, RequestClocks, STOPPED } from './clocks.js';
 
 export { DEFAULT_INIT_TIMEOUT_MS, DEFAULT_TIMEOUT_MS };
@@ -40,8 +41,6 @@ const CLIENT_GONE_GRACE_MS = 400;
 const READER_PROBES_MS = [0, 100, 1000];
 /** The methods that negotiate a session: their answers may wait for a cold start. */
 const NEGOTIATION_METHODS = new Set(['initialize', 'server/discover']);
-/** Requests that stay open as long as the client listens (the 2026 protocol's event streams). */
-const OPEN_ENDED_METHODS = new Set(['subscriptions/listen']);
 
 /** How long a failed session keeps answering the client's requests with the failure. */
 const FAILURE_GRACE_MS = 500;
@@ -403,7 +402,7 @@ export class ProxySession {
    * for a stream the client listens to, else `timeoutMs`.
    */
   private limitFor(method: string): number {
-    if (OPEN_ENDED_METHODS.has(method)) return 0;
+    if (LISTENING_METHODS.has(method)) return 0;
     return NEGOTIATION_METHODS.has(method) || !this.upstreamSpoke
       ? this.initTimeoutMs
       : this.timeoutMs;

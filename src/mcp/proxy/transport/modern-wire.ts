@@ -9,6 +9,12 @@ export const PROTOCOL_VERSION_META_KEY = 'io.modelcontextprotocol/protocolVersio
 /** The `_meta` key naming the `subscriptions/listen` request a notification belongs to. */
 export const SUBSCRIPTION_ID_META_KEY = 'io.modelcontextprotocol/subscriptionId';
 
+/**
+ * Requests that stay open as long as their client listens (the 2026 protocol's event streams): a
+ * client listening, not calling. They have no timeout and do not keep a session from idling.
+ */
+export const LISTENING_METHODS: ReadonlySet<string> = new Set(['subscriptions/listen']);
+
 /** The HTTP headers of the Streamable HTTP transport the proxy reads or writes. */
 export const PROTOCOL_VERSION_HEADER = 'mcp-protocol-version';
 export const SESSION_ID_HEADER = 'mcp-session-id';
