@@ -11,10 +11,9 @@ export const DEFAULT_TIMEOUT_MS = 300_000;
 export const DEFAULT_INIT_TIMEOUT_MS = 60_000;
 
 /**
- * How long `--listen` keeps a session with no call (none in flight, none begun or ended; an
- * open GET stream is no call) before ending it and stopping its upstream (2 minutes): clients
- * that go away without an HTTP DELETE, or stay connected and call nothing, leave such sessions,
- * a process each.
+ * How long `--listen` keeps a session with no open request (an open GET stream keeps it while its
+ * connection lives) before ending it and stopping its upstream (2 minutes): clients that go away
+ * without an HTTP DELETE leave such sessions, a process each.
  */
 export const DEFAULT_IDLE_TIMEOUT_MS = 120_000;
 

@@ -249,7 +249,7 @@ export function registerProxyCommand(program: Command): void {
     )
     .option(
       '--idle-timeout <seconds>',
-      'with --listen: end a session (close its GET stream, stop its upstream) after this long with no call (none in flight, none begun or ended; a GET stream is no call); 0 never',
+      'with --listen: end a session (and stop its upstream) after this long with no open request (an open GET stream keeps it while its connection lives); 0 never',
       parseSeconds,
       DEFAULT_IDLE_TIMEOUT_MS / 1000,
     )

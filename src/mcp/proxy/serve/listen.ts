@@ -34,11 +34,10 @@ export interface ListenAddress {
 /** Limits on the sessions of the HTTP proxy. */
 export interface SessionLimits {
   /**
-   * A session with no call for this long (no request other than its GET stream began or ended,
-   * and none is in flight) is ended, its GET stream closed and its upstream stopped (default
+   * A session with no open HTTP request for this long is ended and its upstream stopped (default
    * {@link DEFAULT_IDLE_TIMEOUT_MS}; `0`: never). Clients that go away without an HTTP DELETE
-   * (the SDK's `Client.close()` sends none) leave such sessions behind, and so do clients that
-   * stay connected, listening, and call nothing: an open GET stream does not keep a session.
+   * (the SDK's `Client.close()` sends none) leave such sessions behind. An open GET stream keeps
+   * its session while its connection lives (TCP keepalive finds a peer gone without closing it).
    */
   idleTimeoutMs?: number;
   /**
@@ -158,7 +157,7 @@ export async function listenHttp(
    */
   const activity = new Map<
     ProxySession,
-    { open: number; posts: number; since: number; lastCall: number; seat: Seat }
+    { open: number; posts: number; since: number; seat: Seat }
   >();
 
   /** Counts `response` as activity of `session` until it is finished. */
@@ -170,17 +169,17 @@ export async function listenHttp(
     const entry = activity.get(session);
     if (entry === undefined) return;
     const post = request.method === 'POST' ? 1 : 0;
-    // A GET is a client listening: its stream, however long open, is no call (see sweep).
-    const call = request.method !== 'GET';
+    // A GET is the client listening: it keeps its session while its connection lives, and a
+    // peer that vanished without closing it (a host gone, a network cut) is found by TCP
+    // keepalive probes, which close the stream; the session then idles out.
+    if (request.method === 'GET') request.socket.setKeepAlive(true, LISTENER_KEEPALIVE_MS);
     entry.open += 1;
     entry.posts += post;
     entry.since = Date.now();
-    if (call) entry.lastCall = entry.since;
     response.once('close', () => {
       entry.open -= 1;
       entry.posts -= post;
       entry.since = Date.now();
-      if (call) entry.lastCall = entry.since;
     });
   };
   /** How long `session` has had no open request at all (-1: it has one), for the cap. */
@@ -189,21 +188,17 @@ export async function listenHttp(
     return entry === undefined || entry.open > 0 ? -1 : now - entry.since;
   };
   /**
-   * Ends the sessions with no call for `--idle-timeout`: none in flight, and none began or
-   * ended since. An open GET stream does not count: a client that listens and never calls (the
-   * SDK's client opens that stream and keeps it) would keep its session and its upstream
-   * forever, and so would a peer that vanished without closing its TCP connection.
+   * Ends the sessions with no open request for `--idle-timeout`. A client that keeps its GET
+   * stream open is there, listening (the SDK's client keeps one, and does not start a new
+   * session when a call is answered 404): its session stays while the stream's connection
+   * lives, which keepalive probes check (see touch).
    */
   const sweep = (): void => {
     const now = Date.now();
-    for (const [, entry] of [...activity]) {
-      if (entry.posts > 0) continue;
-      const quiet = now - entry.lastCall;
-      if (quiet < idleTimeoutMs) continue;
-      const listening = entry.open > 0 ? ', its GET stream closed' : '';
-      entry.seat.end(
-        `ended a session idle for ${Math.round(quiet / 1000)} s (--idle-timeout)${listening}`,
-      );
+    for (const [session, entry] of [...activity]) {
+      const idle = idleFor(session, now);
+      if (idle >= idleTimeoutMs)
+        entry.seat.end(`ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
     }
   };
   const sweeper =
@@ -292,7 +287,7 @@ export async function listenHttp(
     }
     live.add(session);
     const now = Date.now();
-    activity.set(session, { open: 0, posts: 0, since: now, lastCall: now, seat });
+    activity.set(session, { open: 0, posts: 0, since: now, seat });
     seat.fill(
       session,
       () => ({
@@ -410,6 +405,12 @@ function surfaceUnencodable(transport: object): void {
 
 /** Why the calls still in flight when the server closes get no answer from their server. */
 const STOPPING = 'the proxy is shutting down';
+/**
+ * How long a listening client's connection may be silent before TCP keepalive probes ask whether
+ * its peer is still there (Node then probes every second, ten times): a peer gone without closing
+ * the connection ends its GET stream about 40 s later, and its session idles out from there.
+ */
+const LISTENER_KEEPALIVE_MS = 30_000;
 
 function reply(
   response: ServerResponse,
