@@ -215,6 +215,11 @@ describe('toonwire proxy --listen --idle-timeout with a listening client', () =>
       assert.equal(ended.messages.at(-1)?.id, 'L1');
       assert.match(String(ended.messages.at(-1)?.error?.message), /the upstream session ended/);
       assert.equal(await waitUntil(() => !alive(pid!), 30_000), true, `upstream ${pid} still runs`);
+      // Said and counted as a handshake session's end is.
+      assert.match(
+        proxy.stderr,
+        /ended a session idle for \d+ s \(--idle-timeout\); its upstream is stopped/,
+      );
     } finally {
       await stop(proxy);
     }

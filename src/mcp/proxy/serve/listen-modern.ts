@@ -80,6 +80,8 @@ interface Shared {
   idleTimer?: ReturnType<typeof setTimeout>;
   /** When its last exchange ended (or it started), for the cap's weighing. */
   idleSince: number;
+  /** Its place under the session cap, which logs and counts its end as a handshake session's. */
+  seat: Seat | undefined;
 }
 
 /**
@@ -306,7 +308,7 @@ export class ModernRoute {
   private async start(key: string, seat: Seat | undefined): Promise<Shared> {
     const exchanges = new ModernExchanges();
     const session = await this.createSession(exchanges);
-    const shared: Shared = { session, exchanges, idleSince: Date.now() };
+    const shared: Shared = { session, exchanges, idleSince: Date.now(), seat };
     const entry = this.shared.get(key);
     seat?.fill(
       session,
@@ -383,7 +385,12 @@ export class ModernRoute {
       return;
     }
     if (this.options.idleTimeoutMs <= 0) return;
-    shared.idleTimer = setTimeout(() => void shared.session.close(), this.options.idleTimeoutMs);
+    shared.idleTimer = setTimeout(() => {
+      // Logged and counted (--stats, --metrics) as a handshake session ended for idleness.
+      const why = `ended a session idle for ${Math.round((Date.now() - shared.idleSince) / 1000)} s (--idle-timeout)`;
+      if (shared.seat === undefined) void shared.session.close();
+      else shared.seat.end(why);
+    }, this.options.idleTimeoutMs);
     shared.idleTimer.unref();
   }
 }
