@@ -161,6 +161,13 @@ const PUNCT_RUN: readonly number[] = [
   0, 1, 1, 1.04, 1.36, 1.95, 1.48, 2.31, 2.8, 3.61, 3.88, 3.9, 4,
 ];
 const LONG_PUNCT_RATE = 0.4;
+/**
+ * What a word of each length after a comma or other punctuation costs more with the two apart
+ * than joined (`split`); beyond the table, both grow at the same rate per letter.
+ */
+const JOINED_APART: readonly number[] = WORD[0]!.map((alone, letters) =>
+  Math.max(0, PUNCT_RUN[1]! + alone - WORD[PUNCT_PREFIX_ROW]![letters]!),
+);
 
 /**
  * The o200k_base tokens of two to six characters made only of `"{}[]:,` and line breaks, a
@@ -564,14 +571,11 @@ function scan(length: number, limit: number, counted: number): number {
         }
         previous = next;
       }
-      const cost = wordTokens(prefix, ascii, wide);
-      tokens += cost;
+      tokens += wordTokens(prefix, ascii, wide);
       // o200k joins a comma (or other punctuation) to the word after it; Claude's vocabulary and
       // the sentencepiece ones write them apart, the pair costing both tokens (for `split`).
-      if (structure && prefix === PUNCT_PREFIX_ROW && wide === 0) {
-        const apart = PUNCT_RUN[1]! + wordTokens(0, ascii, 0);
-        if (apart > cost) apartExtra += apart - cost;
-      }
+      if (structure && prefix === PUNCT_PREFIX_ROW && wide === 0)
+        apartExtra += JOINED_APART[Math.min(ascii, WORD_TABLE_LETTERS)]!;
       i = end;
       continue;
     }

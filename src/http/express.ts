@@ -9,7 +9,7 @@ import {
   attachSettings,
   DATA_VALIDATORS,
   decidedOnDataTags,
-  hideTagsOfOtherFormats,
+  hideTagsInNodeHeaders,
   isOptedOut,
   markOptedOut,
   namesFile,
@@ -204,14 +204,7 @@ function varyNotModified(req: Request, res: Response): void {
 // A 304 sent with res.send (res.sendStatus(304)) is the app's, decided on the data's tags.
 function showDataTags(req: Request, res: Response, settings: ToonSettings): void {
   if (isOptedOut(req)) return;
-  hideTagsOfOtherFormats(
-    req,
-    req.headers['if-none-match'],
-    () => responseFormat(req.headers.accept, settings.defaultFormat, 200),
-    (value) => {
-      req.headers['if-none-match'] = value;
-    },
-  );
+  hideTagsInNodeHeaders(req, req.headers, settings.defaultFormat);
   if (!decidedOnDataTags(req)) return;
   const send = res.send;
   res.send = function sendingWithClientTags(this: Response, ...args: unknown[]) {

@@ -18,7 +18,7 @@ import {
 } from './body.js';
 import {
   DATA_VALIDATORS,
-  hideTagsOfOtherFormats,
+  hideTagsInNodeHeaders,
   isOptedOut,
   markOptedOut,
   namesFile,
@@ -369,17 +369,8 @@ const plugin: FastifyPluginCallback<ToonFastifyOptions> = (app, options, done) =
   // handler's own bytes), for @fastify/etag to compare the tag of what is sent. preHandler: the
   // routes' own opt-outs are marked by then (route-level onRequest hooks run after the plugin's).
   app.addHook('preHandler', (request, _reply, done) => {
-    if (!optedOut(request)) {
-      const raw = request.raw.headers;
-      hideTagsOfOtherFormats(
-        request,
-        raw['if-none-match'],
-        () => responseFormat(raw.accept, settings.defaultFormat, 200),
-        (value) => {
-          raw['if-none-match'] = value;
-        },
-      );
-    }
+    if (!optedOut(request))
+      hideTagsInNodeHeaders(request, request.raw.headers, settings.defaultFormat);
     done();
   });
 

@@ -233,6 +233,28 @@ export function hideTagsOfOtherFormats(
 }
 
 /**
+ * {@link hideTagsOfOtherFormats} for a request whose headers are Node's (`IncomingMessage`'s,
+ * which Express, Fastify and Koa all read): the header is replaced in place.
+ *
+ * @example
+ * hideTagsInNodeHeaders(req, req.headers, settings.defaultFormat);
+ */
+export function hideTagsInNodeHeaders(
+  request: object,
+  headers: { accept?: string | undefined; 'if-none-match'?: string | undefined },
+  defaultFormat: DefaultFormat,
+): void {
+  hideTagsOfOtherFormats(
+    request,
+    headers['if-none-match'],
+    () => responseFormat(headers.accept, defaultFormat, 200),
+    (value) => {
+      headers['if-none-match'] = value;
+    },
+  );
+}
+
+/**
  * Gives back the If-None-Match {@link hideTagsOfOtherFormats} replaced: the adapter is rendering
  * the answer, whose tag etag middleware compares with what the client sent. Idempotent.
  *

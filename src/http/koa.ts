@@ -11,7 +11,7 @@ import {
 } from './body.js';
 import {
   DATA_VALIDATORS,
-  hideTagsOfOtherFormats,
+  hideTagsInNodeHeaders,
   namesFile,
   notFoundProblem,
   notModified,
@@ -300,24 +300,12 @@ export function toon(options: ToonKoaOptions = {}): ToonKoaMiddleware {
     ctx.body = rendered.body;
   }
 
-  // A request negotiated as TOON shows the app the If-None-Match of its data's tags (kit.ts,
-  // hideTagsOfOtherFormats): ctx.fresh, in the handler or koa-conditional-get, then answers 304
-  // only for the TOON answer's tag, whatever tag the app computes from the data.
-  function showDataTags(ctx: Context): void {
-    const headers = ctx.req.headers;
-    hideTagsOfOtherFormats(
-      ctx,
-      headers['if-none-match'],
-      () => responseFormat(headers.accept, settings.defaultFormat, 200),
-      (value) => {
-        headers['if-none-match'] = value;
-      },
-    );
-  }
-
   const middleware = async (ctx: Context, next: Next): Promise<void> => {
     const skipped = skip?.(ctx) === true;
-    if (!skipped) showDataTags(ctx);
+    // A request negotiated as TOON shows the app the If-None-Match of its data's tags (kit.ts):
+    // ctx.fresh, in the handler or koa-conditional-get, then answers 304 only for the TOON
+    // answer's tag, whatever tag the app computes from the data.
+    if (!skipped) hideTagsInNodeHeaders(ctx, ctx.req.headers, settings.defaultFormat);
     // Headers middleware mounted before this one has set so far, kept on problem documents.
     const outer = ctx.res.getHeaderNames().length === 0 ? undefined : ctx.res.getHeaders();
     try {

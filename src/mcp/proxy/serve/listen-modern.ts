@@ -30,7 +30,7 @@ import type { ProxySession } from '../session/session.js';
 import { errorResponse, messageKind } from '../transport/json-rpc.js';
 import { PROTOCOL_VERSION_HEADER, SESSION_ID_HEADER } from '../transport/modern-wire.js';
 import { answerJson, ModernExchanges, type ModernRequest } from './modern-exchanges.js';
-import { type Admission, refusalOf, type Seat, type SessionCap } from './session-cap.js';
+import { type Admission, idleEnd, refusalOf, type Seat, type SessionCap } from './session-cap.js';
 
 /** The largest request body read (the SDK's server transport has the same limit). */
 export const MAX_BODY_BYTES = 4 * 1024 * 1024;
@@ -387,9 +387,8 @@ export class ModernRoute {
     if (this.options.idleTimeoutMs <= 0) return;
     shared.idleTimer = setTimeout(() => {
       // Logged and counted (--stats, --metrics) as a handshake session ended for idleness.
-      const why = `ended a session idle for ${Math.round((Date.now() - shared.idleSince) / 1000)} s (--idle-timeout)`;
       if (shared.seat === undefined) void shared.session.close();
-      else shared.seat.end(why);
+      else shared.seat.end(idleEnd(Date.now() - shared.idleSince));
     }, this.options.idleTimeoutMs);
     shared.idleTimer.unref();
   }

@@ -16,7 +16,7 @@ import { type Authenticator, type Caller, unauthenticatedRefusal } from './auth.
 import { Front } from './front.js';
 import { MAX_BODY_BYTES, ModernRoute, readBody } from './listen-modern.js';
 import { answerJson } from './modern-exchanges.js';
-import { refusalOf, type Seat, SessionCap } from './session-cap.js';
+import { idleEnd, refusalOf, type Seat, SessionCap } from './session-cap.js';
 
 // The session cap's rule lives in session-cap.ts; these were exported from here first.
 export { type OpenSession, type Room, roomFor } from './session-cap.js';
@@ -197,8 +197,7 @@ export async function listenHttp(
     const now = Date.now();
     for (const [session, entry] of [...activity]) {
       const idle = idleFor(session, now);
-      if (idle >= idleTimeoutMs)
-        entry.seat.end(`ended a session idle for ${Math.round(idle / 1000)} s (--idle-timeout)`);
+      if (idle >= idleTimeoutMs) entry.seat.end(idleEnd(idle));
     }
   };
   const sweeper =

@@ -210,6 +210,17 @@ export class SessionCap {
 }
 
 /**
+ * Why a session was ended for idleness, as both routes say it (on stderr, through
+ * {@link Seat.end}).
+ *
+ * @example
+ * idleEnd(121_400); // 'ended a session idle for 121 s (--idle-timeout)'
+ */
+export function idleEnd(idleMs: number): string {
+  return `ended a session idle for ${Math.round(idleMs / 1000)} s (--idle-timeout)`;
+}
+
+/**
  * The HTTP status and message of a refused session: 429 for a caller at its share (its other
  * callers' sessions go on), 503 when every session is busy; both with `Retry-After`.
  *
