@@ -522,6 +522,9 @@ describe('toonwire proxy --listen session lifecycle', () => {
         /the HTTP client disconnected before the answer/,
       );
     } finally {
+      // The abandoned call's own timer (the SDK's 60 s request timeout) would keep this file's
+      // process alive for a minute after its last test: closing the client settles it.
+      await client?.close();
       await proxy.stop();
       rmSync(dir, { recursive: true, force: true });
     }
