@@ -2,6 +2,8 @@
 // (the reproducible measure of the TOON adoption proposal for Apify's MCP server), BPE tokens of
 // a real tokenizer (what a model is billed for), or any function the caller supplies.
 
+import { countInPieces } from './token-pieces.js';
+
 /** The tokenizers {@link loadTokenizer} knows. */
 export type TokenizerName = 'o200k_base' | 'cl100k_base';
 
@@ -151,7 +153,9 @@ async function importTokenizer(name: TokenizerName): Promise<CountTokens> {
     name === 'o200k_base'
       ? await import('gpt-tokenizer/encoding/o200k_base')
       : await import('gpt-tokenizer/encoding/cl100k_base');
-  return (text) => module.countTokens(text, NO_SPECIAL_TOKENS);
+  const count = (text: string): number => module.countTokens(text, NO_SPECIAL_TOKENS);
+  // In pieces where a run of one character class is long: the BPE's time grows with its square.
+  return (text) => countInPieces(count, text);
 }
 
 /**
