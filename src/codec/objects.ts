@@ -27,15 +27,21 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 }
 
 /**
- * Sets an own data property even for `__proto__`, which plain assignment would route to the
- * prototype setter (spec §15: prototype keys are ordinary data).
+ * Sets an own data property, as `JSON.parse` does (CreateDataProperty), even where plain
+ * assignment would not make one: `__proto__`, which assignment routes to the prototype setter
+ * (spec §15: prototype keys are ordinary data), and any key the target inherits, whose
+ * assignment fails or runs foreign code when the prototype was frozen against pollution
+ * (`Object.freeze(Object.prototype)` makes `target.toString = 1` throw a TypeError) or given a
+ * setter. A key the target does not have, own or inherited, is assigned: the common case stays
+ * one store.
  *
  * @example
  * const target = {};
  * setOwn(target, '__proto__', 1); // Object.keys(target) is ['__proto__']
+ * setOwn(target, 'toString', 2); // an own property, even with Object.prototype frozen
  */
 export function setOwn(target: JsonObject, key: string, value: JsonObject[string]): void {
-  if (key === '__proto__') {
+  if (key in target) {
     Object.defineProperty(target, key, {
       value,
       enumerable: true,
@@ -45,4 +51,17 @@ export function setOwn(target: JsonObject, key: string, value: JsonObject[string
   } else {
     target[key] = value;
   }
+}
+
+/**
+ * Would assigning `key` on a fresh object literal fail to make an own data property? True for
+ * `__proto__` and for every name `Object.prototype` has (or inherits), which a frozen or
+ * accessor-bearing prototype intercepts; such names go through {@link setOwn}.
+ *
+ * @example
+ * isInheritedName('toString'); // true
+ * isInheritedName('id'); // false (unless something added `id` to Object.prototype)
+ */
+export function isInheritedName(key: string): boolean {
+  return key in Object.prototype;
 }

@@ -5,6 +5,7 @@
 
 import * as codes from '../char-codes.js';
 import { QuotedTokenError } from '../lexical.js';
+import { isInheritedName } from '../objects.js';
 import { reasons } from './messages.js';
 import { FNV_OFFSET, FNV_PRIME, keyHash, type TokenReader } from './tokens.js';
 
@@ -33,8 +34,11 @@ export interface FieldList {
   readonly names: readonly string[];
   readonly ops: readonly number[] | null;
   readonly leafCount: number;
-  /** Whether a name is `__proto__`, which plain assignment would turn into a prototype change. */
-  readonly hasProtoName: boolean;
+  /**
+   * Whether a name is one a fresh object inherits (`__proto__`, `toString`, ...), which plain
+   * assignment would turn into a prototype change or, on a frozen prototype, a TypeError.
+   */
+  readonly hasInheritedName: boolean;
 }
 
 /**
@@ -204,7 +208,7 @@ export function parseHeader(
       names,
       ops: list.ops,
       leafCount: list.leafCount,
-      hasProtoName: list.hasProtoName,
+      hasInheritedName: list.hasInheritedName,
     };
   }
   if (text.charCodeAt(j) !== COLON) {
@@ -254,7 +258,7 @@ class FieldListBuilder {
   count = 0;
   ops: number[] | null = null;
   leafCount = 0;
-  hasProtoName = false;
+  hasInheritedName = false;
 
   add(name: string): void {
     this.names[this.count++] = name;
@@ -357,7 +361,7 @@ function parseFieldGroup(
       return new HeaderSyntax(nameOffset, reasons.duplicateField(name), false);
     }
     list.add(name);
-    if (name === '__proto__') list.hasProtoName = true;
+    if (isInheritedName(name)) list.hasInheritedName = true;
     if (j < end && text.charCodeAt(j) === BRACE_OPEN) {
       if (level + 1 > reader.maxDepth) {
         return new HeaderSyntax(j, reasons.tooDeep(reader.maxDepth), false);

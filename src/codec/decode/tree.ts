@@ -57,7 +57,7 @@ export function materializeRow(
   const ops = fields.ops;
   if (ops === null) {
     const n = fields.leafCount;
-    if (fields.hasProtoName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
+    if (fields.hasInheritedName) for (let j = 0; j < n; j++) setOwn(row, names[j]!, cells[j]!);
     else for (let j = 0; j < n; j++) row[names[j]!] = cells[j]!;
     return row;
   }
@@ -498,7 +498,7 @@ export class TreeDecoder extends Reader {
     if (depth >= 0) this.checkLevel(level + 1, contentStart[this.cursor]!);
     const cells = this.cells;
     // Rows of plain leaf fields are read straight into their objects (see readFlatRow).
-    const flat = fields.ops === null && !fields.hasProtoName;
+    const flat = fields.ops === null && !fields.hasInheritedName;
     let count = 0;
     for (let k = this.nextLineAt(depth); k >= 0; k = this.nextLineAt(depth)) {
       const start = contentStart[k]!;
