@@ -54,6 +54,19 @@ export function decodeUtf8(bytes: Uint8Array, strict: boolean): string {
   }
 }
 
+/**
+ * The text of `bytes`, well-formed UTF-8 that starts a document (`atDocumentStart`) or continues
+ * one: a byte order mark is dropped only where the document starts, as {@link decodeUtf8} drops
+ * it; anywhere else EF BB BF is the character U+FEFF, which counts in a column like any other.
+ *
+ * @example
+ * textOfBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]), true); // 'a'
+ * textOfBytes(new Uint8Array([0xef, 0xbb, 0xbf, 0x61]), false); // '\ufeffa'
+ */
+export function textOfBytes(bytes: Uint8Array, atDocumentStart: boolean): string {
+  return lenient().decode(atDocumentStart && hasBom(bytes) ? bytes.subarray(3) : bytes);
+}
+
 function hasBom(bytes: Uint8Array): boolean {
   return bytes.length >= 3 && bytes[0] === 0xef && bytes[1] === 0xbb && bytes[2] === 0xbf;
 }

@@ -5,7 +5,7 @@ import { BOM } from '../char-codes.js';
 import { ToonDecodeError } from '../errors.js';
 import { type DecodeSettings, resolveDecodeOptions } from '../options.js';
 import type { DecodeStreamOptions, JsonStreamEvent } from '../types.js';
-import { firstIllFormed, isBytes } from '../utf8.js';
+import { firstIllFormed, isBytes, textOfBytes } from '../utf8.js';
 import { EventDecoder, NEED_INPUT, type Step } from './events.js';
 import { reasons } from './messages.js';
 
@@ -93,7 +93,9 @@ class LineFeeder {
     joined.set(chunk, this.carry.length);
     const at = firstIllFormed(joined);
     const offset = this.byteCount - this.carry.length + at;
-    const before = new TextDecoder().decode(joined.subarray(0, at));
+    // Only the document's own first bytes can be a byte order mark: EF BB BF that a chunk
+    // merely starts with is a U+FEFF in the line, and counts in the column as decode counts it.
+    const before = textOfBytes(joined.subarray(0, at), offset - at === 0);
     const newline = before.lastIndexOf('\n');
     const lines = before.split('\n').length - 1;
     const lineText = newline === -1 ? this.partial + before : before.slice(newline + 1);
