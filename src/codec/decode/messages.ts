@@ -116,6 +116,8 @@ export const reasons = {
     `ill-formed UTF-8 at byte offset ${offset} (${byte === undefined ? 'a truncated sequence at the end of input' : `byte 0x${byte}`}); TOON is UTF-8 text: re-encode the input as UTF-8, or decode with strict: false to replace bad bytes with U+FFFD`,
 
   // Stream input
-  notLines: (what: string) =>
-    `decodeStream expects an iterable of strings (lines) or Uint8Array chunks (UTF-8 bytes), got ${what}`,
+  notLines: (caller: string, what: string) =>
+    `${caller} expects an iterable of strings (lines) or Uint8Array chunks (UTF-8 bytes), got ${what}`,
+  bytesAsSource: (caller: string) =>
+    `${caller} expects an iterable of lines or byte chunks, got a Uint8Array, whose items are single bytes; pass [bytes] (one chunk), or use decode(bytes)`,
 } as const;

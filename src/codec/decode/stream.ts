@@ -15,6 +15,8 @@ export type StreamInput = string | Uint8Array;
 /** Splits what arrives into lines for the decoder. */
 class LineFeeder {
   private readonly decoder: EventDecoder;
+  /** The public function reading the source, named in a TypeError for an item of no kind. */
+  private readonly caller: string;
   private readonly strict: boolean;
   private bytes: TextDecoder | undefined;
   /** Text of the line still being assembled from byte chunks. */
@@ -24,9 +26,10 @@ class LineFeeder {
   private carry: Uint8Array = new Uint8Array(0);
   private linesSeen = 0;
 
-  constructor(decoder: EventDecoder, strict: boolean) {
+  constructor(decoder: EventDecoder, strict: boolean, caller: string) {
     this.decoder = decoder;
     this.strict = strict;
+    this.caller = caller;
   }
 
   add(item: unknown): void {
@@ -39,7 +42,7 @@ class LineFeeder {
       return;
     }
     if (!isBytes(item)) {
-      throw new TypeError(reasons.notLines(item === null ? 'null' : typeof item));
+      throw new TypeError(reasons.notLines(this.caller, item === null ? 'null' : typeof item));
     }
     // The default ignoreBOM: false removes a leading byte order mark, from bytes only.
     this.bytes ??= new TextDecoder('utf-8', { fatal: this.strict });
@@ -135,19 +138,23 @@ function incompleteTail(previous: Uint8Array, chunk: Uint8Array): Uint8Array {
   return new Uint8Array(0);
 }
 
-/** A whole document passed as the source would be read one character per line. */
+/**
+ * A whole document passed as the source would be read one character per line, and bytes one
+ * byte (a number) per item: both are refused with what to pass instead.
+ */
 function checkSource(caller: string, source: unknown): void {
   if (typeof source === 'string') {
     throw new TypeError(
       `${caller} expects an iterable of lines or byte chunks, got a string; pass text.split('\\n'), or use decode(text)`,
     );
   }
+  if (isBytes(source)) throw new TypeError(reasons.bytesAsSource(caller));
   if (
     source === null ||
     typeof source !== 'object' ||
     !(Symbol.iterator in source || Symbol.asyncIterator in source)
   ) {
-    throw new TypeError(reasons.notLines(source === null ? 'null' : typeof source));
+    throw new TypeError(reasons.notLines(caller, source === null ? 'null' : typeof source));
   }
 }
 
@@ -171,7 +178,7 @@ function* syncEvents(
   settings: DecodeSettings,
 ): Generator<JsonStreamEvent, void, undefined> {
   const decoder = startDecoder(settings);
-  const feeder = new LineFeeder(decoder, settings.strict);
+  const feeder = new LineFeeder(decoder, settings.strict, 'decodeStreamSync');
   const input = source[Symbol.iterator]();
   const steps: Generator<Step, void, undefined> = decoder.run();
   const out = decoder.out;
@@ -312,7 +319,8 @@ function asyncEvents(
     Symbol.asyncIterator in source
       ? (source as AsyncIterable<StreamInput>)[Symbol.asyncIterator]()
       : (source as Iterable<StreamInput>)[Symbol.iterator]();
-  return new EventPump(decoder.run(), new LineFeeder(decoder, settings.strict), input, decoder);
+  const feeder = new LineFeeder(decoder, settings.strict, 'decodeStream');
+  return new EventPump(decoder.run(), feeder, input, decoder);
 }
 
 /**
