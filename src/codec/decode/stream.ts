@@ -347,7 +347,8 @@ export function decodeStreamSync(
 /**
  * The asynchronous {@link decodeStreamSync}: reads lines or UTF-8 byte chunks from an async (or
  * sync) iterable as the events are consumed, so a file or response body of any size decodes in
- * memory proportional to its longest line and its nesting.
+ * memory proportional to its longest line and its nesting (and, in strict mode, to the keys of
+ * the objects still open, kept to refuse duplicates).
  *
  * @example
  * import { createReadStream } from 'node:fs';
