@@ -22,7 +22,7 @@ import {
   encodeRootPrimitive,
   jsonStrings,
 } from './lexical.js';
-import { type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
+import { encodeStackError, type Normalized, normalizeTracked, tooDeepError } from './normalize.js';
 import { isPlainObject } from './objects.js';
 import { type EncodeSettings, resolveEncodeOptions } from './options.js';
 import { applyReplacer } from './replacer.js';
@@ -77,12 +77,16 @@ const MANY_KEYS = 128;
  */
 export function encode(value: unknown, options?: EncodeOptions): string {
   const settings = resolveEncodeOptions('encode', options);
-  if (settings.replacer === undefined) {
-    const text = encodeAsIs(value, settings, OPTIMISTIC);
-    if (typeof text === 'string') return text;
+  try {
+    if (settings.replacer === undefined) {
+      const text = encodeAsIs(value, settings, OPTIMISTIC);
+      if (typeof text === 'string') return text;
+    }
+    const prepared = prepare(value, settings);
+    return write(new Writer(settings, unbounded(prepared.rawStrings)), prepared.value);
+  } catch (error) {
+    throw encodeStackError(error);
   }
-  const prepared = prepare(value, settings);
-  return write(new Writer(settings, unbounded(prepared.rawStrings)), prepared.value);
 }
 
 /** What {@link encodeIfPlain} returns for a value that is not plain JSON data. */
@@ -196,10 +200,25 @@ export function encodeWithin(
  */
 export function encodeLines(value: unknown, options?: EncodeOptions): Iterable<string> {
   const settings = resolveEncodeOptions('encodeLines', options);
-  const input = prepare(value, settings);
+  let input: Normalized;
+  try {
+    input = prepare(value, settings);
+  } catch (error) {
+    throw encodeStackError(error);
+  }
   return {
-    [Symbol.iterator]: () => new LineWriter(settings, input.rawStrings).lines(input.value),
+    [Symbol.iterator]: () =>
+      reportingStackErrors(new LineWriter(settings, input.rawStrings).lines(input.value)),
   };
+}
+
+/** The lines of `lines`, with an engine stack overflow met while building one explained. */
+function* reportingStackErrors(lines: Iterable<string>): Generator<string, void, undefined> {
+  try {
+    yield* lines;
+  } catch (error) {
+    throw encodeStackError(error);
+  }
 }
 
 /**

@@ -33,6 +33,24 @@ export function tooDeepError(): RangeError {
 }
 
 /**
+ * `error` as the encoders report it: the engine's own stack overflow ("Maximum call stack size
+ * exceeded"), met when the stack left to the caller (deep recursion around the call, a thread
+ * started with a small stack) is too short for the value's nesting, becomes a RangeError saying
+ * what to do, with the engine's error as its `cause`; anything else is returned unchanged.
+ *
+ * @example
+ * encodeStackError(new RangeError('Maximum call stack size exceeded')).message;
+ * // 'cannot encode this value: the JavaScript call stack ran out ...'
+ */
+export function encodeStackError(error: unknown): unknown {
+  if (!(error instanceof RangeError) || !/call stack/i.test(error.message)) return error;
+  return new RangeError(
+    'cannot encode this value: the JavaScript call stack ran out before its deepest level (the value is deeply nested, or encode was called from deep recursion or a thread with a small stack); flatten the data, call encode with more stack left, or send it as JSON',
+    { cause: error },
+  );
+}
+
+/**
  * Converts any JavaScript value to the JSON data model exactly as `JSON.stringify` would, with
  * three additions: a `Map` becomes an object (keys through `String`), a `Set` becomes an array,
  * and a BigInt follows a lossless policy instead of throwing. `toJSON()` is honoured (so a Date
@@ -49,7 +67,11 @@ export function tooDeepError(): RangeError {
  * normalize(2n ** 64n); // '18446744073709551616'
  */
 export function normalize(value: unknown, options?: NormalizeOptions): JsonValue {
-  return normalizeTracked(value, options).value;
+  try {
+    return normalizeTracked(value, options).value;
+  } catch (error) {
+    throw encodeStackError(error);
+  }
 }
 
 /** A normalized value, and whether it holds a {@link RawString} anywhere. */
