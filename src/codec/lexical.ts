@@ -507,7 +507,10 @@ export function readQuoted(text: string, start: number, end: number = text.lengt
         for (let k = 2; k <= 5; k++) {
           const digit = i + k < end ? hexValue(text.charCodeAt(i + k)) : -1;
           if (digit < 0) {
-            throw new QuotedTokenError('a \\u escape needs exactly four hex digits', i);
+            throw new QuotedTokenError(
+              'a \\u escape needs exactly four hex digits, as in \\u00e9; write a backslash itself as \\\\',
+              i,
+            );
           }
           code = code * 16 + digit;
         }

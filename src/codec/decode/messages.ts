@@ -42,7 +42,8 @@ export const reasons = {
     `nesting is deeper than maxDepth (${maxDepth}); flatten the data or raise the maxDepth option for trusted input`,
   stackTooDeep: () =>
     'nesting is too deep for the JavaScript call stack; lower the maxDepth option',
-  tooLarge: (detail: string) => `document too large to decode (${detail})`,
+  tooLarge: (detail: string) =>
+    `document too large to decode (${detail}); split it into smaller documents, or read it with decodeStream`,
   trailing: (what: string) =>
     `unexpected content after ${what}; a document holds one root value, so remove this line or indent it under an item`,
 
@@ -63,7 +64,8 @@ export const reasons = {
     'an array header needs a key here; a keyless "[N]:" header is only valid as the document root or after a list item\'s "- "',
   keylessTableItem: () =>
     'a keyless header with a field list is only valid as the document root; give the array a key, as in "- rows[2]{a,b}:"',
-  notListItem: () => 'expected a list item starting with "- " in this array',
+  notListItem: () =>
+    'expected a list item starting with "- " in this array; begin each item with "- ", or outdent this line if it does not belong to the array',
   entryWithoutColon: () =>
     'expected an entry row "key: value,value" in this keyed table; the line has no ":"',
   entryKeyWithoutColon: () => 'missing ":" after the entry key; an entry row is "key: value,value"',
@@ -86,7 +88,8 @@ export const reasons = {
   unclosedBracket: () => 'unclosed "[" in the array header; add "]"',
   badBracket: (found: string) =>
     `unexpected ${quoted(found)} in the array header's brackets; expected [N], [N|], [N<tab>] or a keyed [N:], [N:|], [N:<tab>]`,
-  missingHeaderColon: () => 'missing ":" at the end of the array header',
+  missingHeaderColon: () =>
+    'missing ":" at the end of the array header; end it with ":", as in key[2]: a,b',
   textBeforeHeaderColon: (found: string, afterFields: boolean) =>
     `unexpected ${quoted(found)} after the array header's ${afterFields ? 'field list' : 'brackets'}; the header must end with ":"`,
   keyedWithoutFields: () => 'a keyed header [N:] needs a field list, as in key[2:]{a,b}:',
