@@ -212,13 +212,26 @@ export function encodeLines(value: unknown, options?: EncodeOptions): Iterable<s
   };
 }
 
-/** The lines of `lines`, with an engine stack overflow met while building one explained. */
-function* reportingStackErrors(lines: Iterable<string>): Generator<string, void, undefined> {
-  try {
-    yield* lines;
-  } catch (error) {
-    throw encodeStackError(error);
-  }
+/**
+ * The lines of `lines`, with an engine stack overflow met while building one explained. A plain
+ * iterator, which adds one call per line, rather than a second generator to resume per line.
+ */
+function reportingStackErrors(lines: Iterator<string>): IterableIterator<string> {
+  return {
+    next() {
+      try {
+        return lines.next();
+      } catch (error) {
+        throw encodeStackError(error);
+      }
+    },
+    return(value?: unknown) {
+      return lines.return?.(value) ?? { value: undefined, done: true };
+    },
+    [Symbol.iterator]() {
+      return this;
+    },
+  };
 }
 
 /**
