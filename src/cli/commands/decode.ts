@@ -82,7 +82,7 @@ export function registerDecodeCommand(program: Command): void {
     )
     .addHelpText(
       'after',
-      '\nInput that is JSON (an object or an array) is refused: decode reads TOON. For what pick wrote,\nwhich is JSON or TOON, use --from-pick.\n\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --from-pick\n  toonwire pick runs.json -c toon-flatten | toonwire decode --from-pick --unflatten\n  toonwire decode deep.toon --max-depth 5000',
+      '\nInput that is JSON (an object or an array) is refused: decode reads TOON. For what pick wrote,\nwhich is JSON or TOON, use --from-pick.\n\nExamples:\n  toonwire decode runs.toon\n  toonwire pick runs.json | toonwire decode --from-pick\n  toonwire pick runs.json -c toon-flatten | toonwire decode --from-pick --unflatten\n  toonwire decode deep.toon --max-depth 1500',
     )
     .action(async (file: string | undefined, options: DecodeCommandOptions) => {
       const decodeOptions = {
@@ -133,7 +133,10 @@ export function registerDecodeCommand(program: Command): void {
             if (nul >= 0) throw binaryInputError(file, nul, 'TOON');
           }
           if (error instanceof ToonDecodeError)
-            throw new CliError(`${file}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
+            throw new CliError(
+              `${file}:${error.line}:${error.column}: ${inCliTerms(error.reason)}`,
+              EXIT_DATA,
+            );
           throw error;
         } finally {
           progress.done();
@@ -154,7 +157,10 @@ export function registerDecodeCommand(program: Command): void {
         if (error instanceof ToonDecodeError) {
           const nul = error.offset === undefined ? -1 : binaryOffset(bytes);
           if (nul >= 0) throw binaryInputError(source, nul, 'TOON');
-          throw new CliError(`${source}:${error.line}:${error.column}: ${error.reason}`, EXIT_DATA);
+          throw new CliError(
+            `${source}:${error.line}:${error.column}: ${inCliTerms(error.reason)}`,
+            EXIT_DATA,
+          );
         }
         throw error;
       }
@@ -176,6 +182,20 @@ export function registerDecodeCommand(program: Command): void {
       }
       await writeChunks(jsonPieces(value, options.compact ? 0 : 2));
     });
+}
+
+/**
+ * A decode error's reason with the library's option names turned into this command's flags: the
+ * codec tells a caller to raise or lower `maxDepth`, which on the command line is `--max-depth`.
+ *
+ * @example
+ * inCliTerms('nesting is deeper than maxDepth (1000); ... raise the maxDepth option ...');
+ * // 'nesting is deeper than --max-depth (1000); ... raise --max-depth ...'
+ */
+export function inCliTerms(reason: string): string {
+  return reason
+    .replaceAll('the maxDepth option', '--max-depth')
+    .replaceAll('maxDepth (', '--max-depth (');
 }
 
 /** The refusal of JSON input, naming what reads it. */
