@@ -63,3 +63,27 @@ export class CliExit extends Error {
     super(`exit ${exitCode}`);
   }
 }
+
+/**
+ * A failed write's reason in words, with its code for searching, for stdout and for the files
+ * the CLI writes (`--html`).
+ *
+ * @example
+ * writeErrorReason(Object.assign(new Error('...'), { code: 'ENOSPC' })); // 'no space left on device (ENOSPC)'
+ */
+export function writeErrorReason(error: NodeJS.ErrnoException): string {
+  const reasons: Record<string, string> = {
+    ENOSPC: 'no space left on device',
+    EDQUOT: 'disk quota exceeded',
+    EFBIG: 'file too large',
+    EIO: 'input/output error',
+    EBADF: 'standard output is closed',
+    ENOENT: 'no such directory',
+    ENOTDIR: 'a parent in the path is not a directory',
+    EISDIR: 'is a directory',
+    EACCES: 'permission denied',
+    EROFS: 'read-only file system',
+  };
+  const reason = error.code === undefined ? undefined : reasons[error.code];
+  return reason === undefined ? error.message : `${reason} (${error.code})`;
+}

@@ -14,6 +14,7 @@ import {
   EXIT_OK,
   EXIT_USAGE,
   formatError,
+  writeErrorReason,
 } from './errors.js';
 
 /** The package version, read from the package.json two levels above dist/cli (or src/cli). */
@@ -107,17 +108,4 @@ function exitCodeOf(error: unknown): number {
     ),
   );
   return EXIT_DATA;
-}
-
-/** A failed write's reason in words, with its code for searching (`no space left on device (ENOSPC)`). */
-function writeErrorReason(error: NodeJS.ErrnoException): string {
-  const reasons: Record<string, string> = {
-    ENOSPC: 'no space left on device',
-    EDQUOT: 'disk quota exceeded',
-    EFBIG: 'file too large',
-    EIO: 'input/output error',
-    EBADF: 'standard output is closed',
-  };
-  const reason = reasons[error.code!];
-  return reason === undefined ? error.message : `${reason} (${error.code})`;
 }

@@ -1,6 +1,8 @@
 // `toonwire report [files...]`: what toonwire would save, per payload and per tool, in bytes and
 // tokens, with every encoding decoded back and checked. No arguments: the bundled corpus.
-import { writeFile } from 'node:fs/promises';
+import { constants } from 'node:fs';
+import { access, stat, writeFile } from 'node:fs/promises';
+import { dirname } from 'node:path';
 import type { Command } from 'commander';
 import {
   type CandidateName,
@@ -8,7 +10,14 @@ import {
   loadTokenizer,
   type TokenizerName,
 } from '../../compact/index.js';
-import { CliError, EXIT_DATA, EXIT_USAGE, formatError, messageOf } from '../errors.js';
+import {
+  CliError,
+  EXIT_DATA,
+  EXIT_USAGE,
+  formatError,
+  messageOf,
+  writeErrorReason,
+} from '../errors.js';
 import { type FieldPresence, fieldPresence, fieldsProblem } from '../fields.js';
 import { readTextFile, stdinHasInput, writeOutput } from '../input.js';
 import { type InputFormat, parseInput } from '../json-input.js';
@@ -107,6 +116,8 @@ Examples:
     .action(async (files: string[], options: ReportCommandOptions) => {
       if (options.json && options.markdown)
         throw new CliError('choose one of --json and --markdown', EXIT_USAGE);
+      // Before measuring, which can take minutes: a page that cannot be written fails now.
+      if (options.html) await assertWritable(options.html);
       // Piped data is the payload, as for the other commands; with none, the sample corpus.
       const named = files.length > 0 ? files : (await stdinHasInput()) ? ['-'] : [];
       const format = options.jsonl ? 'jsonl' : undefined;
@@ -133,10 +144,7 @@ Examples:
         try {
           await writeFile(options.html, renderHtml(data));
         } catch (error) {
-          throw new CliError(
-            `${options.html}: cannot write the HTML report: ${messageOf(error)}`,
-            EXIT_DATA,
-          );
+          throw htmlWriteError(options.html, error);
         }
       }
       if (data.errors.length > 0) throw new CliError(data.errors.join('\n'), EXIT_DATA);
@@ -319,4 +327,31 @@ async function buildReport(
     errors,
     warnings,
   };
+}
+
+/** The refusal of an HTML report path that cannot be written, with the reason in words. */
+function htmlWriteError(path: string, error: unknown): CliError {
+  const reason =
+    (error as NodeJS.ErrnoException).code === undefined
+      ? messageOf(error)
+      : writeErrorReason(error as NodeJS.ErrnoException);
+  return new CliError(`${path}: cannot write the HTML report: ${reason}`, EXIT_DATA);
+}
+
+/**
+ * Fails, before any measuring, when `path` cannot be written: a directory, or a file whose
+ * directory is missing or not writable. Nothing is created.
+ */
+async function assertWritable(path: string): Promise<void> {
+  try {
+    const existing = await stat(path).catch((error: NodeJS.ErrnoException) => {
+      if (error.code === 'ENOENT') return undefined;
+      throw error;
+    });
+    if (existing?.isDirectory())
+      throw Object.assign(new Error('is a directory'), { code: 'EISDIR' });
+    await access(existing === undefined ? dirname(path) : path, constants.W_OK);
+  } catch (error) {
+    throw htmlWriteError(path, error);
+  }
 }
