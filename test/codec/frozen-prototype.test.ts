@@ -100,7 +100,8 @@ describe('encode with a read-only Object.prototype', () => {
 describe('decode with a setter on Object.prototype', () => {
   it('makes own data and never hands the value to the setter', () => {
     const seen: unknown[] = [];
-    Object.defineProperty(Object.prototype, 'toonwireProbe', {
+    const original = Object.getOwnPropertyDescriptor(Object.prototype, 'toLocaleString')!;
+    Object.defineProperty(Object.prototype, 'toLocaleString', {
       configurable: true,
       get: () => undefined,
       set: (value: unknown) => seen.push(value),
@@ -108,13 +109,13 @@ describe('decode with a setter on Object.prototype', () => {
     let field: unknown;
     let row: unknown;
     try {
-      field = decode('toonwireProbe: secret');
-      row = decode(lines('t[1]{toonwireProbe}:', '  secret'));
+      field = decode('toLocaleString: secret');
+      row = decode(lines('t[1]{toLocaleString}:', '  secret'));
     } finally {
-      delete (Object.prototype as Record<string, unknown>).toonwireProbe;
+      Object.defineProperty(Object.prototype, 'toLocaleString', original);
     }
     assert.deepEqual(seen, []);
-    assert.deepEqual(field, { toonwireProbe: 'secret' });
-    assert.deepEqual(row, { t: [{ toonwireProbe: 'secret' }] });
+    assert.deepEqual(field, { toLocaleString: 'secret' });
+    assert.deepEqual(row, { t: [{ toLocaleString: 'secret' }] });
   });
 });
