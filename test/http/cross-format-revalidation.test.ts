@@ -8,7 +8,7 @@
 // not installed here, so their few lines are below).
 import assert from 'node:assert/strict';
 import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { after, describe, it } from 'node:test';
 import fastifyEtag from '@fastify/etag';
 import { serve } from '@hono/node-server';
@@ -16,13 +16,20 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { etag } from 'hono/etag';
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { holdsTag, ifNoneMatchOfData, toonTagOfNotModified } from '../../src/http/kit.js';
 import { renderToon, toon as toonKoa } from '../../src/http/koa.js';
-import { closer, listening } from './field-apps.js';
+import {
+  closer,
+  koaBodyEtag,
+  koaConditionalGet,
+  listening,
+  type RawAnswer,
+  rawGet,
+} from './field-apps.js';
 
 const ROWS = {
   rows: [
@@ -50,32 +57,6 @@ function sent(header: string | undefined, tag: string): boolean {
   return header?.split(',').some((listed) => listed.trim() === tag) ?? false;
 }
 
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
-
-// node:http, not fetch: fetch sends Cache-Control: no-cache with If-None-Match, and Express's and
-// Koa's freshness checks never answer 304 to that.
-function get(url: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
-      );
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
-
 const closers: Array<() => Promise<void>> = [];
 after(() => Promise.all(closers.map((close) => close())));
 
@@ -84,7 +65,7 @@ function served(server: Server): Promise<string> {
   return listening(server);
 }
 
-function formatOf(answer: Answer): string {
+function formatOf(answer: RawAnswer): string {
   return String(answer.headers['content-type']).startsWith(TOON) ? TOON : JSON_TYPE;
 }
 
@@ -99,18 +80,18 @@ async function checkRevalidation(base: string, etagReadsLists = true): Promise<v
   for (const path of PATHS) {
     const tags: Record<string, string> = {};
     for (const accept of [TOON, JSON_TYPE] as const) {
-      const first = await get(`${base}${path}`, { accept });
+      const first = await rawGet(`${base}${path}`, { accept });
       assert.equal(first.status, 200, `${path} ${accept}`);
       assert.equal(formatOf(first), accept, `${path} ${accept}`);
       const tag = first.headers.etag;
       if (tag === undefined) continue; // a strong tag of the data is dropped from TOON
       tags[accept] = tag;
-      const same = await get(`${base}${path}`, { accept, 'if-none-match': tag });
+      const same = await rawGet(`${base}${path}`, { accept, 'if-none-match': tag });
       assert.equal(same.status, 304, `${path} ${accept}: its own tag`);
       assert.equal(same.headers.etag, tag, `${path} ${accept}: the 304 names it`);
       assert.match(String(same.headers.vary), /Accept/, `${path} ${accept}: 304 Vary`);
       for (const header of etagReadsLists ? [tag, `"other", ${tag}`] : [tag]) {
-        const cross = await get(`${base}${path}`, {
+        const cross = await rawGet(`${base}${path}`, {
           accept: OTHER[accept],
           'if-none-match': header,
         });
@@ -121,7 +102,7 @@ async function checkRevalidation(base: string, etagReadsLists = true): Promise<v
     }
     if (tags[TOON] !== undefined && tags[JSON_TYPE] !== undefined && etagReadsLists) {
       for (const accept of [TOON, JSON_TYPE] as const) {
-        const both = await get(`${base}${path}`, {
+        const both = await rawGet(`${base}${path}`, {
           accept,
           'if-none-match': `${tags[JSON_TYPE]}, ${tags[TOON]}`,
         });
@@ -130,7 +111,7 @@ async function checkRevalidation(base: string, etagReadsLists = true): Promise<v
       }
     }
     if (path !== '/rows') {
-      const dated = await get(`${base}${path}`, {
+      const dated = await rawGet(`${base}${path}`, {
         accept: TOON,
         'if-none-match': tagOf(path),
         'if-modified-since': LATER,
@@ -147,11 +128,11 @@ async function checkRevalidation(base: string, etagReadsLists = true): Promise<v
  * client's own header and answers 304.
  */
 async function checkOwnBytes(base: string): Promise<void> {
-  const first = await get(`${base}/raw`, { accept: TOON });
+  const first = await rawGet(`${base}/raw`, { accept: TOON });
   assert.equal(first.text, RAW);
   const tag = first.headers.etag;
   assert.ok(tag, 'the bytes are tagged');
-  const again = await get(`${base}/raw`, { accept: TOON, 'if-none-match': tag });
+  const again = await rawGet(`${base}/raw`, { accept: TOON, 'if-none-match': tag });
   assert.equal(again.status, 304, 'its own tag revalidates the bytes');
 }
 const RAW = 'raw bytes';
@@ -230,23 +211,6 @@ describe('Hono with hono/etag', () => {
   }
 });
 
-// koa-conditional-get and koa-etag, in their few lines: Koa's own ctx.fresh, and a tag of the
-// body as koa-etag computes it (JSON.stringify for an object), none when the response has one.
-const conditionalGet: Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.fresh) {
-    ctx.status = 304;
-    ctx.body = null;
-  }
-};
-const etagFromBody: Middleware = async (ctx, next) => {
-  await next();
-  const body: unknown = ctx.body;
-  if (body == null || ctx.response.get('ETag')) return;
-  const entity = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-  ctx.response.etag = createHash('sha1').update(entity).digest('base64').slice(0, 27);
-};
-
 describe('Koa with conditional GET and body ETags', () => {
   for (const order of [
     'mounted before toon()',
@@ -258,10 +222,10 @@ describe('Koa with conditional GET and body ETags', () => {
       const negotiation = toonKoa();
       const chain =
         order === 'mounted before toon()'
-          ? [conditionalGet, etagFromBody, negotiation]
+          ? [koaConditionalGet, koaBodyEtag, negotiation]
           : order === 'mounted after toon()'
-            ? [negotiation, conditionalGet, etagFromBody]
-            : [conditionalGet, etagFromBody, renderToon, negotiation];
+            ? [negotiation, koaConditionalGet, koaBodyEtag]
+            : [koaConditionalGet, koaBodyEtag, renderToon, negotiation];
       for (const middleware of chain) app.use(middleware);
       app.use((ctx) => {
         if (ctx.path === '/raw') {

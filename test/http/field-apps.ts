@@ -3,7 +3,8 @@
 // opt-out, ETags set by the handler, problems carrying headers, a user's own error handler, the
 // app's own form/raw parsers, and a JSON echo for body parity. Each runs on 127.0.0.1 with an
 // ephemeral port and is closed by the test.
-import type { Server } from 'node:http';
+import { createHash } from 'node:crypto';
+import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
 import { Readable } from 'node:stream';
 import { serve } from '@hono/node-server';
 import { bodyParser } from '@koa/bodyparser';
@@ -13,7 +14,7 @@ import Fastify from 'fastify';
 import { Hono } from 'hono';
 import { stream } from 'hono/streaming';
 import { validator } from 'hono/validator';
-import Koa from 'koa';
+import Koa, { type Middleware } from 'koa';
 import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
@@ -140,6 +141,57 @@ export function closer(server: Server): () => Promise<void> {
       server.closeAllConnections();
     });
 }
+
+/** A response read whole. */
+export interface RawAnswer {
+  status: number;
+  headers: IncomingHttpHeaders;
+  text: string;
+}
+
+/**
+ * GETs `url` through node:http, not fetch: fetch sends Cache-Control: no-cache with
+ * If-None-Match, and Express's and Koa's freshness checks never answer 304 to that.
+ */
+export function rawGet(url: string, headers: Record<string, string>): Promise<RawAnswer> {
+  return new Promise((resolve, reject) => {
+    const request = httpRequest(url, { headers }, (response) => {
+      let text = '';
+      response.setEncoding('utf8');
+      response.on('data', (chunk: string) => {
+        text += chunk;
+      });
+      response.on('end', () =>
+        resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
+      );
+      response.on('error', reject);
+    });
+    request.on('error', reject);
+    request.end();
+  });
+}
+
+// koa-conditional-get and koa-etag are not installed here: these are their few lines (Koa's own
+// ctx.fresh; a tag from the body as koa-etag computes it, JSON.stringify for an object, and none
+// when the response has one).
+
+/** koa-conditional-get: a 304 when the request is fresh. */
+export const koaConditionalGet: Middleware = async (ctx, next) => {
+  await next();
+  if (ctx.fresh) {
+    ctx.status = 304;
+    ctx.body = null;
+  }
+};
+
+/** koa-etag: a tag of the body, unless the response has one. */
+export const koaBodyEtag: Middleware = async (ctx, next) => {
+  await next();
+  const body: unknown = ctx.body;
+  if (body == null || ctx.response.get('ETag')) return;
+  const entity = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
+  ctx.response.etag = createHash('sha1').update(entity).digest('base64').slice(0, 27);
+};
 
 async function startFastify(options: FieldOptions): Promise<FieldServer> {
   const app = Fastify();

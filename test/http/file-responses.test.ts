@@ -2,7 +2,7 @@
 // kit.ts (namesFile), and costs one serialization: the JSON the file is, never a TOON render
 // thrown away (Hono used to render TOON first and discard it once the headers showed the file).
 import assert from 'node:assert/strict';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { after, describe, it } from 'node:test';
 import { serve } from '@hono/node-server';
 import express from 'express';
@@ -14,7 +14,7 @@ import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { namesFile } from '../../src/http/kit.js';
 import { toon as toonKoa } from '../../src/http/koa.js';
-import { closer, listening } from './field-apps.js';
+import { closer, listening, rawGet } from './field-apps.js';
 
 const DISPOSITION = 'attachment; filename="orders.json"';
 const ROWS = [
@@ -32,30 +32,6 @@ function countedOrders(): { body: { rows: typeof ROWS }; reads: () => number } {
     },
   };
   return { body, reads: () => reads };
-}
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-  text: string;
-}
-
-function get(url: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers }, (response) => {
-      let text = '';
-      response.setEncoding('utf8');
-      response.on('data', (chunk: string) => {
-        text += chunk;
-      });
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers, text }),
-      );
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end();
-  });
 }
 
 const closers: Array<() => Promise<void>> = [];
@@ -120,7 +96,7 @@ describe('a file the handler names stays JSON, serialized once', () => {
       const url = `${await start(() => counted)}/export`;
       for (const accept of ['text/toon', 'application/json', 'text/toon, application/json;q=0.5']) {
         counted = countedOrders();
-        const answer = await get(url, { accept });
+        const answer = await rawGet(url, { accept });
         assert.equal(answer.status, 200, accept);
         assert.match(String(answer.headers['content-type']), /^application\/json/, accept);
         assert.equal(answer.text, JSON.stringify({ rows: ROWS }), accept);

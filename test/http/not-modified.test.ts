@@ -5,8 +5,7 @@
 // adapter's serializer. The app's own Vary is kept and Accept never written twice; a TOON answer
 // never shares the JSON answer's ETag; a request left out of negotiation varies on nothing new.
 import assert from 'node:assert/strict';
-import { createHash } from 'node:crypto';
-import { request as httpRequest, type IncomingHttpHeaders, type Server } from 'node:http';
+import type { Server } from 'node:http';
 import { after, describe, it } from 'node:test';
 import fastifyEtag from '@fastify/etag';
 import { serve } from '@hono/node-server';
@@ -14,12 +13,12 @@ import express from 'express';
 import Fastify from 'fastify';
 import { Hono, type MiddlewareHandler } from 'hono';
 import { etag } from 'hono/etag';
-import Koa, { type Middleware } from 'koa';
+import Koa from 'koa';
 import { toon as toonExpress } from '../../src/http/express.js';
 import toonFastify from '../../src/http/fastify.js';
 import { toon as toonHono } from '../../src/http/hono.js';
 import { renderToon, toon as toonKoa } from '../../src/http/koa.js';
-import { closer, listening } from './field-apps.js';
+import { closer, koaBodyEtag, koaConditionalGet, listening, rawGet } from './field-apps.js';
 
 const ROWS = {
   rows: [
@@ -30,25 +29,6 @@ const ROWS = {
 /** The strong ETag handlers set for their data (the JSON representation's). */
 const OWN_TAG = '"rows-v1"';
 const FORMATS = ['text/toon', 'application/json'] as const;
-
-interface Answer {
-  status: number;
-  headers: IncomingHttpHeaders;
-}
-
-function get(url: string, headers: Record<string, string>): Promise<Answer> {
-  return new Promise((resolve, reject) => {
-    const request = httpRequest(url, { headers }, (response) => {
-      response.resume();
-      response.on('end', () =>
-        resolve({ status: response.statusCode ?? 0, headers: response.headers }),
-      );
-      response.on('error', reject);
-    });
-    request.on('error', reject);
-    request.end();
-  });
-}
 
 const closers: Array<() => Promise<void>> = [];
 after(() => Promise.all(closers.map((close) => close())));
@@ -65,13 +45,13 @@ function served(server: Server): Promise<string> {
 async function checkRevalidation(base: string, path = '/rows'): Promise<void> {
   const tags: string[] = [];
   for (const accept of FORMATS) {
-    const first = await get(`${base}${path}`, { accept });
+    const first = await rawGet(`${base}${path}`, { accept });
     assert.equal(first.status, 200, accept);
     assert.equal(first.headers.vary, 'Origin, Accept', `${accept}: 200`);
     const tag = first.headers.etag;
     assert.ok(tag, `${accept}: the 200 carries an ETag`);
     tags.push(tag);
-    const again = await get(`${base}${path}`, { accept, 'if-none-match': tag });
+    const again = await rawGet(`${base}${path}`, { accept, 'if-none-match': tag });
     assert.equal(again.status, 304, accept);
     assert.equal(again.headers.vary, 'Origin, Accept', `${accept}: 304`);
   }
@@ -80,11 +60,14 @@ async function checkRevalidation(base: string, path = '/rows'): Promise<void> {
 
 /** A handler's own conditional GET answers 304 for its tag; its 304 carries Vary: Accept. */
 async function checkOwn304(base: string): Promise<void> {
-  const answer = await get(`${base}/own`, { accept: 'application/json', 'if-none-match': OWN_TAG });
+  const answer = await rawGet(`${base}/own`, {
+    accept: 'application/json',
+    'if-none-match': OWN_TAG,
+  });
   assert.equal(answer.status, 304);
   assert.equal(answer.headers.etag, OWN_TAG);
   assert.equal(answer.headers.vary, 'Origin, Accept');
-  const skipped = await get(`${base}/skipped`, { 'if-none-match': OWN_TAG });
+  const skipped = await rawGet(`${base}/skipped`, { 'if-none-match': OWN_TAG });
   assert.equal(skipped.status, 304);
   assert.equal(skipped.headers.vary, 'Origin', 'a request left out of negotiation');
 }
@@ -167,24 +150,6 @@ describe('Hono with hono/etag', () => {
   }
 });
 
-// koa-conditional-get and koa-etag are not installed here: these are their few lines (Koa's own
-// ctx.fresh; a tag from the body as koa-etag computes it, JSON.stringify for an object, and none
-// when the response has one).
-const conditionalGet: Middleware = async (ctx, next) => {
-  await next();
-  if (ctx.fresh) {
-    ctx.status = 304;
-    ctx.body = null;
-  }
-};
-const etagFromBody: Middleware = async (ctx, next) => {
-  await next();
-  const body: unknown = ctx.body;
-  if (body == null || ctx.response.get('ETag')) return;
-  const entity = typeof body === 'string' || Buffer.isBuffer(body) ? body : JSON.stringify(body);
-  ctx.response.etag = createHash('sha1').update(entity).digest('base64').slice(0, 27);
-};
-
 describe('Koa with conditional GET and body ETags', () => {
   for (const order of [
     'mounted before toon()',
@@ -196,10 +161,10 @@ describe('Koa with conditional GET and body ETags', () => {
       const negotiation = toonKoa({ skip: (ctx) => ctx.path === '/skipped' });
       const chain =
         order === 'mounted before toon()'
-          ? [conditionalGet, etagFromBody, negotiation]
+          ? [koaConditionalGet, koaBodyEtag, negotiation]
           : order === 'mounted after toon()'
-            ? [negotiation, conditionalGet, etagFromBody]
-            : [conditionalGet, etagFromBody, renderToon, negotiation];
+            ? [negotiation, koaConditionalGet, koaBodyEtag]
+            : [koaConditionalGet, koaBodyEtag, renderToon, negotiation];
       for (const middleware of chain) app.use(middleware);
       app.use((ctx) => {
         ctx.vary('Origin');
@@ -219,15 +184,15 @@ describe('Koa with conditional GET and body ETags', () => {
         // Otherwise the tag is computed from the object, before toon() renders it when Koa
         // writes the answer: it names the JSON, so the TOON answer drops it (a strong tag names one
         // representation) and only JSON revalidates; its 304 varies on Accept all the same.
-        const json = await get(`${base}/rows`, { accept: 'application/json' });
+        const json = await rawGet(`${base}/rows`, { accept: 'application/json' });
         const tag = String(json.headers.etag);
-        const again = await get(`${base}/rows`, {
+        const again = await rawGet(`${base}/rows`, {
           accept: 'application/json',
           'if-none-match': tag,
         });
         assert.equal(again.status, 304);
         assert.equal(again.headers.vary, 'Origin, Accept');
-        const toon = await get(`${base}/rows`, { accept: 'text/toon' });
+        const toon = await rawGet(`${base}/rows`, { accept: 'text/toon' });
         assert.equal(toon.status, 200);
         assert.equal(toon.headers.vary, 'Origin, Accept');
         assert.equal(toon.headers.etag, undefined, 'TOON never carries the JSON tag');
